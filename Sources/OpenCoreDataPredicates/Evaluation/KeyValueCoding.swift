@@ -1,0 +1,103 @@
+import Foundation
+
+/// What predicates and sort descriptors read values through: Foundation's key-value coding, which Linux
+/// lacks. Dictionaries (`[String: Any]`, `NSDictionary`) conform; `NSManagedObject` conforms in
+/// `OpenCoreData`; conform your own types to evaluate predicates on them.
+public protocol KeyValueCoding {
+    /// Mirrors `value(forKey:)`: the value for `key`, or `nil`.
+    func value(forKey key: String) -> Any?
+
+    /// Like ``value(forKey:)``, but throws for a key the receiver does not have (Darwin raises
+    /// "not key value coding-compliant"). The default calls ``value(forKey:)``.
+    func validatedValue(forKey key: String) throws -> Any?
+}
+
+extension KeyValueCoding {
+    public func validatedValue(forKey key: String) throws -> Any? { value(forKey: key) }
+}
+
+extension Dictionary: KeyValueCoding where Key == String {
+    /// A missing key reads as `nil`, as `NSDictionary.value(forKey:)` does.
+    public func value(forKey key: String) -> Any? {
+        guard let v = self[key] else { return nil }
+        return flattenOptional(v as Any)
+    }
+}
+
+extension NSDictionary: KeyValueCoding {}
+
+/// Follows key paths through `KeyValueCoding` values, collections and collection operators
+/// (`@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`).
+/// A key applied to an array or set gives the array or set of each element's value, as Darwin's KVC does.
+package enum KeyPathReader {
+    package static func value(of object: Any?, keyPath: String) throws -> Any? {
+        if !keyPath.contains("."), !keyPath.hasPrefix("@") {
+            return try value(of: object, key: keyPath)
+        }
+        return try value(of: object, components: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...])
+    }
+
+    private static func value(of object: Any?, components: ArraySlice<Substring>) throws -> Any? {
+        guard let first = components.first else { return object }
+        let rest = components.dropFirst()
+        if first.hasPrefix("@") {
+            let elements = collectionElements(object) ?? []
+            switch first {
+            case "@count":
+                return rest.isEmpty ? elements.count : try value(of: elements.count, components: rest)
+            case "@sum", "@avg", "@min", "@max":
+                let values = try elements.map { try value(of: $0, components: rest) }.map { Value(any: $0) }
+                let name = ["@sum": "sum:", "@avg": "average:", "@min": "min:", "@max": "max:"][String(first)]!
+                return try FunctionEvaluation.aggregate(name, values.filter { !$0.isNull }).anyValue
+            case "@distinctUnionOfObjects", "@unionOfObjects":
+                let values = try elements.map { try value(of: $0, components: rest) }
+                guard first == "@distinctUnionOfObjects" else { return values }
+                var seen = Set<Value>()
+                return values.filter { seen.insert(Value(any: $0)).inserted }
+            default:
+                throw PredicateEvaluationError(.unsupported("the collection operator \(first)"))
+            }
+        }
+        if let elements = collectionElements(object) {
+            let mapped = try elements.map { try value(of: $0, components: components) }
+            guard isSet(object) else { return mapped }
+            return Set(mapped.map { hashable($0 ?? NSNull()) })
+        }
+        let next = try value(of: object, key: String(first))
+        return try value(of: next, components: rest)
+    }
+
+    private static func isSet(_ object: Any?) -> Bool {
+        guard let object, let unwrapped = flattenOptional(object) else { return false }
+        return unwrapped is Set<AnyHashable> || unwrapped is NSSet
+    }
+
+    private static func hashable(_ any: Any) -> AnyHashable {
+        (any as? AnyHashable) ?? AnyHashable(Value(any: any))
+    }
+
+    /// One key of one object.
+    package static func value(of object: Any?, key: String) throws -> Any? {
+        guard let object, let unwrapped = flattenOptional(object) else { return nil }
+        if let kvc = unwrapped as? KeyValueCoding { return try kvc.validatedValue(forKey: key) }
+        if let elements = collectionElements(unwrapped) {
+            return try elements.map { try value(of: $0, key: key) }
+        }
+        if key == "self" { return unwrapped }
+        throw PredicateEvaluationError(.notKeyValueCodingCompliant(type: String(describing: type(of: unwrapped)), key: key))
+    }
+
+    /// The elements of an array, set or ordered set, else `nil`.
+    package static func collectionElements(_ object: Any?) -> [Any]? {
+        guard let object, let unwrapped = flattenOptional(object) else { return nil }
+        switch unwrapped {
+        case let a as [Any]: return a
+        case let s as Set<AnyHashable>: return s.map { $0.base }
+        case let a as NSArray: return a.map { $0 }
+        case let s as NSSet: return s.allObjects
+        case let o as NSOrderedSet: return o.array
+        case let v as Value: return v.collectionElements
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Apple's built-in `NSExpression` functions (`NSExpression(forFunction:arguments:)`), by canonical name.
+/// In a format string a function is written with its name and parenthesized arguments, with or without
+/// the colons: `sum:(items.price)`, `sum(items.price)`, `modulus:by:(a, 3)`, `now()`.
+package enum BuiltinFunctions {
+    /// Canonical name → number of arguments.
+    package static let arity: [String: Int] = [
+        "sum:": 1, "count:": 1, "min:": 1, "max:": 1, "average:": 1, "median:": 1, "mode:": 1, "stddev:": 1,
+        "add:to:": 2, "from:subtract:": 2, "multiply:by:": 2, "divide:by:": 2, "modulus:by:": 2,
+        "sqrt:": 1, "log:": 1, "ln:": 1, "raise:toPower:": 2, "exp:": 1, "ceiling:": 1, "abs:": 1, "trunc:": 1,
+        "floor:": 1, "random": 0, "random:": 1, "now": 0, "uppercase:": 1, "lowercase:": 1,
+        "bitwiseAnd:with:": 2, "bitwiseOr:with:": 2, "bitwiseXor:with:": 2, "leftshift:by:": 2,
+        "rightshift:by:": 2, "onesComplement:": 1, "noindex:": 1, "length:": 1,
+        "castObject:toType:": 2, "objectFrom:withIndex:": 2,
+    ]
+
+    /// The canonical name for `name` as written (with or without colons), if it takes `arity` arguments.
+    package static func canonicalName(_ name: String, arity count: Int) -> String? {
+        if arity[name] == count { return name }
+        let bare = name.hasSuffix(":") ? String(name.dropLast()) : name
+        let candidates = arity.filter { entry in
+            entry.value == count && (entry.key == bare || entry.key == bare + ":"
+                || (count == 2 && entry.key.hasPrefix(bare + ":") && entry.key.split(separator: ":").count == 2))
+        }
+        return candidates.count == 1 ? candidates.first!.key : nil
+    }
+
+    /// Functions printed as infix operators.
+    package static let infix: [String: String] = [
+        "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "raise:toPower:": "**",
+    ]
+}

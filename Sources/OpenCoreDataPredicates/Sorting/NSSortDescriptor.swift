@@ -1,0 +1,133 @@
+import Foundation
+
+/// Mirrors Foundation's `NSSortDescriptor`: a key path, a direction and a comparison selector.
+///
+/// Supported selectors are those Core Data's SQLite store accepts: `compare:` (the default),
+/// `caseInsensitiveCompare:`, `localizedCompare:`, `localizedCaseInsensitiveCompare:` and
+/// `localizedStandardCompare:` (see ``StringCollation`` for what the localized ones mean on Linux).
+/// Values compare as predicates compare them; `nil` sorts before every value, as in SQLite and Core Data.
+public class NSSortDescriptor: NSObject, @unchecked Sendable {
+    /// Mirrors `key`.
+    public let key: String?
+    /// Mirrors `ascending`.
+    public let ascending: Bool
+    /// Mirrors `selector`; `nil` means `compare:`.
+    public let selector: Selector?
+
+    /// Mirrors `init(key:ascending:)`.
+    public convenience init(key: String?, ascending: Bool) {
+        self.init(key: key, ascending: ascending, selector: nil)
+    }
+
+    /// Mirrors `init(key:ascending:selector:)`.
+    public init(key: String?, ascending: Bool, selector: Selector?) {
+        self.key = key
+        self.ascending = ascending
+        self.selector = selector
+        super.init()
+    }
+
+    /// The string order the selector names, or `nil` for a selector Core Data's store would reject.
+    package var collation: StringCollation? {
+        StringCollation(rawValue: selector?.name ?? "compare:")
+    }
+
+    /// Mirrors `reversedSortDescriptor`.
+    public var reversedSortDescriptor: Any {
+        NSSortDescriptor(key: key, ascending: !ascending, selector: selector)
+    }
+
+    /// Mirrors `compare(_:to:)`: the order of two objects by this descriptor's key, selector and direction.
+    /// An unknown selector compares as `compare:`. A key the objects do not have traps, as Darwin raises.
+    public func compare(_ object1: Any, to object2: Any) -> ComparisonResult {
+        do {
+            return try compare(validating: object1, to: object2)
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    /// The throwing form of ``compare(_:to:)``. Not in Core Data.
+    public func compare(validating object1: Any, to object2: Any) throws -> ComparisonResult {
+        let a = try sortValue(object1), b = try sortValue(object2)
+        let r = Self.compare(a, b, collation: collation ?? .compare)
+        return ascending ? r : r.reversed
+    }
+
+    package func sortValue(_ object: Any?) throws -> Value {
+        guard let key, !key.isEmpty, key != "self" else { return Value(any: object) }
+        return Value(any: try KeyPathReader.value(of: object, keyPath: key))
+    }
+
+    /// Ascending order of two values: `nil` first, then numbers, strings by collation, dates, …
+    /// Values of different kinds order by kind, so that any array sorts deterministically.
+    package static func compare(_ a: Value, _ b: Value, collation: StringCollation) -> ComparisonResult {
+        switch (a, b) {
+        case (.null, .null): return .orderedSame
+        case (.null, _): return .orderedAscending
+        case (_, .null): return .orderedDescending
+        case (.string(let x), .string(let y)): return collation.compare(x, y)
+        default:
+            if let r = ValueComparison.compare(a, b) { return r }
+            let ka = kindRank(a), kb = kindRank(b)
+            return ka == kb ? .orderedSame : ka < kb ? .orderedAscending : .orderedDescending
+        }
+    }
+
+    private static func kindRank(_ v: Value) -> Int {
+        switch v {
+        case .null: return 0
+        case .bool, .int, .double, .decimal: return 1
+        case .string: return 2
+        case .date: return 3
+        case .data: return 4
+        case .uuid: return 5
+        case .url: return 6
+        case .array: return 7
+        case .set: return 8
+        case .object: return 9
+        }
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSSortDescriptor else { return false }
+        return other.key == key && other.ascending == ascending && (other.selector ?? "compare:") == (selector ?? "compare:")
+    }
+
+    public override var hash: Int { var h = Hasher(); h.combine(key); h.combine(ascending); return h.finalize() }
+
+    public override var description: String {
+        "(\(key ?? "self"), \(ascending ? "ascending" : "descending"), \(selector?.name ?? "compare:"))"
+    }
+}
+
+extension ComparisonResult {
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: return .orderedDescending
+        case .orderedDescending: return .orderedAscending
+        case .orderedSame: return .orderedSame
+        }
+    }
+}
+
+extension Array {
+    /// Sorts by a list of sort descriptors, the first one deciding first (`NSArray.sortedArray(using:)`).
+    /// Stable: elements equal under every descriptor keep their order.
+    public func sorted(using sortDescriptors: [NSSortDescriptor]) -> [Element] {
+        let keyed = map { element in (element, sortDescriptors.map { (try? $0.sortValue(element)) ?? .null }) }
+        return keyed.enumerated().sorted { l, r in
+            for (i, d) in sortDescriptors.enumerated() {
+                var order = NSSortDescriptor.compare(l.element.1[i], r.element.1[i], collation: d.collation ?? .compare)
+                if !d.ascending { order = order.reversed }
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return l.offset < r.offset
+        }.map { $0.element.0 }
+    }
+
+    /// The elements for which the predicate is true (`NSArray.filtered(using:)`).
+    public func filtered(using predicate: NSPredicate) -> [Element] {
+        filter { predicate.evaluate(with: $0) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Mirrors Foundation's `NSComparisonPredicate`: `left op[options] right`, with an `ANY`/`ALL` modifier.
+public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
+    /// Mirrors `NSComparisonPredicate.Operator`, with Apple's raw values.
+    public enum Operator: UInt, Sendable, Hashable, CaseIterable {
+        case lessThan = 0
+        case lessThanOrEqualTo = 1
+        case greaterThan = 2
+        case greaterThanOrEqualTo = 3
+        case equalTo = 4
+        case notEqualTo = 5
+        case matches = 6
+        case like = 7
+        case beginsWith = 8
+        case endsWith = 9
+        case `in` = 10
+        case customSelector = 11
+        case contains = 99
+        case between = 100
+    }
+
+    /// Mirrors `NSComparisonPredicate.Modifier`: direct, `ALL`, `ANY` (`SOME`).
+    public enum Modifier: UInt, Sendable, Hashable, CaseIterable {
+        case direct = 0
+        case all = 1
+        case any = 2
+    }
+
+    /// Mirrors `NSComparisonPredicate.Options`: `[c]`, `[d]`, `[n]`.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// `[c]`: Unicode case folding.
+        public static let caseInsensitive = Options(rawValue: 1)
+        /// `[d]`: diacritics removed before comparing.
+        public static let diacriticInsensitive = Options(rawValue: 2)
+        /// `[n]`: the strings are already normalized; compared as they are, without folding.
+        public static let normalized = Options(rawValue: 4)
+    }
+
+    /// Mirrors `init(leftExpression:rightExpression:modifier:type:options:)`.
+    public convenience init(
+        leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
+        modifier: Modifier, type: Operator, options: Options = []
+    ) {
+        self.init(node: .comparison(ComparisonNode(lhs.node, type, rhs.node, modifier: modifier, options: options)))
+    }
+
+    private var comparison: ComparisonNode {
+        guard case .comparison(let c) = node else { preconditionFailure("not a comparison: \(node)") }
+        return c
+    }
+
+    /// Mirrors `leftExpression`.
+    public var leftExpression: NSExpression { NSExpression(node: comparison.left) }
+    /// Mirrors `rightExpression`.
+    public var rightExpression: NSExpression { NSExpression(node: comparison.right) }
+    /// Mirrors `predicateOperatorType`.
+    public var predicateOperatorType: Operator { comparison.op }
+    /// Mirrors `comparisonPredicateModifier`.
+    public var comparisonPredicateModifier: Modifier { comparison.modifier }
+    /// Mirrors `options`.
+    public var options: Options { comparison.options }
+    /// Mirrors `customSelector`; custom selectors are not supported on Linux, so always `nil`.
+    public var customSelector: Selector? { nil }
+}

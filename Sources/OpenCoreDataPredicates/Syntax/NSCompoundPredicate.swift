@@ -1,0 +1,69 @@
+import Foundation
+
+/// Mirrors Foundation's `NSCompoundPredicate`: `AND`, `OR` or `NOT` of subpredicates.
+public class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
+    /// Mirrors `NSCompoundPredicate.LogicalType`, with Apple's raw values.
+    public enum LogicalType: UInt, Sendable, Hashable, CaseIterable {
+        case not = 0
+        case and = 1
+        case or = 2
+    }
+
+    /// Mirrors `init(type:subpredicates:)`. An empty `AND` is true, an empty `OR` false, as on Darwin;
+    /// `NOT` takes exactly one subpredicate (more is a programming error and traps).
+    public convenience init(type: LogicalType, subpredicates: [NSPredicate]) {
+        let nodes = subpredicates.map(\.node)
+        switch type {
+        case .and: self.init(node: .and(nodes))
+        case .or: self.init(node: .or(nodes))
+        case .not:
+            precondition(nodes.count == 1, "NSCompoundPredicate(type: .not) takes one subpredicate, got \(nodes.count)")
+            self.init(node: .not(nodes[0]))
+        }
+    }
+
+    /// Mirrors `init(andPredicateWithSubpredicates:)`.
+    public convenience init(andPredicateWithSubpredicates subpredicates: [NSPredicate]) {
+        self.init(type: .and, subpredicates: subpredicates)
+    }
+
+    /// Mirrors `init(orPredicateWithSubpredicates:)`.
+    public convenience init(orPredicateWithSubpredicates subpredicates: [NSPredicate]) {
+        self.init(type: .or, subpredicates: subpredicates)
+    }
+
+    /// Mirrors `init(notPredicateWithSubpredicate:)`.
+    public convenience init(notPredicateWithSubpredicate predicate: NSPredicate) {
+        self.init(node: .not(predicate.node))
+    }
+
+    /// Mirrors `compoundPredicateType`.
+    public var compoundPredicateType: LogicalType {
+        switch node {
+        case .and: return .and
+        case .or: return .or
+        case .not: return .not
+        default: preconditionFailure("not a compound predicate: \(node)")
+        }
+    }
+
+    /// Mirrors `subpredicates` (`[Any]` on Darwin; each element is an `NSPredicate`).
+    public var subpredicates: [Any] {
+        switch node {
+        case .and(let ps), .or(let ps): return ps.map { NSPredicate.wrap($0) }
+        case .not(let p): return [NSPredicate.wrap(p)]
+        default: return []
+        }
+    }
+}
+
+extension NSPredicate {
+    /// The most specific public class for a node, as Darwin's parser would have returned.
+    package static func wrap(_ node: PredicateNode) -> NSPredicate {
+        switch node {
+        case .comparison: return NSComparisonPredicate(node: node)
+        case .and, .or, .not: return NSCompoundPredicate(node: node)
+        case .constant: return NSPredicate(node: node)
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Mirrors Foundation's `NSExpression`: one side of a comparison — a constant, `SELF`, a key path, a
+/// `$VARIABLE`, a function, an aggregate `{…}`, a subquery, a conditional or `ANYKEY`.
+///
+/// Differences from Darwin: `$x.name` and `array[FIRST].name` are key-path expressions whose
+/// ``operand`` is the base expression; array indexes are the function `objectFrom:withIndex:` as on Darwin,
+/// with `FIRST`/`LAST`/`SIZE` as constant strings. Block expressions are not provided.
+public class NSExpression: NSObject, @unchecked Sendable {
+    /// Mirrors `NSExpression.ExpressionType`, with Apple's raw values.
+    public enum ExpressionType: UInt, Sendable, Hashable {
+        case constantValue = 0
+        case evaluatedObject = 1
+        case variable = 2
+        case keyPath = 3
+        case function = 4
+        case unionSet = 5
+        case intersectSet = 6
+        case minusSet = 7
+        case subquery = 13
+        case aggregate = 14
+        case anyKey = 15
+        case block = 19
+        case conditional = 20
+    }
+
+    package let node: ExpressionNode
+
+    package init(node: ExpressionNode) {
+        self.node = node
+        super.init()
+    }
+
+    /// Mirrors `NSExpression(format:_:)`. Traps on a malformed format.
+    public convenience init(format expressionFormat: String, _ args: Any?...) {
+        self.init(format: expressionFormat, argumentArray: args.map { $0 as Any })
+    }
+
+    /// Mirrors `NSExpression(format:argumentArray:)`. Traps on a malformed format.
+    public convenience init(format expressionFormat: String, argumentArray arguments: [Any]) {
+        do {
+            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments))
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    /// The throwing form of `NSExpression(format:argumentArray:)`. Not in Core Data.
+    public convenience init(validatingFormat expressionFormat: String, argumentArray arguments: [Any] = []) throws {
+        self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments))
+    }
+
+    /// Mirrors `NSExpression(forConstantValue:)`.
+    public convenience init(forConstantValue obj: Any?) {
+        self.init(node: .constant(Value(any: obj)))
+    }
+
+    /// Mirrors `NSExpression(forKeyPath:)` (the string form).
+    public convenience init(forKeyPath keyPath: String) {
+        self.init(node: .keyPath(keyPath))
+    }
+
+    /// Mirrors `NSExpression(forVariable:)`.
+    public convenience init(forVariable string: String) {
+        self.init(node: .variable(string))
+    }
+
+    /// Mirrors `NSExpression(forFunction:arguments:)` with Apple's function names (`sum:`, `add:to:`, `now`, …).
+    /// Arguments are `NSExpression`s; other values are taken as constants.
+    public convenience init(forFunction name: String, arguments parameters: [Any]) {
+        self.init(node: .function(name, parameters.map(NSExpression.node(of:))))
+    }
+
+    /// Mirrors `NSExpression(forAggregate:)`.
+    public convenience init(forAggregate subexpressions: [Any]) {
+        self.init(node: .aggregate(subexpressions.map(NSExpression.node(of:))))
+    }
+
+    /// Mirrors `NSExpression(forSubquery:usingIteratorVariable:predicate:)`.
+    public convenience init(forSubquery expression: NSExpression, usingIteratorVariable variable: String, predicate: NSPredicate) {
+        self.init(node: .subquery(expression.node, variable, predicate.node))
+    }
+
+    /// Mirrors `NSExpression(forConditional:trueExpression:falseExpression:)` (`TERNARY`).
+    public convenience init(forConditional predicate: NSPredicate, trueExpression: NSExpression, falseExpression: NSExpression) {
+        self.init(node: .conditional(predicate.node, trueExpression.node, falseExpression.node))
+    }
+
+    /// Mirrors `NSExpression.expressionForEvaluatedObject()` (`SELF`).
+    public class func expressionForEvaluatedObject() -> NSExpression { NSExpression(node: .evaluatedObject) }
+
+    /// Mirrors `NSExpression.expressionForAnyKey()` (`ANYKEY`).
+    public class func expressionForAnyKey() -> NSExpression { NSExpression(node: .anyKey) }
+
+    private static func node(of any: Any) -> ExpressionNode {
+        (any as? NSExpression)?.node ?? .constant(Value(any: any))
+    }
+
+    /// Mirrors `expressionType`.
+    public var expressionType: ExpressionType {
+        switch node {
+        case .constant, .symbol: return .constantValue
+        case .evaluatedObject: return .evaluatedObject
+        case .variable: return .variable
+        case .keyPath, .member: return .keyPath
+        case .function: return .function
+        case .aggregate: return .aggregate
+        case .subquery: return .subquery
+        case .conditional: return .conditional
+        case .anyKey: return .anyKey
+        }
+    }
+
+    /// Mirrors `constantValue`. Numbers come back as `NSNumber`, as on Darwin.
+    public var constantValue: Any? {
+        switch node {
+        case .constant(let v): return v.anyValue
+        case .symbol(let s): return s
+        default: return nil
+        }
+    }
+
+    /// Mirrors `keyPath`.
+    public var keyPath: String {
+        switch node {
+        case .keyPath(let k), .member(_, let k): return k
+        default: return ""
+        }
+    }
+
+    /// Mirrors `variable`.
+    public var variable: String {
+        switch node {
+        case .variable(let v), .subquery(_, let v, _): return v
+        default: return ""
+        }
+    }
+
+    /// Mirrors `function`.
+    public var function: String {
+        if case .function(let name, _) = node { return name }
+        return ""
+    }
+
+    /// Mirrors `arguments`.
+    public var arguments: [NSExpression]? {
+        if case .function(let name, let args) = node {
+            return (name == "FUNCTION" ? Array(args.dropFirst(2)) : args).map(NSExpression.init(node:))
+        }
+        return nil
+    }
+
+    /// Mirrors `operand`: `SELF` for a key path, the base of `$x.name`, the receiver of `FUNCTION(…)`.
+    public var operand: NSExpression {
+        switch node {
+        case .member(let base, _): return NSExpression(node: base)
+        case .function("FUNCTION", let args) where !args.isEmpty: return NSExpression(node: args[0])
+        default: return NSExpression(node: .evaluatedObject)
+        }
+    }
+
+    /// Mirrors `collection`: the subexpressions of an aggregate, or the collection of a subquery.
+    public var collection: Any {
+        switch node {
+        case .aggregate(let items): return items.map(NSExpression.init(node:))
+        case .subquery(let c, _, _): return NSExpression(node: c)
+        default: return [NSExpression]()
+        }
+    }
+
+    /// Mirrors `predicate` of a subquery or conditional expression.
+    public var predicate: NSPredicate {
+        switch node {
+        case .subquery(_, _, let p), .conditional(let p, _, _): return NSPredicate.wrap(p)
+        default: return NSPredicate(value: true)
+        }
+    }
+
+    /// Mirrors `trueExpression`.
+    public var trueExpression: NSExpression {
+        if case .conditional(_, let t, _) = node { return NSExpression(node: t) }
+        return self
+    }
+
+    /// Mirrors `falseExpression`.
+    public var falseExpression: NSExpression {
+        if case .conditional(_, _, let f) = node { return NSExpression(node: f) }
+        return self
+    }
+
+    /// Mirrors `expressionValue(with:context:)`: evaluates the expression against `object`. The context's
+    /// entries are used as variable bindings. Returns `nil` where evaluation fails (Darwin raises).
+    public func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
+        var bindings: [String: Value] = [:]
+        for (key, value) in context ?? [:] {
+            if let key = key as? String { bindings[key] = Value(any: value) }
+        }
+        var evaluator = Evaluator(bindings: bindings)
+        return try? evaluator.value(node, object).anyValue
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? NSExpression)?.node == node
+    }
+
+    public override var hash: Int { node.hashValue }
+
+    /// The expression's canonical format, as Darwin prints it.
+    public override var description: String { PredicatePrinter.format(node) }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Mirrors Foundation's `NSPredicate`: a logical condition, made from a format string or built from
+/// `NSComparisonPredicate` / `NSCompoundPredicate`, evaluated in memory or translated to SQL by a store.
+///
+/// Differences from Darwin, each deliberate:
+/// - `NSPredicate(format:)` cannot return a subclass in Swift, so `NSPredicate(format: "a == 1") as?
+///   NSComparisonPredicate` is `nil`; use ``comparisonPredicate`` / ``compoundPredicate`` to see the structure.
+/// - Format arguments are `Any?` (Darwin: `CVarArg`), so arrays, sets and dates pass as they do on Darwin.
+/// - ``init(validatingFormat:_:)`` throws a ``PredicateFormatError`` instead of raising; `init(format:)`
+///   traps with the same message, as Darwin's raises `NSInvalidArgumentException`.
+/// - Block predicates (`NSPredicate(block:)`) are not provided: a store can never translate them to SQL.
+public class NSPredicate: NSObject, @unchecked Sendable {
+    package let node: PredicateNode
+
+    package required init(node: PredicateNode) {
+        self.node = node
+        super.init()
+    }
+
+    /// Mirrors `NSPredicate(format:_:)`. Traps on a malformed format, printing where it broke; use
+    /// ``init(validatingFormat:_:)`` for input you do not control.
+    public convenience init(format predicateFormat: String, _ args: Any?...) {
+        self.init(format: predicateFormat, argumentArray: args.map { $0 as Any })
+    }
+
+    /// Mirrors `NSPredicate(format:argumentArray:)`. Traps on a malformed format.
+    public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
+        do {
+            self.init(node: try PredicateParser.parsePredicate(predicateFormat, arguments: arguments ?? []))
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    /// Parses a format string, throwing a ``PredicateFormatError`` (with offset, expectation and a caret
+    /// line) instead of trapping. Not in Core Data; the safe entry point for untrusted text.
+    public convenience init(validatingFormat predicateFormat: String, _ args: Any?...) throws {
+        try self.init(validatingFormat: predicateFormat, argumentArray: args.map { $0 as Any })
+    }
+
+    /// The throwing form of `NSPredicate(format:argumentArray:)`.
+    public convenience init(validatingFormat predicateFormat: String, argumentArray arguments: [Any]?) throws {
+        self.init(node: try PredicateParser.parsePredicate(predicateFormat, arguments: arguments ?? []))
+    }
+
+    /// Mirrors `NSPredicate(value:)`: `TRUEPREDICATE` or `FALSEPREDICATE`.
+    public convenience init(value: Bool) {
+        self.init(node: .constant(value))
+    }
+
+    /// Mirrors `predicateFormat`: the canonical format string. Parsing it again gives an equal predicate.
+    public var predicateFormat: String { PredicatePrinter.format(node) }
+
+    /// Mirrors `withSubstitutionVariables(_:)`: replaces `$VARIABLE`s by constants.
+    public func withSubstitutionVariables(_ variables: [String: Any]) -> Self {
+        Self(node: node.substituting(variables.mapValues { Value(any: $0) }))
+    }
+
+    /// Mirrors `evaluate(with:)`. Like Darwin, which raises, this traps on an error that makes the predicate
+    /// meaningless for the object (an unknown key of a managed object, an unbound `$VARIABLE`, `ANY` on
+    /// something that is not a collection); ``evaluate(validating:substitutionVariables:)`` throws instead.
+    public func evaluate(with object: Any?) -> Bool {
+        evaluate(with: object, substitutionVariables: nil)
+    }
+
+    /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)``.
+    public func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
+        do {
+            return try evaluate(validating: object, substitutionVariables: bindings)
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    /// The throwing form of `evaluate(with:substitutionVariables:)`. Not in Core Data.
+    public func evaluate(validating object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool {
+        var evaluator = Evaluator(bindings: (bindings ?? [:]).mapValues { Value(any: $0) })
+        return try evaluator.evaluate(node, object)
+    }
+
+    /// The parsed structure when it is a comparison (`name == "x"`), however the predicate was made.
+    /// Not in Core Data: there `NSPredicate(format:)` returns an `NSComparisonPredicate` directly.
+    public var comparisonPredicate: NSComparisonPredicate? {
+        if case .comparison = node { return self as? NSComparisonPredicate ?? NSComparisonPredicate(node: node) }
+        return nil
+    }
+
+    /// The parsed structure when it is `AND`, `OR` or `NOT`, however the predicate was made. Not in Core Data.
+    public var compoundPredicate: NSCompoundPredicate? {
+        switch node {
+        case .and, .or, .not: return self as? NSCompoundPredicate ?? NSCompoundPredicate(node: node)
+        default: return nil
+        }
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSPredicate else { return false }
+        return other.node == node
+    }
+
+    public override var hash: Int { node.hashValue }
+
+    /// The `predicateFormat`, as on Darwin.
+    public override var description: String { predicateFormat }
+}

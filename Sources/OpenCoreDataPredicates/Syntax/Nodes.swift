@@ -1,0 +1,92 @@
+import Foundation
+
+/// The predicate tree every pass works on. `NSPredicate` and its subclasses are thin public views of it.
+package indirect enum PredicateNode: Hashable, Sendable {
+    /// `TRUEPREDICATE` / `FALSEPREDICATE`, `NSPredicate(value:)`.
+    case constant(Bool)
+    case comparison(ComparisonNode)
+    case and([PredicateNode])
+    case or([PredicateNode])
+    case not(PredicateNode)
+}
+
+/// `left op[options] right`, optionally quantified by `ANY`/`ALL` (`NONE` is `NOT ANY`).
+package struct ComparisonNode: Hashable, Sendable {
+    package var left: ExpressionNode
+    package var right: ExpressionNode
+    package var op: NSComparisonPredicate.Operator
+    package var modifier: NSComparisonPredicate.Modifier
+    package var options: NSComparisonPredicate.Options
+
+    package init(
+        _ left: ExpressionNode, _ op: NSComparisonPredicate.Operator, _ right: ExpressionNode,
+        modifier: NSComparisonPredicate.Modifier = .direct, options: NSComparisonPredicate.Options = []
+    ) {
+        self.left = left
+        self.right = right
+        self.op = op
+        self.modifier = modifier
+        self.options = options
+    }
+}
+
+/// The expression tree (Apple's `NSExpression` kinds).
+package indirect enum ExpressionNode: Hashable, Sendable {
+    case constant(Value)
+    /// `SELF`
+    case evaluatedObject
+    /// `$name`
+    case variable(String)
+    /// A key path on the evaluated object: `name`, `items.@sum.price`, `@count`.
+    case keyPath(String)
+    /// A key path on another expression's value: `$x.name`, `items[FIRST].name`.
+    case member(ExpressionNode, String)
+    /// A built-in function by Apple's selector-style name (`add:to:`, `sum:`, `now`, `objectFrom:withIndex:`,
+    /// `castObject:toType:`, …), or `FUNCTION(receiver, 'selector', args…)` as `function("FUNCTION", …)`.
+    case function(String, [ExpressionNode])
+    /// `{a, b, c}`
+    case aggregate([ExpressionNode])
+    /// `SUBQUERY(collection, $variable, predicate)`
+    case subquery(ExpressionNode, String, PredicateNode)
+    /// `TERNARY(predicate, trueExpression, falseExpression)`
+    case conditional(PredicateNode, ExpressionNode, ExpressionNode)
+    /// `ANYKEY`
+    case anyKey
+    /// `FIRST`, `LAST`, `SIZE` inside an index: `array[LAST]`.
+    case symbol(String)
+}
+
+extension PredicateNode {
+    /// Replaces `$variables` with constants; variables not in `bindings` stay.
+    package func substituting(_ bindings: [String: Value]) -> PredicateNode {
+        switch self {
+        case .constant: return self
+        case .comparison(var c):
+            c.left = c.left.substituting(bindings)
+            c.right = c.right.substituting(bindings)
+            return .comparison(c)
+        case .and(let ps): return .and(ps.map { $0.substituting(bindings) })
+        case .or(let ps): return .or(ps.map { $0.substituting(bindings) })
+        case .not(let p): return .not(p.substituting(bindings))
+        }
+    }
+}
+
+extension ExpressionNode {
+    package func substituting(_ bindings: [String: Value]) -> ExpressionNode {
+        switch self {
+        case .constant, .evaluatedObject, .keyPath, .anyKey, .symbol: return self
+        case .variable(let name): return bindings[name].map { .constant($0) } ?? self
+        case .member(let base, let key): return .member(base.substituting(bindings), key)
+        case .function(let name, let args): return .function(name, args.map { $0.substituting(bindings) })
+        case .aggregate(let items): return .aggregate(items.map { $0.substituting(bindings) })
+        case .subquery(let collection, let variable, let predicate):
+            // The iterator variable is bound by the subquery itself.
+            var inner = bindings
+            inner[variable] = nil
+            return .subquery(collection.substituting(bindings), variable, predicate.substituting(inner))
+        case .conditional(let p, let t, let f):
+            return .conditional(p.substituting(bindings), t.substituting(bindings), f.substituting(bindings))
+        }
+    }
+}
