@@ -47,7 +47,7 @@ package enum FunctionEvaluation {
             return .double(x / y)
         case "modulus:by:":
             if let x = try exactInt(args[0], name), let y = try exactInt(args[1], name), y != 0 {
-                return .int(x % y)
+                return .int(x.remainderReportingOverflow(dividingBy: y).partialValue)
             }
             guard let x = try double(0), let y = try double(1) else { return .null }
             return .double(fmod(x, y))

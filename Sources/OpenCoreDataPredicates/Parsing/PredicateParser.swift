@@ -306,8 +306,10 @@ package struct PredicateParser {
     /// expression ::= term (("+" | "-") term)*
     mutating func parseExpression() throws(PredicateFormatError) -> ExpressionNode {
         var left = try parseTerm()
+        var chain = 0
         while isSymbol("+") || isSymbol("-") {
             let name = isSymbol("+") ? "add:to:" : "from:subtract:"
+            try checkChain(&chain)
             advance()
             left = .function(name, [left, try parseTerm()])
         }
@@ -317,8 +319,10 @@ package struct PredicateParser {
     /// term ::= power (("*" | "/") power)*
     private mutating func parseTerm() throws(PredicateFormatError) -> ExpressionNode {
         var left = try parsePower()
+        var chain = 0
         while isSymbol("*") || isSymbol("/") {
             let name = isSymbol("*") ? "multiply:by:" : "divide:by:"
+            try checkChain(&chain)
             advance()
             left = .function(name, [left, try parsePower()])
         }
@@ -350,7 +354,9 @@ package struct PredicateParser {
     /// postfix ::= primary ("." key | "[" index "]")*
     private mutating func parsePostfix() throws(PredicateFormatError) -> ExpressionNode {
         var node = try parsePrimary()
+        var chain = 0
         while true {
+            if isSymbol("[") || (isSymbol(".") && !Self.mergesKeyPath(node)) { try checkChain(&chain) }
             if isSymbol(".") {
                 advance()
                 let key = try parseKey()
@@ -371,6 +377,22 @@ package struct PredicateParser {
             } else {
                 return node
             }
+        }
+    }
+
+    /// Each operator of a left-associative chain (`a + b + c`, `a[0][1]`) nests the tree one level deeper.
+    private func checkChain(_ chain: inout Int) throws(PredicateFormatError) {
+        chain += 1
+        guard depth + chain <= Self.maximumDepth else {
+            throw PredicateFormatError(.tooDeep(limit: Self.maximumDepth), format: format, offset: current.offset,
+                                       found: current.describe(in: scalars))
+        }
+    }
+
+    private static func mergesKeyPath(_ node: ExpressionNode) -> Bool {
+        switch node {
+        case .evaluatedObject, .keyPath, .member: return true
+        default: return false
         }
     }
 

@@ -60,6 +60,7 @@ extension Value {
         case let v as Set<AnyHashable>: self = .set(Set(v.map { Value(any: $0.base) }))
         case let v as NSSet: self = .set(Set(v.allObjects.map { Value(any: $0) }))
         case let v as any ValueConvertibleCollection: self = v.predicateValue
+        case let v as [String: Any]: self = .object(AnyHashable(NSDictionary(dictionary: v)))
         case let v as AnyHashable: self = .object(v)
         case let v as any Hashable: self = .object(AnyHashable(v))
         case let v as AnyObject: self = .object(AnyHashable(ObjectIdentifierBox(v)))
