@@ -58,6 +58,10 @@ struct StructureTests {
     @Test func expressionKinds() throws {
         #expect(NSExpression.expressionForEvaluatedObject().description == "SELF")
         #expect(NSExpression.expressionForAnyKey().description == "ANYKEY")
+        let anyKey = try NSPredicate(validatingFormat: "ANYKEY CONTAINS[c] 'x'")
+        #expect(anyKey.comparisonPredicate?.leftExpression.expressionType == .anyKey)
+        #expect(try NSPredicate(validatingFormat: anyKey.predicateFormat) == anyKey)
+        #expect(throws: PredicateEvaluationError.self) { try anyKey.evaluate(validating: ["a": "x"]) }
         #expect(NSExpression(forVariable: "v").description == "$v")
         #expect(NSExpression(forFunction: "sum:", arguments: [NSExpression(forKeyPath: "a")]).description == "sum:(a)")
         #expect(NSExpression(forFunction: "add:to:", arguments: [1, 2]).description == "1 + 2")

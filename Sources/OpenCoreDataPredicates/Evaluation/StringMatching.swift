@@ -20,7 +20,8 @@ package enum StringMatching {
         var out = s
         if d { out = stripDiacritics(out) }
         if c { out = caseFold(out) }
-        return out
+        // Composed form, so that SQLite's byte order of folded text equals Swift's order of it.
+        return out.precomposedStringWithCanonicalMapping
     }
 
     /// Full case folding: lower(upper(s)) maps `ß`→`ss`, `ς`→`σ`, `ﬁ`→`fi`, as Unicode's folding does.
