@@ -8,13 +8,19 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .library(name: "OpenCoreDataPredicates", targets: ["OpenCoreDataPredicates"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "OpenCoreDataPredicates"),
-        .target(name: "OpenCoreData", dependencies: ["OpenCoreDataPredicates", "CSQLite"]),
+        .target(name: "OpenCoreData", dependencies: [
+            "OpenCoreDataPredicates", "CSQLite", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "products", dependencies: ["OpenCoreData"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
     ],

@@ -1,0 +1,198 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Mirrors `fetch(_:)`. Predicate, sort, limit, offset, count, distinct and dictionary results run in
+    /// SQL. With `includesPendingChanges` (the default), unsaved inserted objects that match are included,
+    /// deleted ones excluded, and updated ones judged by their in-memory values, as Apple documents.
+    /// Throws if a key is not in the model (naming entity and key) or the results are not `ResultType`.
+    public func fetch<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> [ResultType] {
+        let results = try fetchResults(request)
+        if let typed = results as? [ResultType] { return typed }
+        var typed: [ResultType] = []
+        typed.reserveCapacity(results.count)
+        for r in results {
+            guard let t = r as? ResultType else {
+                throw CoreDataError(NSCoreDataError, "The fetch request's results are \(type(of: r)), not \(ResultType.self): check its resultType and the entity's managedObjectClassName.")
+            }
+            typed.append(t)
+        }
+        return typed
+    }
+
+    /// Mirrors `count(for:)`: counts in SQL (`COUNT(*)`), including pending changes when the request does.
+    public func count<ResultType>(for request: NSFetchRequest<ResultType>) throws -> Int {
+        let (plan, coordinator) = try prepare(request)
+        if request.includesPendingChanges, hasPendingChanges(for: plan) {
+            return try objectsMergingPendingChanges(plan, request).count
+        }
+        return try coordinator.withStore { try $0.count(plan) }
+    }
+
+    private func prepare<T>(_ request: NSFetchRequest<T>) throws -> (FetchPlan, NSPersistentStoreCoordinator) {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
+        }
+        return (try FetchPlan(request, model: coordinator.managedObjectModel), coordinator)
+    }
+
+    func fetchResults<T>(_ request: NSFetchRequest<T>) throws -> [Any] {
+        let (plan, coordinator) = try prepare(request)
+        switch request.resultType {
+        case .countResultType:
+            return [NSNumber(value: try count(for: request))]
+        case .dictionaryResultType:
+            return try coordinator.withStore { try DictionaryFetch(plan: plan, request: request).run(on: $0) }
+        case .managedObjectIDResultType:
+            if request.includesPendingChanges, hasPendingChanges(for: plan) {
+                return try objectsMergingPendingChanges(plan, request).map(\.objectID)
+            }
+            let store = try coordinator.store()
+            let rows = try coordinator.withStore { try $0.fetchRows(plan, withValues: false, limited: true) }
+            return rows.compactMap { row -> NSManagedObjectID? in
+                guard let entity = store.backend.entitiesByID[row.entityID] else { return nil }
+                let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
+                return registry[key]?.objectID ?? NSManagedObjectID(entity: entity, key: key, storeIdentifier: store.identifier)
+            }
+        default:
+            if request.includesPendingChanges, hasPendingChanges(for: plan) {
+                return try objectsMergingPendingChanges(plan, request)
+            }
+            if plan.batchSize > 0 {
+                let rows = try coordinator.withStore { try $0.fetchRows(plan, withValues: false, limited: true) }
+                let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
+                return try rows.enumerated().map { i, row in
+                    let object = try materialize(row, faulting: true)
+                    if object._isFault, object.prefetched == nil {
+                        object.batch = batch
+                        object.batchIndex = i
+                    }
+                    return object
+                }
+            }
+            let rows = try coordinator.withStore { try $0.fetchRows(plan, withValues: request.includesPropertyValues, limited: true) }
+            return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults) }
+        }
+    }
+
+    /// Whether unsaved changes touch the fetched entity's table.
+    func hasPendingChanges(for plan: FetchPlan) -> Bool {
+        let root = plan.layout.root
+        return inserted.values.contains { $0.layout.root === root }
+            || deleted.values.contains { $0.layout.root === root }
+            || touched.values.contains { $0.layout.root === root && $0.isUpdated }
+    }
+
+    /// The store's matches, minus deleted and changed objects, plus inserted and changed objects that
+    /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
+    /// then offset and limit.
+    func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
+        let rows = try persistentStoreCoordinator!.withStore { try $0.fetchRows(plan, withValues: true, limited: false) }
+        var result: [NSManagedObject] = []
+        for row in rows {
+            let object = try materialize(row, faulting: request.returnsObjectsAsFaults)
+            let id = ObjectIdentifier(object)
+            if object._isDeleted || touched[id] != nil { continue }
+            result.append(object)
+        }
+        let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
+        let predicate = plan.predicate.map { NSPredicate(node: $0) }
+        let candidates = inserted.values.sorted { insertionOrder[ObjectIdentifier($0)]! < insertionOrder[ObjectIdentifier($1)]! }
+            + touched.values.filter { !$0._isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        for object in candidates where included.contains(object.layout.entityID) {
+            if let predicate, try !predicate.evaluate(validating: object) { continue }
+            result.append(object)
+        }
+        // Store key order first (as SQL's final ORDER BY Z_PK), inserted objects last in insertion order.
+        result = result.enumerated().sorted { a, b in
+            switch (a.element.objectID.primaryKey, b.element.objectID.primaryKey) {
+            case let (x?, y?): return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            case (nil, nil): return a.offset < b.offset
+            }
+        }.map(\.element)
+        if !plan.descriptors.isEmpty { result = result.sorted(using: plan.descriptors) }
+        if plan.offset > 0 { result = Array(result.dropFirst(plan.offset)) }
+        if plan.limit > 0 { result = Array(result.prefix(plan.limit)) }
+        return result
+    }
+}
+
+/// A dictionary-result fetch: `propertiesToFetch` (attribute names, attribute descriptions, or
+/// expression descriptions such as `max:(price)`), `returnsDistinctResults`, `propertiesToGroupBy`.
+/// Keys whose value is `nil` are left out of each dictionary, as in Core Data.
+struct DictionaryFetch {
+    let plan: FetchPlan
+    let properties: [Any]
+    let distinct: Bool
+    let groupBy: [Any]?
+
+    init<T>(plan: FetchPlan, request: NSFetchRequest<T>) {
+        self.plan = plan
+        self.properties = request.propertiesToFetch ?? plan.layout.attributes.filter { !$0.isTransient }.map(\.name)
+        self.distinct = request.returnsDistinctResults
+        self.groupBy = request.propertiesToGroupBy
+    }
+
+    private enum Column { case attribute(String, Int), expression(String, String, NSAttributeType) }
+
+    private func column(_ property: Any) throws -> Column {
+        let layout = plan.layout
+        let entityName = plan.entity.name ?? "?"
+        if let expression = property as? NSExpressionDescription {
+            guard let e = expression.expression, case .function(let name, let args) = e.node, args.count == 1 else {
+                throw CoreDataError(NSCoreDataError, "unsupported expression in propertiesToFetch of \(entityName): \(expression.expression?.description ?? "nil")")
+            }
+            let sqlFunction = ["sum:": "SUM", "min:": "MIN", "max:": "MAX", "average:": "AVG", "count:": "COUNT"][name]
+            guard let sqlFunction, case .keyPath(let key) = args[0], let slot = layout.slotByName[key], let c = layout.columns[slot] else {
+                throw CoreDataError(NSCoreDataError, "unsupported expression in propertiesToFetch of \(entityName): \(e.description)")
+            }
+            return .expression(expression.name, "\(sqlFunction)(t0.\(c))", expression.expressionResultType)
+        }
+        let name = (property as? NSPropertyDescription)?.name ?? (property as? String) ?? ""
+        guard let slot = layout.slotByName[name] else {
+            throw CoreDataError(NSCoreDataError, "keypath \(name) not found in entity \(entityName) (propertiesToFetch)")
+        }
+        guard layout.columns[slot] != nil else {
+            throw CoreDataError(NSCoreDataError, "transient property \(name) of entity \(entityName) cannot be fetched into a dictionary")
+        }
+        return .attribute(name, slot)
+    }
+
+    func run(on store: SQLiteStore) throws -> [Any] {
+        let columns = try properties.map(column)
+        let layout = plan.layout
+        let list = columns.map { c -> String in
+            switch c {
+            case .attribute(_, let slot): return "t0.\(layout.columns[slot]!)"
+            case .expression(_, let sql, _): return sql
+            }
+        }.joined(separator: ", ")
+        let group = try groupBy.map { try $0.map { p -> String in
+            guard case .attribute(_, let slot) = try column(p) else { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes") }
+            return "t0.\(layout.columns[slot]!)"
+        }.joined(separator: ", ") }
+        let (sql, arguments) = try store.selectSQL(plan, columns: list, limited: true, distinct: distinct, groupBy: group)
+        var results: [Any] = []
+        try store.wrap {
+            try store.connection.query(sql, arguments) { row in
+                let dictionary = NSMutableDictionary()
+                for (i, c) in columns.enumerated() {
+                    let value: Value
+                    let key: String
+                    switch c {
+                    case .attribute(let name, let slot):
+                        key = name
+                        value = row.value(Int32(i), as: layout.attributes[slot].attributeType)
+                    case .expression(let name, _, let type):
+                        key = name
+                        value = type == .undefinedAttributeType ? row.dynamicValue(Int32(i)) : row.value(Int32(i), as: type)
+                    }
+                    if let any = value.anyValue { dictionary[key] = any }
+                }
+                results.append(dictionary)
+            }
+        }
+        return results
+    }
+}

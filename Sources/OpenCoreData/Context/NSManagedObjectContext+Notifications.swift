@@ -1,0 +1,48 @@
+import Foundation
+
+/// Mirrors `NSInsertedObjectsKey`.
+public let NSInsertedObjectsKey = "inserted"
+/// Mirrors `NSUpdatedObjectsKey`.
+public let NSUpdatedObjectsKey = "updated"
+/// Mirrors `NSDeletedObjectsKey`.
+public let NSDeletedObjectsKey = "deleted"
+/// Mirrors `NSRefreshedObjectsKey`.
+public let NSRefreshedObjectsKey = "refreshed"
+/// Mirrors `NSInvalidatedObjectsKey`.
+public let NSInvalidatedObjectsKey = "invalidated"
+/// Mirrors `NSInvalidatedAllObjectsKey`.
+public let NSInvalidatedAllObjectsKey = "invalidatedAll"
+
+extension NSManagedObjectContext {
+    /// Mirrors `NSManagedObjectContext.didChangeObjectsNotification` (`NSManagedObjectContextObjectsDidChange`).
+    public static let didChangeObjectsNotification = Notification.Name("NSObjectsChangedInManagingContextNotification")
+    /// Mirrors `NSManagedObjectContext.willSaveObjectsNotification` (`NSManagedObjectContextWillSave`).
+    public static let willSaveObjectsNotification = Notification.Name("NSManagingContextWillSaveChangesNotification")
+    /// Mirrors `NSManagedObjectContext.didSaveObjectsNotification` (`NSManagedObjectContextDidSave`).
+    public static let didSaveObjectsNotification = Notification.Name("NSManagingContextDidSaveChangesNotification")
+
+    /// Mirrors `processPendingChanges()`: announces the inserts, updates and deletes made since the last
+    /// call with `ObjectsDidChange` (userInfo: `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`,
+    /// `NSDeletedObjectsKey`, each a `Set<NSManagedObject>`). Linux has no run loop to call it at the end
+    /// of an event: it runs before each save, and you may call it yourself.
+    public func processPendingChanges() {
+        let changes = unprocessed
+        guard !changes.isEmpty else { return }
+        unprocessed = ChangeSet()
+        var info: [AnyHashable: Any] = [:]
+        if !changes.inserted.isEmpty { info[NSInsertedObjectsKey] = Set(changes.inserted.values) }
+        let updated = changes.updatedKeys.keys.compactMap { changes.updatedObjects[$0] }
+        if !updated.isEmpty { info[NSUpdatedObjectsKey] = Set(updated) }
+        if !changes.deleted.isEmpty { info[NSDeletedObjectsKey] = Set(changes.deleted.values) }
+        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+    }
+}
+
+extension Notification.Name {
+    /// Mirrors `NSManagedObjectContextObjectsDidChange`.
+    public static let NSManagedObjectContextObjectsDidChange = NSManagedObjectContext.didChangeObjectsNotification
+    /// Mirrors `NSManagedObjectContextWillSave`.
+    public static let NSManagedObjectContextWillSave = NSManagedObjectContext.willSaveObjectsNotification
+    /// Mirrors `NSManagedObjectContextDidSave`.
+    public static let NSManagedObjectContextDidSave = NSManagedObjectContext.didSaveObjectsNotification
+}

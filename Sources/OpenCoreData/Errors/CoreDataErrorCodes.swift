@@ -1,0 +1,66 @@
+import Foundation
+
+// Core Data's error codes (in `NSCocoaErrorDomain`) and userInfo keys, under their Core Data names.
+
+/// Mirrors `NSManagedObjectValidationError`.
+public let NSManagedObjectValidationError = 1550
+/// Mirrors `NSValidationMultipleErrorsError`.
+public let NSValidationMultipleErrorsError = 1560
+/// Mirrors `NSValidationMissingMandatoryPropertyError`.
+public let NSValidationMissingMandatoryPropertyError = 1570
+/// Mirrors `NSManagedObjectReferentialIntegrityError` (an object that is not in the store).
+public let NSManagedObjectReferentialIntegrityError = 133000
+/// Mirrors `NSManagedObjectConstraintMergeError`.
+public let NSManagedObjectMergeError = 133020
+/// Mirrors `NSPersistentStoreInvalidTypeError`.
+public let NSPersistentStoreInvalidTypeError = 134000
+/// Mirrors `NSPersistentStoreIncompatibleVersionHashError`: the store was made with another model.
+public let NSPersistentStoreIncompatibleVersionHashError = 134100
+/// Mirrors `NSPersistentStoreOperationError`.
+public let NSPersistentStoreOperationError = 134070
+/// Mirrors `NSPersistentStoreSaveError`.
+public let NSPersistentStoreSaveError = 134030
+/// Mirrors `NSCoreDataError`, the general error.
+public let NSCoreDataError = 134060
+/// Mirrors `NSSQLiteError`.
+public let NSSQLiteError = 134180
+
+/// Mirrors `NSValidationObjectErrorKey`.
+public let NSValidationObjectErrorKey = "NSValidationErrorObject"
+/// Mirrors `NSValidationKeyErrorKey`.
+public let NSValidationKeyErrorKey = "NSValidationErrorKey"
+/// Mirrors `NSValidationValueErrorKey`.
+public let NSValidationValueErrorKey = "NSValidationErrorValue"
+/// Mirrors `NSDetailedErrorsKey`.
+public let NSDetailedErrorsKey = "NSDetailedErrors"
+/// Mirrors `NSAffectedObjectsErrorKey`.
+public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
+/// Mirrors `NSSQLiteErrorDomain` (the SQLite result code's userInfo key in Core Data).
+public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"
+
+/// The errors OpenCoreData throws: an `NSError` in `NSCocoaErrorDomain` with Core Data's code, and a
+/// description that names the entity, key, or SQL involved. Catch it as `NSError` (as Core Data code
+/// does) or as `CoreDataError`.
+public struct CoreDataError: Error, CustomNSError, CustomStringConvertible, @unchecked Sendable {
+    /// The Core Data error code (`NSValidationMissingMandatoryPropertyError`, …).
+    public let code: Int
+    /// What went wrong, in one sentence.
+    public let message: String
+    /// Core Data's userInfo entries (`NSValidationKeyErrorKey`, `NSDetailedErrorsKey`, …).
+    public let userInfo: [String: Any]
+
+    public init(_ code: Int, _ message: String, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.message = message
+        self.userInfo = userInfo
+    }
+
+    public static var errorDomain: String { NSCocoaErrorDomain }
+    public var errorCode: Int { code }
+    public var errorUserInfo: [String: Any] {
+        var info = userInfo
+        info[NSLocalizedDescriptionKey] = message
+        return info
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Mirrors Core Data's `NSFetchRequestResultType`.
+public struct NSFetchRequestResultType: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Managed objects (the default).
+    public static let managedObjectResultType = NSFetchRequestResultType([])
+    /// `NSManagedObjectID`s.
+    public static let managedObjectIDResultType = NSFetchRequestResultType(rawValue: 1)
+    /// `NSDictionary`s of `propertiesToFetch` (store state only: pending changes are not included, as in Core Data).
+    public static let dictionaryResultType = NSFetchRequestResultType(rawValue: 2)
+    /// One `NSNumber`: the count.
+    public static let countResultType = NSFetchRequestResultType(rawValue: 4)
+}
+
+/// Mirrors Core Data's `NSFetchRequest<ResultType>`: which entity, which objects (predicate), in what
+/// order (sort descriptors), how many (limit, offset, batch size), and in which shape (result type).
+///
+/// `ResultType` is unconstrained, because on Linux `NSFetchRequestResult` cannot be an `@objc` protocol
+/// and `NSFetchRequest<NSFetchRequestResult>` must still compile; the context checks at fetch time that
+/// the results are of `ResultType` and throws if not.
+public class NSFetchRequest<ResultType>: NSObject, @unchecked Sendable {
+    /// Mirrors `entityName`.
+    public var entityName: String?
+    private var _entity: NSEntityDescription?
+    /// Mirrors `predicate`.
+    public var predicate: NSPredicate?
+    /// Mirrors `sortDescriptors`.
+    public var sortDescriptors: [NSSortDescriptor]?
+    /// Mirrors `fetchLimit` (0: no limit).
+    public var fetchLimit: Int = 0
+    /// Mirrors `fetchOffset`.
+    public var fetchOffset: Int = 0
+    /// Mirrors `fetchBatchSize` (0: load every object's values with the fetch). With N > 0 only the object
+    /// IDs are read up front, and values are loaded N objects at a time when an object is first touched.
+    public var fetchBatchSize: Int = 0
+    /// Mirrors `resultType`.
+    public var resultType: NSFetchRequestResultType = .managedObjectResultType
+    /// Mirrors `propertiesToFetch`: attribute names, `NSPropertyDescription`s or `NSExpressionDescription`s.
+    public var propertiesToFetch: [Any]?
+    /// Mirrors `propertiesToGroupBy` (dictionary results).
+    public var propertiesToGroupBy: [Any]?
+    /// Mirrors `returnsDistinctResults` (dictionary results).
+    public var returnsDistinctResults = false
+    /// Mirrors `includesSubentities` (default `true`).
+    public var includesSubentities = true
+    /// Mirrors `includesPendingChanges` (default `true`).
+    public var includesPendingChanges = true
+    /// Mirrors `includesPropertyValues` (default `true`): `false` fetches object IDs only.
+    public var includesPropertyValues = true
+    /// Mirrors `returnsObjectsAsFaults` (default `true`): objects come back as faults whose values were
+    /// fetched along, so firing them costs no query.
+    public var returnsObjectsAsFaults = true
+    /// Mirrors `relationshipKeyPathsForPrefetching` (no relationships yet; kept for source compatibility).
+    public var relationshipKeyPathsForPrefetching: [String]?
+    /// Mirrors `shouldRefreshRefetchedObjects`.
+    public var shouldRefreshRefetchedObjects = false
+
+    /// Mirrors `init()`.
+    public override init() { super.init() }
+
+    /// Mirrors `init(entityName:)`.
+    public convenience init(entityName: String) {
+        self.init()
+        self.entityName = entityName
+    }
+
+    /// Mirrors `entity`. Setting it sets `entityName`.
+    public var entity: NSEntityDescription? {
+        get { _entity }
+        set {
+            _entity = newValue
+            entityName = newValue?.name
+        }
+    }
+
+    public override var description: String {
+        "<NSFetchRequest: entity: \(entityName ?? "nil"), predicate: (\(predicate?.predicateFormat ?? "nil")); sortDescriptors: (\(sortDescriptors?.map(\.description).joined(separator: ", ") ?? "nil")); limit: \(fetchLimit); offset: \(fetchOffset); batch size: \(fetchBatchSize); type: \(resultType.rawValue)>"
+    }
+}
+
+/// Mirrors Core Data's `NSExpressionDescription`: a computed column of a dictionary fetch, such as
+/// `max:(price)` named `"maxPrice"`.
+public class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
+    /// Mirrors `expression`.
+    public var expression: NSExpression?
+    /// Mirrors `expressionResultType`.
+    public var expressionResultType: NSAttributeType = .undefinedAttributeType
+
+    public override init() { super.init() }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Mirrors Core Data's `NSAttributeType`, with Apple's raw values.
+public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
+    case undefinedAttributeType = 0
+    case integer16AttributeType = 100
+    case integer32AttributeType = 200
+    case integer64AttributeType = 300
+    case decimalAttributeType = 400
+    case doubleAttributeType = 500
+    case floatAttributeType = 600
+    case stringAttributeType = 700
+    case booleanAttributeType = 800
+    case dateAttributeType = 900
+    case binaryDataAttributeType = 1000
+    case UUIDAttributeType = 1100
+    case URIAttributeType = 1200
+
+    /// The SQLite column type Core Data uses for the attribute.
+    var sqlType: String {
+        switch self {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return "INTEGER"
+        case .decimalAttributeType: return "DECIMAL"
+        case .doubleAttributeType, .floatAttributeType: return "FLOAT"
+        case .dateAttributeType: return "TIMESTAMP"
+        case .stringAttributeType, .URIAttributeType: return "VARCHAR"
+        case .binaryDataAttributeType, .UUIDAttributeType: return "BLOB"
+        case .undefinedAttributeType: return "BLOB"
+        }
+    }
+
+    /// The kind of value a comparison with this attribute can meet (numbers compare with numbers, …).
+    var valueKind: ValueKind {
+        switch self {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType,
+             .decimalAttributeType, .doubleAttributeType, .floatAttributeType: return .number
+        case .stringAttributeType: return .string
+        case .dateAttributeType: return .date
+        case .binaryDataAttributeType: return .data
+        case .UUIDAttributeType: return .uuid
+        case .URIAttributeType: return .url
+        case .undefinedAttributeType: return .any
+        }
+    }
+
+    var name: String {
+        switch self {
+        case .undefinedAttributeType: return "undefined"
+        case .integer16AttributeType: return "Integer 16"
+        case .integer32AttributeType: return "Integer 32"
+        case .integer64AttributeType: return "Integer 64"
+        case .decimalAttributeType: return "Decimal"
+        case .doubleAttributeType: return "Double"
+        case .floatAttributeType: return "Float"
+        case .stringAttributeType: return "String"
+        case .booleanAttributeType: return "Boolean"
+        case .dateAttributeType: return "Date"
+        case .binaryDataAttributeType: return "Binary Data"
+        case .UUIDAttributeType: return "UUID"
+        case .URIAttributeType: return "URI"
+        }
+    }
+
+    /// Converts a value assigned to the attribute to the attribute's own representation, or `nil` when
+    /// the value is of the wrong kind (a string for an integer attribute, a fraction for an integer, …).
+    func coerce(_ value: Value) -> Value? {
+        switch (self, value) {
+        case (_, .null): return .null
+        case (.undefinedAttributeType, _): return value
+        case (.integer16AttributeType, _), (.integer32AttributeType, _), (.integer64AttributeType, _):
+            let range: ClosedRange<Int64> = self == .integer16AttributeType ? Int64(Int16.min)...Int64(Int16.max)
+                : self == .integer32AttributeType ? Int64(Int32.min)...Int64(Int32.max) : Int64.min...Int64.max
+            switch value {
+            case .int(let i): return range.contains(i) ? .int(i) : nil
+            case .bool(let b): return .int(b ? 1 : 0)
+            case .double(let d):
+                guard d.rounded() == d, d >= -9.2e18, d <= 9.2e18, range.contains(Int64(d)) else { return nil }
+                return .int(Int64(d))
+            case .decimal(let d):
+                let n = NSDecimalNumber(decimal: d)
+                guard Decimal(n.int64Value) == d, range.contains(n.int64Value) else { return nil }
+                return .int(n.int64Value)
+            default: return nil
+            }
+        case (.booleanAttributeType, .bool): return value
+        case (.booleanAttributeType, .int(let i)) where i == 0 || i == 1: return .bool(i == 1)
+        case (.doubleAttributeType, _), (.floatAttributeType, _):
+            guard let d = value.doubleValue else { return nil }
+            return .double(self == .floatAttributeType ? Double(Float(d)) : d)
+        case (.decimalAttributeType, .decimal): return value
+        case (.decimalAttributeType, .int(let i)): return .decimal(Decimal(i))
+        case (.decimalAttributeType, .double(let d)): return d.isFinite ? .decimal(Decimal(d)) : nil
+        case (.stringAttributeType, .string): return value
+        case (.dateAttributeType, .date): return value
+        case (.binaryDataAttributeType, .data): return value
+        case (.UUIDAttributeType, .uuid): return value
+        case (.URIAttributeType, .url): return value
+        default: return nil
+        }
+    }
+}
+
+/// The kinds of values that compare with each other.
+enum ValueKind: Equatable {
+    case number, string, date, data, uuid, url, any
+
+    init?(_ value: Value) {
+        switch value {
+        case .bool, .int, .double, .decimal: self = .number
+        case .string: self = .string
+        case .date: self = .date
+        case .data: self = .data
+        case .uuid: self = .uuid
+        case .url: self = .url
+        default: return nil
+        }
+    }
+}

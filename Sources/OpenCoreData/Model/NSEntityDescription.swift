@@ -1,0 +1,114 @@
+import Foundation
+
+/// Mirrors Core Data's `NSEntityDescription`: a named entity with properties, subentities and a class.
+///
+/// A model is mutable until a coordinator loads it; after that it is frozen (as Core Data's becomes
+/// immutable) and changing it traps.
+public class NSEntityDescription: NSObject, @unchecked Sendable {
+    /// Mirrors `name`.
+    public var name: String? { willSet { checkMutable() } }
+    /// Mirrors `managedObjectClassName`: the class fetched objects are made of, as `NSStringFromClass`
+    /// names it (`"MyModule.Products"`). Unknown or unset, objects are plain `NSManagedObject`s.
+    public var managedObjectClassName: String! { willSet { checkMutable() } }
+    /// Mirrors `isAbstract`: an abstract entity cannot be instantiated, only its subentities.
+    public var isAbstract: Bool = false { willSet { checkMutable() } }
+    /// Mirrors `userInfo`.
+    public var userInfo: [AnyHashable: Any]? = nil
+
+    private var ownProperties: [NSPropertyDescription] = []
+    private var _subentities: [NSEntityDescription] = []
+
+    /// Mirrors `superentity`.
+    public internal(set) weak var superentity: NSEntityDescription?
+    /// Mirrors `managedObjectModel`.
+    public internal(set) weak var managedObjectModel: NSManagedObjectModel!
+
+    /// Set when the model is frozen.
+    var layout: EntityLayout!
+
+    public override init() { super.init() }
+
+    /// A convenience not in Core Data: an entity with a name and its own properties.
+    public convenience init(name: String, managedObjectClassName: String? = nil, properties: [NSPropertyDescription] = [],
+                            subentities: [NSEntityDescription] = [], isAbstract: Bool = false) {
+        self.init()
+        self.name = name
+        self.managedObjectClassName = managedObjectClassName ?? "NSManagedObject"
+        self.properties = properties
+        self.subentities = subentities
+        self.isAbstract = isAbstract
+    }
+
+    private func checkMutable() {
+        precondition(managedObjectModel?.isFrozen != true,
+                     "Can't modify an immutable model (entity \(name ?? "?")): a coordinator has loaded it")
+    }
+
+    /// Mirrors `properties`: the superentity's properties followed by the entity's own. Setting it sets the
+    /// entity's own properties.
+    public var properties: [NSPropertyDescription] {
+        get { (superentity?.properties ?? []) + ownProperties }
+        set {
+            checkMutable()
+            ownProperties = newValue
+            for p in newValue { p.entity = self }
+        }
+    }
+
+    /// Mirrors `subentities`.
+    public var subentities: [NSEntityDescription] {
+        get { _subentities }
+        set {
+            checkMutable()
+            for e in _subentities where e.superentity === self { e.superentity = nil }
+            _subentities = newValue
+            for e in newValue { e.superentity = self }
+        }
+    }
+
+    /// Mirrors `propertiesByName`.
+    public var propertiesByName: [String: NSPropertyDescription] {
+        Dictionary(properties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Mirrors `attributesByName`.
+    public var attributesByName: [String: NSAttributeDescription] {
+        Dictionary(properties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Mirrors `subentitiesByName`.
+    public var subentitiesByName: [String: NSEntityDescription] {
+        Dictionary(subentities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Mirrors `isKindOf(entity:)`: whether this entity is `entity` or inherits from it.
+    public func isKindOf(entity: NSEntityDescription) -> Bool {
+        var current: NSEntityDescription? = self
+        var steps = 0
+        while let e = current, steps < 1000 {
+            if e === entity { return true }
+            current = e.superentity
+            steps += 1
+        }
+        return false
+    }
+
+    /// Mirrors `NSEntityDescription.entity(forEntityName:in:)`.
+    public class func entity(forEntityName entityName: String, in context: NSManagedObjectContext) -> NSEntityDescription? {
+        context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[entityName]
+    }
+
+    /// Mirrors `NSEntityDescription.insertNewObject(forEntityName:into:)`. Traps if the model has no such
+    /// entity, as Core Data raises.
+    public class func insertNewObject(forEntityName entityName: String, into context: NSManagedObjectContext) -> NSManagedObject {
+        guard let entity = entity(forEntityName: entityName, in: context) else {
+            fatalError("+entityForName: could not locate an entity named '\(entityName)' in this model.")
+        }
+        let cls = entity.layout.objectClass
+        return cls.init(entity: entity, insertInto: context)
+    }
+
+    public override var description: String {
+        "(<NSEntityDescription> name \(name ?? "nil"), managedObjectClassName \(managedObjectClassName ?? "nil"), properties \(properties))"
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// Mirrors Core Data's `NSManagedObject`: an object of an entity, living in one context.
+///
+/// Values live in an array indexed by the entity's attributes (not a dictionary, not `Mirror`), with the
+/// committed snapshot kept apart, so `changedValues()` and `committedValues(forKeys:)` are exact.
+/// Linux has no `@NSManaged`: typed subclasses write accessors over `value(forKey:)`/`setValue(_:forKey:)`:
+///
+///     final class Products: NSManagedObject {
+///         var name: String? {
+///             get { value(forKey: "name") as? String }
+///             set { setValue(newValue, forKey: "name") }
+///         }
+///     }
+///
+/// and set the entity's `managedObjectClassName` to `NSStringFromClass(Products.self)`.
+open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
+    /// Mirrors `entity`.
+    public let entity: NSEntityDescription
+    /// Mirrors `objectID`. Changes from temporary to permanent when the object is first saved.
+    public internal(set) var objectID: NSManagedObjectID
+    /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.
+    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
+
+    let layout: EntityLayout
+    /// Current values by slot; empty while the object is a fault whose values were never read.
+    var values: [Value]
+    /// Values as last read from or written to the store; `nil` for an object never saved.
+    var snapshot: [Value]?
+    /// Set by a fetch that brought the row along: firing the fault costs no query.
+    var prefetched: [Value]?
+    /// The batch this fault belongs to (`fetchBatchSize`), so that firing it loads its neighbours too.
+    var batch: FaultBatch?
+    var batchIndex = 0
+
+    var _isFault = false
+    var _isInserted = false
+    var _isDeleted = false
+
+    /// Mirrors `init(entity:insertInto:)`. With a context, the object is inserted (temporary ID,
+    /// default values, `awakeFromInsert()`).
+    public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
+        precondition(entity.layout != nil, "The model of entity \(entity.name ?? "?") is not loaded by a coordinator yet")
+        self.entity = entity
+        self.layout = entity.layout
+        self.objectID = NSManagedObjectID.temporary(for: entity)
+        self.values = entity.layout.attributes.map { a in
+            a.defaultValue.flatMap { a.attributeType.coerce(Value(any: $0)) } ?? .null
+        }
+        super.init()
+        if let context { context.insert(self) }
+    }
+
+    /// Mirrors `init(context:)`: inserts a new object of the entity whose class is this class.
+    public convenience init(context: NSManagedObjectContext) {
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel,
+              let entity = model.entities.first(where: { $0.layout?.objectClass == Self.self }) else {
+            fatalError("No entity of the context's model has the class \(NSStringFromClass(Self.self)) (set managedObjectClassName)")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    /// An object for a row of the store, not inserted. Called by contexts only.
+    static func makeFetched(entity: NSEntityDescription, id: NSManagedObjectID, context: NSManagedObjectContext) -> NSManagedObject {
+        let object = entity.layout.objectClass.init(entity: entity, insertInto: nil)
+        object.objectID = id
+        object.values = []
+        object._isFault = true
+        object.managedObjectContext = context
+        return object
+    }
+
+    // MARK: - State
+
+    /// Mirrors `isInserted`.
+    public var isInserted: Bool { _isInserted }
+    /// Mirrors `isDeleted`.
+    public var isDeleted: Bool { _isDeleted }
+    /// Mirrors `isFault`: the values have not been read yet (reading them fires the fault).
+    public var isFault: Bool { _isFault }
+    /// Mirrors `isUpdated`: saved before, and some value differs from the saved one.
+    public var isUpdated: Bool {
+        guard !_isInserted, !_isFault, let snapshot else { return false }
+        return snapshot != values
+    }
+    /// Mirrors `hasChanges`.
+    public var hasChanges: Bool { _isInserted || _isDeleted || isUpdated }
+    /// Mirrors `hasPersistentChangedValues`.
+    public var hasPersistentChangedValues: Bool {
+        guard !_isFault else { return false }
+        guard let snapshot else { return layout.persistentSlots.contains { !values[$0].isNull } }
+        return layout.persistentSlots.contains { snapshot[$0] != values[$0] }
+    }
+
+    /// Fires the fault: the values come from the prefetched row, the batch, or one query.
+    func fulfill() {
+        guard _isFault else { return }
+        if let prefetched {
+            values = prefetched
+            snapshot = prefetched
+            self.prefetched = nil
+            _isFault = false
+            awakeFromFetch()
+            return
+        }
+        managedObjectContext?.fireFault(self)
+    }
+
+    /// Called by the context with the row's values.
+    func fill(with row: [Value]) {
+        values = row
+        snapshot = row
+        prefetched = nil
+        batch = nil
+        _isFault = false
+        awakeFromFetch()
+    }
+
+    // MARK: - Values
+
+    func slot(forKey key: String) throws -> Int {
+        guard let slot = layout.slotByName[key] else {
+            throw CoreDataError(NSCoreDataError,
+                                "[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".",
+                                userInfo: [NSValidationKeyErrorKey: key])
+        }
+        return slot
+    }
+
+    /// The value in a slot, firing the fault first.
+    func value(at slot: Int) -> Value {
+        if _isFault { fulfill() }
+        return slot < values.count ? values[slot] : .null
+    }
+
+    /// Mirrors `value(forKey:)`. Numbers come back as `NSNumber`, as in Core Data, so `as? Int`,
+    /// `as? Int32` and `as? Double` all work. An unknown key traps (Core Data raises).
+    open func value(forKey key: String) -> Any? {
+        do { return try validatedValue(forKey: key) } catch { fatalError("\(error)") }
+    }
+
+    /// The throwing form of ``value(forKey:)``: an unknown key throws, naming the entity and the key.
+    public func validatedValue(forKey key: String) throws -> Any? {
+        value(at: try slot(forKey: key)).anyValue
+    }
+
+    /// Mirrors `value(forKeyPath:)`.
+    open func value(forKeyPath keyPath: String) -> Any? {
+        do { return try KeyPathReader.value(of: self, keyPath: keyPath) } catch { fatalError("\(error)") }
+    }
+
+    /// Mirrors `setValue(_:forKey:)`: records the change in the context. An unknown key traps.
+    open func setValue(_ value: Any?, forKey key: String) {
+        do { try setValidatedValue(value, forKey: key) } catch { fatalError("\(error)") }
+    }
+
+    /// The throwing form of ``setValue(_:forKey:)``. Not in Core Data.
+    public func setValidatedValue(_ value: Any?, forKey key: String) throws {
+        let slot = try slot(forKey: key)
+        if _isFault { fulfill() }
+        let raw = Value(any: value)
+        // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
+        let new = layout.attributes[slot].attributeType.coerce(raw) ?? raw
+        guard values[slot] != new else { return }
+        values[slot] = new
+        managedObjectContext?.objectDidChange(self, slot: slot)
+    }
+
+    /// Mirrors `primitiveValue(forKey:)`.
+    open func primitiveValue(forKey key: String) -> Any? { value(forKey: key) }
+
+    /// Mirrors `setPrimitiveValue(_:forKey:)`.
+    open func setPrimitiveValue(_ value: Any?, forKey key: String) { setValue(value, forKey: key) }
+
+    /// Mirrors `changedValues()`: the keys whose values differ from the saved ones (all set values of
+    /// an inserted object), with their new values.
+    public func changedValues() -> [String: Any] {
+        guard !_isFault else { return [:] }
+        var result: [String: Any] = [:]
+        for slot in layout.persistentSlots {
+            let changed = snapshot.map { $0[slot] != values[slot] } ?? !values[slot].isNull
+            if changed { result[layout.attributes[slot].name] = values[slot].anyValue ?? NSNull() }
+        }
+        return result
+    }
+
+    /// Mirrors `committedValues(forKeys:)`: the saved values (`NSNull` for nil), for all keys when `nil`.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        if _isFault { fulfill() }
+        guard let snapshot else { return [:] }
+        let slots = keys.map { $0.compactMap { layout.slotByName[$0] } } ?? layout.persistentSlots
+        var result: [String: Any] = [:]
+        for slot in slots { result[layout.attributes[slot].name] = snapshot[slot].anyValue ?? NSNull() }
+        return result
+    }
+
+    // MARK: - Life cycle hooks
+
+    /// Mirrors `awakeFromInsert()`: called once, when the object is inserted into a context.
+    open func awakeFromInsert() {}
+    /// Mirrors `awakeFromFetch()`: called when the values of a fetched object are first read.
+    open func awakeFromFetch() {}
+    /// Mirrors `willSave()`.
+    open func willSave() {}
+    /// Mirrors `didSave()`.
+    open func didSave() {}
+    /// Mirrors `prepareForDeletion()`.
+    open func prepareForDeletion() {}
+
+    open override var description: String {
+        let state = _isFault ? "<fault>" : "{" + layout.attributes.indices.map { "\(layout.attributes[$0].name) = \(PredicatePrinter.plainText(values[$0]))" }.joined(separator: "; ") + "}"
+        return "<\(NSStringFromClass(type(of: self))): \(objectID.uriRepresentation().absoluteString)> (entity: \(entity.name ?? "?")) \(state)"
+    }
+}
+
+/// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch.
+final class FaultBatch {
+    let size: Int
+    let root: Int
+    let primaryKeys: [Int64]
+    init(size: Int, root: Int, primaryKeys: [Int64]) {
+        self.size = size
+        self.root = root
+        self.primaryKeys = primaryKeys
+    }
+}

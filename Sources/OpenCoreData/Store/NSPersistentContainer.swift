@@ -1,0 +1,57 @@
+import Foundation
+
+/// Mirrors Core Data's `NSPersistentContainer`: a model, a coordinator, store descriptions and the
+/// view context, set up together.
+open class NSPersistentContainer: NSObject, @unchecked Sendable {
+    /// Mirrors `name`.
+    public let name: String
+    /// Mirrors `managedObjectModel`.
+    public let managedObjectModel: NSManagedObjectModel
+    /// Mirrors `persistentStoreCoordinator`.
+    public let persistentStoreCoordinator: NSPersistentStoreCoordinator
+    /// Mirrors `persistentStoreDescriptions`: one SQLite store at `defaultDirectoryURL()/NAME.sqlite` by default.
+    public var persistentStoreDescriptions: [NSPersistentStoreDescription]
+    private var _viewContext: NSManagedObjectContext?
+
+    /// Mirrors `init(name:managedObjectModel:)`. Traps on an invalid model, as Core Data raises.
+    public init(name: String, managedObjectModel model: NSManagedObjectModel) {
+        self.name = name
+        self.managedObjectModel = model
+        self.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        let description = NSPersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))
+        self.persistentStoreDescriptions = [description]
+        super.init()
+    }
+
+    /// Mirrors `defaultDirectoryURL()`: `$XDG_DATA_HOME` (or `~/.local/share`) on Linux, Application
+    /// Support on Darwin.
+    open class func defaultDirectoryURL() -> URL {
+        FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+    }
+
+    /// Mirrors `loadPersistentStores(completionHandler:)`: adds each described store, calling the handler
+    /// once per store (before this returns).
+    open func loadPersistentStores(completionHandler block: (NSPersistentStoreDescription, (any Error)?) -> Void) {
+        for description in persistentStoreDescriptions {
+            persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
+        }
+    }
+
+    /// Mirrors `viewContext`: the main-queue context, made on first use.
+    open var viewContext: NSManagedObjectContext {
+        if let context = _viewContext { return context }
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = persistentStoreCoordinator
+        context.name = "viewContext"
+        _viewContext = context
+        return context
+    }
+
+    /// Mirrors `newBackgroundContext()`.
+    open func newBackgroundContext() -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = persistentStoreCoordinator
+        return context
+    }
+}

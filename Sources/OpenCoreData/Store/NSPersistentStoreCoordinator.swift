@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+
+/// Mirrors Core Data's `NSPersistentStoreCoordinator`: the model and the store(s) behind one or more
+/// contexts. It serializes access to the store. One store per coordinator (configurations that split
+/// entities across stores are not supported yet).
+public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
+    /// Mirrors `managedObjectModel`.
+    public let managedObjectModel: NSManagedObjectModel
+    private var stores: [NSPersistentStore] = []
+    let lock = NSRecursiveLock()
+
+    /// Mirrors `init(managedObjectModel:)`. Traps if the model is invalid (Core Data raises); use
+    /// ``init(validatingModel:)`` to get the error.
+    public convenience init(managedObjectModel model: NSManagedObjectModel) {
+        do { try self.init(validatingModel: model) } catch { fatalError("\(error)") }
+    }
+
+    /// Validates the model (names, inheritance) and throws what is wrong. Not in Core Data.
+    public init(validatingModel model: NSManagedObjectModel) throws {
+        try model.freeze()
+        self.managedObjectModel = model
+        super.init()
+    }
+
+    /// Mirrors `persistentStores`.
+    public var persistentStores: [NSPersistentStore] { lock.withLock { stores } }
+
+    /// Mirrors `addPersistentStore(ofType:configurationName:at:options:)`.
+    @discardableResult
+    public func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
+                                   options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+        guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
+        }
+        if storeType == NSSQLiteStoreType, storeURL == nil {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "A SQLite store needs a URL")
+        }
+        return try lock.withLock {
+            guard stores.isEmpty else {
+                throw CoreDataError(NSPersistentStoreOperationError, "This coordinator already has a store; one store per coordinator is supported")
+            }
+            let debug = (options?["OpenCoreDataSQLDebug"] as? Bool) ?? SQLDebug.isEnabled
+            let store = try NSPersistentStore(type: storeType, url: storeURL, options: options, model: managedObjectModel,
+                                              logger: debug ? SQLDebug.logger : nil)
+            stores.append(store)
+            return store
+        }
+    }
+
+    /// Mirrors `addPersistentStore(with:completionHandler:)`. The handler runs before this returns.
+    public func addPersistentStore(with storeDescription: NSPersistentStoreDescription,
+                                   completionHandler block: (NSPersistentStoreDescription, (any Error)?) -> Void) {
+        do {
+            try addPersistentStore(ofType: storeDescription.type, configurationName: storeDescription.configuration,
+                                   at: storeDescription.url, options: storeDescription.options)
+            block(storeDescription, nil)
+        } catch {
+            block(storeDescription, error)
+        }
+    }
+
+    /// Mirrors `remove(_:)`.
+    public func remove(_ store: NSPersistentStore) throws {
+        lock.withLock { stores.removeAll { $0 === store } }
+    }
+
+    /// Mirrors `managedObjectID(forURIRepresentation:)`.
+    public func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? {
+        guard let store = persistentStores.first, url.scheme == "x-coredata", url.host == store.identifier else { return nil }
+        let parts = url.path.split(separator: "/")
+        guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
+              parts[1].hasPrefix("p"), let pk = Int64(parts[1].dropFirst()) else { return nil }
+        return NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.root.layout.entityID, pk: pk), storeIdentifier: store.identifier)
+    }
+
+    /// The store every request goes to.
+    func store() throws -> NSPersistentStore {
+        guard let store = persistentStores.first else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store: call loadPersistentStores or addPersistentStore first.")
+        }
+        return store
+    }
+
+    /// Runs `body` on the store, one caller at a time.
+    func withStore<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
+        let store = try self.store()
+        return try lock.withLock { try body(store.backend) }
+    }
+}
+
+/// Core Data's SQL debug switch: `-com.apple.CoreData.SQLDebug 1` on the command line (as Core Data's
+/// launch argument) or `OPENCOREDATA_SQL_DEBUG=1` in the environment. SQL statements, their argument
+/// types (never values) and fetch timings go to swift-log's logger `OpenCoreData.SQL` at debug level.
+public enum SQLDebug {
+    /// Whether SQL logging is on for stores added from now on. Set it in code, or see the type's comment.
+    nonisolated(unsafe) public static var isEnabled: Bool = {
+        let arguments = CommandLine.arguments
+        if let i = arguments.firstIndex(of: "-com.apple.CoreData.SQLDebug"), i + 1 < arguments.count {
+            return (Int(arguments[i + 1]) ?? 0) > 0
+        }
+        return (Int(ProcessInfo.processInfo.environment["OPENCOREDATA_SQL_DEBUG"] ?? "") ?? 0) > 0
+    }()
+
+    static var logger: Logger {
+        var logger = Logger(label: "OpenCoreData.SQL")
+        logger.logLevel = .debug
+        return logger
+    }
+}

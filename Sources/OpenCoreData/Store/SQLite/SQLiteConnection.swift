@@ -1,0 +1,140 @@
+import CSQLite
+import Foundation
+import Logging
+
+/// A SQLite database connection: prepared statements cached by SQL text, transactions, and the
+/// functions and collations that make SQL agree with in-memory predicate evaluation.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+    /// Statements stepped so far (each execution of a query counts once); tests use it to count queries.
+    private(set) var queryCount = 0
+    let logger: Logger?
+
+    init(path: String, logger: Logger? = nil) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | (path.hasPrefix("file:") ? SQLITE_OPEN_URI : 0)
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)", sql: nil)
+        }
+        self.handle = db
+        self.path = path
+        self.logger = logger
+        sqlite3_busy_timeout(db, 10_000)
+        SQLiteFunctions.register(on: db)
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs SQL without arguments (schema, pragmas, transaction control); several statements allowed.
+    func execute(_ sql: String) throws {
+        logger?.debug("CoreData: sql: \(sql)")
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? lastErrorMessage
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql`, reused across calls.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = cache[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else {
+            throw SQLiteError(code: rc, message: lastErrorMessage, sql: sql)
+        }
+        let statement = SQLiteStatement(raw, connection: self, sql: sql)
+        if cache.count > 256 { cache.removeAll() }
+        cache[sql] = statement
+        return statement
+    }
+
+    /// Runs a query and calls `row` for each result row.
+    func query(_ sql: String, _ arguments: [Value] = [], row: (SQLiteStatement) throws -> Void) throws {
+        let statement = try self.statement(sql)
+        try statement.bind(arguments)
+        queryCount += 1
+        let start = logger == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
+        var rows = 0
+        defer { statement.reset() }
+        while try statement.step() {
+            rows += 1
+            try row(statement)
+        }
+        if let logger {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            logger.debug("CoreData: annotation: sql connection fetch time: \(String(format: "%.4f", seconds))s")
+            logger.debug("CoreData: annotation: total fetch execution time: \(String(format: "%.4f", seconds))s for \(rows) rows.")
+        }
+    }
+
+    /// Runs a statement that returns no rows; returns the number of rows changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [Value] = []) throws -> Int {
+        let statement = try self.statement(sql)
+        try statement.bind(arguments)
+        queryCount += 1
+        logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
+        defer { statement.reset() }
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE` … `COMMIT`), rolling back if it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A SQLite failure: result code, SQLite's message, and the SQL that failed (arguments are never
+/// included in the message; `redacted` shows their types only).
+struct SQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    let sql: String?
+
+    var description: String {
+        "SQLite error \(code): \(message)" + (sql.map { " — while executing: \($0)" } ?? "")
+    }
+
+    static func redacted(_ arguments: [Value]) -> String {
+        "[" + arguments.map { v -> String in
+            switch v {
+            case .null: return "NULL"
+            case .string: return "<text>"
+            case .data, .uuid: return "<blob>"
+            default: return "<number>"
+            }
+        }.joined(separator: ", ") + "]"
+    }
+
+    var coreDataError: CoreDataError {
+        CoreDataError(NSSQLiteError, description, userInfo: [NSSQLiteErrorDomain: Int(code)])
+    }
+}

@@ -1,0 +1,116 @@
+import CSQLite
+import Foundation
+
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A prepared statement: binds `Value`s as parameters (never spliced into SQL) and reads columns back.
+final class SQLiteStatement {
+    let raw: OpaquePointer
+    unowned let connection: SQLiteConnection
+    let sql: String
+
+    init(_ raw: OpaquePointer, connection: SQLiteConnection, sql: String) {
+        self.raw = raw
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(raw) }
+
+    func reset() {
+        sqlite3_reset(raw)
+        sqlite3_clear_bindings(raw)
+    }
+
+    func bind(_ values: [Value]) throws {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .null: rc = sqlite3_bind_null(raw, index)
+            case .bool(let b): rc = sqlite3_bind_int64(raw, index, b ? 1 : 0)
+            case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
+            case .double(let d): rc = sqlite3_bind_double(raw, index, d)
+            case .decimal(let d): rc = sqlite3_bind_double(raw, index, NSDecimalNumber(decimal: d).doubleValue)
+            case .string(let s): rc = sqlite3_bind_text(raw, index, SQLiteText.store(s), -1, SQLITE_TRANSIENT)
+            case .date(let d): rc = sqlite3_bind_double(raw, index, d.timeIntervalSinceReferenceDate)
+            case .data(let d):
+                rc = d.withUnsafeBytes { sqlite3_bind_blob(raw, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), SQLITE_TRANSIENT) }
+            case .uuid(let u):
+                rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(raw, index, $0.baseAddress, 16, SQLITE_TRANSIENT) }
+            case .url(let u): rc = sqlite3_bind_text(raw, index, u.absoluteString, -1, SQLITE_TRANSIENT)
+            case .array, .set, .object:
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql)
+            }
+            guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: connection.lastErrorMessage, sql: sql) }
+        }
+    }
+
+    /// Advances to the next row; false when done.
+    func step() throws -> Bool {
+        let rc = sqlite3_step(raw)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw SQLiteError(code: rc, message: connection.lastErrorMessage, sql: sql)
+        }
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
+
+    /// The column read as the attribute type stores it.
+    func value(_ column: Int32, as type: NSAttributeType) -> Value {
+        let kind = sqlite3_column_type(raw, column)
+        if kind == SQLITE_NULL { return .null }
+        switch type {
+        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType:
+            return kind == SQLITE_FLOAT ? .double(sqlite3_column_double(raw, column)) : .int(sqlite3_column_int64(raw, column))
+        case .booleanAttributeType: return .bool(sqlite3_column_int64(raw, column) != 0)
+        case .doubleAttributeType, .floatAttributeType: return .double(sqlite3_column_double(raw, column))
+        case .decimalAttributeType:
+            let d = sqlite3_column_double(raw, column)
+            return .decimal(Decimal(string: "\(d)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(d))
+        case .dateAttributeType: return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, column)))
+        case .stringAttributeType: return .string(text(column))
+        case .URIAttributeType: return URL(string: text(column)).map { .url($0) } ?? .null
+        case .binaryDataAttributeType: return .data(blob(column))
+        case .UUIDAttributeType:
+            let b = blob(column)
+            guard b.count == 16 else { return .null }
+            return .uuid(UUID(uuid: b.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+        case .undefinedAttributeType: return dynamicValue(column)
+        }
+    }
+
+    /// The column as SQLite typed it (for aggregate and expression results).
+    func dynamicValue(_ column: Int32) -> Value {
+        switch sqlite3_column_type(raw, column) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(raw, column))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(raw, column))
+        case SQLITE_TEXT: return .string(text(column))
+        case SQLITE_BLOB: return .data(blob(column))
+        default: return .null
+        }
+    }
+
+    private func text(_ column: Int32) -> String {
+        guard let p = sqlite3_column_text(raw, column) else { return "" }
+        return String(cString: p)
+    }
+
+    private func blob(_ column: Int32) -> Data {
+        let n = Int(sqlite3_column_bytes(raw, column))
+        guard n > 0, let p = sqlite3_column_blob(raw, column) else { return Data() }
+        return Data(bytes: p, count: n)
+    }
+}
+
+/// Strings are stored in canonical composed form (NFC), so that SQLite's byte comparison agrees with
+/// Swift's `==` (canonical equivalence) and its order.
+enum SQLiteText {
+    static func store(_ s: String) -> String {
+        s.utf8.allSatisfy { $0 < 0x80 } ? s : s.precomposedStringWithCanonicalMapping
+    }
+}
