@@ -92,7 +92,7 @@ extension NSManagedObjectContext {
         if errors.count > 1 {
             throw CoreDataError(NSValidationMultipleErrorsError,
                                 "Multiple validation errors occurred: " + errors.map(\.message).joined(separator: " "),
-                                userInfo: [NSDetailedErrorsKey: errors.map { $0 as NSError }])
+                                userInfo: [NSDetailedErrorsKey: errors as [NSError]])
         }
     }
 }

@@ -38,29 +38,21 @@ public let NSAffectedObjectsErrorKey = "NSAffectedObjectsErrorKey"
 /// Mirrors `NSSQLiteErrorDomain` (the SQLite result code's userInfo key in Core Data).
 public let NSSQLiteErrorDomain = "NSSQLiteErrorDomain"
 
-/// The errors OpenCoreData throws: an `NSError` in `NSCocoaErrorDomain` with Core Data's code, and a
-/// description that names the entity, key, or SQL involved. Catch it as `NSError` (as Core Data code
-/// does) or as `CoreDataError`.
-public struct CoreDataError: Error, CustomNSError, CustomStringConvertible, @unchecked Sendable {
-    /// The Core Data error code (`NSValidationMissingMandatoryPropertyError`, …).
-    public let code: Int
-    /// What went wrong, in one sentence.
+/// The errors OpenCoreData throws: an `NSError` in `NSCocoaErrorDomain` with Core Data's code, whose
+/// description names the entity, key, or SQL involved. It is an `NSError` subclass, so Core Data code's
+/// `catch let error as NSError` works on Linux too.
+public final class CoreDataError: NSError, @unchecked Sendable {
+    /// What went wrong, in one sentence (also the `localizedDescription`).
     public let message: String
-    /// Core Data's userInfo entries (`NSValidationKeyErrorKey`, `NSDetailedErrorsKey`, …).
-    public let userInfo: [String: Any]
 
     public init(_ code: Int, _ message: String, userInfo: [String: Any] = [:]) {
-        self.code = code
         self.message = message
-        self.userInfo = userInfo
-    }
-
-    public static var errorDomain: String { NSCocoaErrorDomain }
-    public var errorCode: Int { code }
-    public var errorUserInfo: [String: Any] {
         var info = userInfo
         info[NSLocalizedDescriptionKey] = message
-        return info
+        super.init(domain: NSCocoaErrorDomain, code: code, userInfo: info)
     }
-    public var description: String { message }
+
+    public required init?(coder: NSCoder) { nil }
+
+    public override var description: String { message }
 }

@@ -18,6 +18,8 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Mirrors `options`.
     public let options: [AnyHashable: Any]?
     let backend: SQLiteStore
+    /// Queries run on the store so far (for tests that count queries). Not in Core Data.
+    public var queryCount: Int { backend.connection.queryCount }
 
     init(type: String, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel, logger: Logger?) throws {
         self.type = type
