@@ -20,9 +20,12 @@ let package = Package(
         .target(name: "OpenCoreData", dependencies: [
             "OpenCoreDataPredicates", "CSQLite", .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "products", dependencies: ["OpenCoreData"]),
+        .executableTarget(name: "products", dependencies: [
+            "OpenCoreData", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates"]),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,21 +31,35 @@ struct PredicateSQL {
         var kind: ValueKind?
         var constant: Value?
         var nullable: Bool
+        /// The values its `?` placeholders bind, in order.
+        var args: [Value] = []
     }
 
+    /// The condition's SQL; its bound values are appended to ``arguments`` in placeholder order.
     mutating func condition(_ node: PredicateNode) throws -> String {
+        let (sql, args) = try fragment(node)
+        arguments += args
+        return sql
+    }
+
+    /// SQL text and the values of its placeholders. Each piece carries its own values, so a piece that is
+    /// dropped (a comparison decided at translation time) never leaves a stray value behind.
+    private func fragment(_ node: PredicateNode) throws -> (String, [Value]) {
         switch node {
-        case .constant(let b): return b ? "1" : "0"
-        case .and(let parts):
-            guard !parts.isEmpty else { return "1" }
-            return "(" + (try parts.map { try condition($0) }).joined(separator: " AND ") + ")"
-        case .or(let parts):
-            guard !parts.isEmpty else { return "0" }
-            return "(" + (try parts.map { try condition($0) }).joined(separator: " OR ") + ")"
+        case .constant(let b): return (b ? "1" : "0", [])
+        case .and(let parts), .or(let parts):
+            let isAnd: Bool
+            if case .and = node { isAnd = true } else { isAnd = false }
+            guard !parts.isEmpty else { return (isAnd ? "1" : "0", []) }
+            let pieces = try parts.map { try fragment($0) }
+            return ("(" + pieces.map(\.0).joined(separator: isAnd ? " AND " : " OR ") + ")", pieces.flatMap(\.1))
         case .not(let inner):
-            return "NOT COALESCE(" + (try condition(inner)) + ", 0)"
+            let (sql, args) = try fragment(inner)
+            return ("NOT COALESCE(" + sql + ", 0)", args)
         case .comparison(let c):
-            return try comparison(c)
+            var sub = PredicateSQL(layout: layout, entityName: entityName)
+            let sql = try sub.comparison(c)
+            return (sql, sub.arguments)
         }
     }
 
@@ -53,10 +67,10 @@ struct PredicateSQL {
         CoreDataError(NSCoreDataError, "unsupported in a fetch of entity \(entityName): \(what)")
     }
 
-    private mutating func bind(_ value: Value) -> String {
-        if case .null = value { return "NULL" }
-        arguments.append(value)
-        return "?"
+    /// Emits `sql` with the values of `operands`, in the order their placeholders appear in `sql`.
+    private mutating func emit(_ sql: String, _ operands: Operand...) -> String {
+        for o in operands { arguments += o.args }
+        return sql
     }
 
     private mutating func comparison(_ c: ComparisonNode) throws -> String {
@@ -70,11 +84,11 @@ struct PredicateSQL {
         }
         switch c.op {
         case .in:
-            return try membership(element: c.left, collection: c.right, options: options, op: c.op)
+            return try membership(element: c.left, collection: c.right, options: options)
         case .contains:
-            if case .aggregate = c.left { return try membership(element: c.right, collection: c.left, options: options, op: c.op) }
+            if case .aggregate = c.left { return try membership(element: c.right, collection: c.left, options: options) }
             if let v = try? constantValue(c.left), v.collectionElements != nil {
-                return try membership(element: c.right, collection: c.left, options: options, op: c.op)
+                return try membership(element: c.right, collection: c.left, options: options)
             }
             return try stringFunction("ocd_contains", c.left, c.right, options)
         case .beginsWith: return try stringFunction("ocd_beginswith", c.left, c.right, options)
@@ -90,6 +104,11 @@ struct PredicateSQL {
             }
             let lower = try ordered(c.left, .greaterThanOrEqualTo, bounds[0], options)
             let upper = try ordered(c.left, .lessThanOrEqualTo, bounds[1], options)
+            if lower == "0" || upper == "0" {
+                // Drop the values of the half that was emitted: the whole is false.
+                arguments.removeAll()
+                return "0"
+            }
             return "(\(lower) AND \(upper))"
         case .equalTo, .notEqualTo:
             return try equality(c.left, c.right, negated: c.op == .notEqualTo, options)
@@ -106,7 +125,7 @@ struct PredicateSQL {
     }
 
     /// Applies `[c]`/`[d]` folding to a string operand (constants are folded in Swift before binding).
-    private mutating func folded(_ node: ExpressionNode, _ options: NSComparisonPredicate.Options) throws -> Operand {
+    private func folded(_ node: ExpressionNode, _ options: NSComparisonPredicate.Options) throws -> Operand {
         if let v = try? constantValue(node) {
             if !options.isEmpty, case .string(let s) = v { return constantOperand(.string(StringMatching.fold(s, options))) }
             return constantOperand(v)
@@ -119,30 +138,34 @@ struct PredicateSQL {
     private mutating func equality(_ left: ExpressionNode, _ right: ExpressionNode, negated: Bool,
                                    _ options: NSComparisonPredicate.Options) throws -> String {
         let l = try folded(left, options), r = try folded(right, options)
-        guard Self.compatible(l.kind, r.kind) else { return negated ? "1" : "0" }
-        if l.kind == nil { return "\(r.sql) IS \(negated ? "NOT " : "")NULL" }
-        if r.kind == nil { return "\(l.sql) IS \(negated ? "NOT " : "")NULL" }
-        if !negated, !(l.nullable && r.nullable) { return "\(l.sql) = \(r.sql)" }
-        return "\(l.sql) IS \(negated ? "NOT " : "")\(r.sql)"
+        if l.kind == nil { return emit("\(r.sql) IS \(negated ? "NOT " : "")NULL", r) }
+        if r.kind == nil { return emit("\(l.sql) IS \(negated ? "NOT " : "")NULL", l) }
+        guard Self.compatible(l.kind, r.kind) else {
+            // Values of different kinds are never equal; but nil == nil.
+            guard l.nullable, r.nullable else { return negated ? "1" : "0" }
+            return emit(negated ? "(\(l.sql) IS NOT NULL OR \(r.sql) IS NOT NULL)" : "(\(l.sql) IS NULL AND \(r.sql) IS NULL)", l, r)
+        }
+        if !negated, !(l.nullable && r.nullable) { return emit("\(l.sql) = \(r.sql)", l, r) }
+        return emit("\(l.sql) IS \(negated ? "NOT " : "")\(r.sql)", l, r)
     }
 
     private mutating func ordered(_ left: ExpressionNode, _ op: NSComparisonPredicate.Operator, _ right: ExpressionNode,
                                   _ options: NSComparisonPredicate.Options) throws -> String {
         let l = try folded(left, options), r = try folded(right, options)
         guard Self.compatible(l.kind, r.kind), l.kind != nil, r.kind != nil else { return "0" }
-        return "\(l.sql) \(PredicatePrinter.operatorText(op)) \(r.sql)"
+        return emit("\(l.sql) \(PredicatePrinter.operatorText(op)) \(r.sql)", l, r)
     }
 
     private mutating func stringFunction(_ function: String, _ left: ExpressionNode, _ right: ExpressionNode,
                                          _ options: NSComparisonPredicate.Options) throws -> String {
         let l = try operand(left), r = try operand(right)
         guard l.kind == .string || l.kind == .any, r.kind == .string || r.kind == .any else { return "0" }
-        return "\(function)(\(l.sql), \(r.sql), \(options.rawValue))"
+        return emit("\(function)(\(l.sql), \(r.sql), \(options.rawValue))", l, r)
     }
 
     /// `x IN {a, b}` / `{a, b} CONTAINS x`, or a substring test when the collection side is a string.
     private mutating func membership(element: ExpressionNode, collection: ExpressionNode,
-                                     options: NSComparisonPredicate.Options, op: NSComparisonPredicate.Operator) throws -> String {
+                                     options: NSComparisonPredicate.Options) throws -> String {
         let items: [ExpressionNode]
         switch collection {
         case .aggregate(let nodes): items = nodes
@@ -152,24 +175,32 @@ struct PredicateSQL {
             return try stringFunction("ocd_contains", collection, element, options)
         }
         let e = try folded(element, options)
-        var parts: [String] = []
+        var kept: [Operand] = []
         var hasNull = false
         for item in items {
             let o = try folded(item, options)
             if o.kind == nil { hasNull = true; continue }
             guard Self.compatible(e.kind, o.kind) else { continue }
-            parts.append(o.sql)
+            kept.append(o)
         }
         if e.kind == nil { return hasNull ? "1" : "0" }
-        var conditions: [String] = []
-        if !parts.isEmpty { conditions.append("\(e.sql) IN (\(parts.joined(separator: ", ")))") }
-        if hasNull { conditions.append("\(e.sql) IS NULL") }
-        if conditions.isEmpty { return "0" }
-        return conditions.count == 1 ? conditions[0] : "(" + conditions.joined(separator: " OR ") + ")"
+        var sql: [String] = []
+        if !kept.isEmpty {
+            sql.append("\(e.sql) IN (\(kept.map(\.sql).joined(separator: ", ")))")
+            arguments += e.args
+            for o in kept { arguments += o.args }
+        }
+        if hasNull {
+            sql.append("\(e.sql) IS NULL")
+            arguments += e.args
+        }
+        if sql.isEmpty { return "0" }
+        return sql.count == 1 ? sql[0] : "(" + sql.joined(separator: " OR ") + ")"
     }
 
-    private mutating func constantOperand(_ v: Value) -> Operand {
-        Operand(sql: bind(v), kind: ValueKind(v), constant: v, nullable: v.isNull)
+    private func constantOperand(_ v: Value) -> Operand {
+        if case .null = v { return Operand(sql: "NULL", kind: nil, constant: v, nullable: true) }
+        return Operand(sql: "?", kind: ValueKind(v), constant: v, nullable: false, args: [v])
     }
 
     /// The value of an expression that does not depend on the row, if it is one.
@@ -185,7 +216,7 @@ struct PredicateSQL {
         }
     }
 
-    private mutating func operand(_ node: ExpressionNode) throws -> Operand {
+    private func operand(_ node: ExpressionNode) throws -> Operand {
         if let v = try? constantValue(node) {
             guard v.collectionElements == nil else { throw unsupported("a collection used as a value") }
             return constantOperand(v)
@@ -207,36 +238,37 @@ struct PredicateSQL {
             return constantOperand(.date(Date()))
         case .function(let name, let args):
             switch name {
-            case "add:to:", "from:subtract:", "multiply:by:":
+            case "add:to:", "from:subtract:", "multiply:by:", "divide:by:":
                 let a = try operand(args[0]), b = try operand(args[1])
                 guard a.kind == .number || a.kind == nil, b.kind == .number || b.kind == nil else {
                     throw unsupported("arithmetic on non-numbers in \(PredicatePrinter.format(node))")
                 }
-                let op = name == "add:to:" ? "+" : name == "from:subtract:" ? "-" : "*"
-                return Operand(sql: "(\(a.sql) \(op) \(b.sql))", kind: .number, constant: nil, nullable: true)
-            case "divide:by:":
-                let a = try operand(args[0]), b = try operand(args[1])
-                guard a.kind == .number || a.kind == nil, b.kind == .number || b.kind == nil else {
-                    throw unsupported("arithmetic on non-numbers in \(PredicatePrinter.format(node))")
+                let sql: String
+                switch name {
+                case "add:to:": sql = "(\(a.sql) + \(b.sql))"
+                case "from:subtract:": sql = "(\(a.sql) - \(b.sql))"
+                case "multiply:by:": sql = "(\(a.sql) * \(b.sql))"
+                default: sql = "(CAST(\(a.sql) AS REAL) / \(b.sql))"
                 }
-                return Operand(sql: "(CAST(\(a.sql) AS REAL) / \(b.sql))", kind: .number, constant: nil, nullable: true)
+                return Operand(sql: sql, kind: .number, constant: nil, nullable: true, args: a.args + b.args)
             case "abs:":
                 let a = try operand(args[0])
                 guard a.kind == .number else { throw unsupported("abs: of a non-number") }
-                return Operand(sql: "abs(\(a.sql))", kind: .number, constant: nil, nullable: true)
+                return Operand(sql: "abs(\(a.sql))", kind: .number, constant: nil, nullable: true, args: a.args)
             case "uppercase:", "lowercase:", "length:":
                 let a = try operand(args[0])
                 guard a.kind == .string else { throw unsupported("\(name) of a non-string") }
                 let f = name == "uppercase:" ? "ocd_upper" : name == "lowercase:" ? "ocd_lower" : "ocd_length"
-                return Operand(sql: "\(f)(\(a.sql))", kind: name == "length:" ? .number : .string, constant: nil, nullable: true)
+                return Operand(sql: "\(f)(\(a.sql))", kind: name == "length:" ? .number : .string, constant: nil, nullable: true, args: a.args)
             default:
                 throw unsupported("the function \(name)")
             }
         case .conditional(let p, let t, let f):
-            let condition = try self.condition(p)
+            let (condition, conditionArgs) = try fragment(p)
             let a = try operand(t), b = try operand(f)
             guard Self.compatible(a.kind, b.kind) else { throw unsupported("TERNARY with values of different kinds") }
-            return Operand(sql: "CASE WHEN \(condition) THEN \(a.sql) ELSE \(b.sql) END", kind: a.kind ?? b.kind, constant: nil, nullable: true)
+            return Operand(sql: "CASE WHEN \(condition) THEN \(a.sql) ELSE \(b.sql) END", kind: a.kind ?? b.kind, constant: nil,
+                           nullable: true, args: conditionArgs + a.args + b.args)
         case .evaluatedObject: throw unsupported("SELF (object comparisons come with relationships, wave 2)")
         case .subquery: throw unsupported("SUBQUERY (needs a to-many relationship, wave 2)")
         case .aggregate: throw unsupported("an aggregate used as a value")

@@ -1,0 +1,185 @@
+import Foundation
+import OpenCoreData
+import OpenCoreDataTesting
+import Testing
+
+/// SQL and memory must agree (radar 16838159 is Core Data disagreeing): random predicates × random rows,
+/// the store's answer (SQL) equals `evaluate(with:)` on the same objects. A failure prints its seed.
+@Suite("SQL and in-memory evaluation agree")
+struct DifferentialTests {
+    static let strings = ["", "a", "A", "abc", "ABC", "café", "CAFÉ", "cafe", "Cafe\u{301}", "Колбаса «Молочная»",
+                          "колбаса", "КОЛБАСА", "straße", "STRASSE", "it's", "a*c", "a?c", "%", "_", "file10", "file2",
+                          "ёлка", "Ёлка", "елка", "x y", "zz", "ß", "Σίσυφος"]
+    static let patterns = ["*", "a*", "*c", "?b?", "колб*", "*«*", "caf?", "a\\*c", "", "*SS*"]
+    static let regexes = ["a.*", ".*e", "[a-c]+", "колбаса.*", ".*", "caf(e|é)"]
+
+    static func makeModel() -> NSManagedObjectModel {
+        NSManagedObjectModel(entities: [NSEntityDescription(name: "Sample", properties: [
+            NSAttributeDescription(name: "s", type: .stringAttributeType),
+            NSAttributeDescription(name: "t", type: .stringAttributeType),
+            NSAttributeDescription(name: "i", type: .integer64AttributeType),
+            NSAttributeDescription(name: "j", type: .integer16AttributeType),
+            NSAttributeDescription(name: "d", type: .doubleAttributeType),
+            NSAttributeDescription(name: "b", type: .booleanAttributeType),
+            NSAttributeDescription(name: "dt", type: .dateAttributeType),
+        ])])
+    }
+
+    struct Generator {
+        var rng: SeededRandom
+
+        mutating func value(for key: String) -> Any? {
+            if rng.chance(0.15) { return nil }
+            switch key {
+            case "s", "t": return rng.pick(DifferentialTests.strings)
+            case "i": return rng.int(-50...50)
+            case "j": return rng.int(-5...5)
+            case "d": return Double(rng.int(-200...200)) / 4
+            case "b": return rng.chance(0.5)
+            default: return Date(timeIntervalSinceReferenceDate: Double(rng.int(0...20)) * 100)
+            }
+        }
+
+        mutating func constant(for key: String) -> String {
+            // Mostly the key's own kind, sometimes another kind (which must compare as memory does).
+            let kind = rng.chance(0.85) ? key : rng.pick(["s", "i", "d", "b", "dt"])
+            switch kind {
+            case "s", "t": return "%@"
+            default: return "%@"
+            }
+        }
+
+        mutating func argument(for key: String) -> Any {
+            let kind = rng.chance(0.85) ? key : rng.pick(["s", "i", "d", "b", "dt", "nil"])
+            if kind == "nil" { return NSNull() }
+            return value(for: kind) ?? NSNull()
+        }
+
+        mutating func comparison(_ args: inout [Any]) -> String {
+            let keys = ["s", "t", "i", "j", "d", "b", "dt"]
+            let key = rng.pick(keys)
+            let stringKey = key == "s" || key == "t"
+            let options = rng.pick(["", "", "[c]", "[d]", "[cd]", "[n]"])
+            switch rng.int(0...11) {
+            case 0, 1, 2:
+                let op = rng.pick(["==", "!=", "<", "<=", ">", ">="])
+                args.append(argument(for: key))
+                return rng.chance(0.2) ? "%@ \(op)\(stringKey ? options : "") \(key)" : "\(key) \(op)\(stringKey ? options : "") %@"
+            case 3:
+                let other = rng.pick(keys)
+                return "\(key) \(rng.pick(["==", "!=", "<", ">="]))\(options) \(other)"
+            case 4 where stringKey:
+                let op = rng.pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"])
+                args.append(rng.chance(0.9) ? rng.pick(DifferentialTests.strings) : (rng.chance(0.5) ? 5 : NSNull()) as Any)
+                return "\(key) \(op)\(options) %@"
+            case 5 where stringKey:
+                args.append(rng.pick(DifferentialTests.patterns))
+                return "\(key) LIKE\(options) %@"
+            case 6 where stringKey:
+                args.append(rng.pick(DifferentialTests.regexes))
+                return "\(key) MATCHES\(rng.pick(["", "[c]", "[d]", "[cd]"])) %@"
+            case 7:
+                let items = (0..<rng.int(0...4)).map { _ in argument(for: key) }
+                args.append(items)
+                return "\(key) IN\(stringKey ? options : "") %@"
+            case 8:
+                args.append(argument(for: key))
+                args.append(argument(for: key))
+                return "\(key) BETWEEN\(stringKey ? options : "") {%@, %@}"
+            case 9 where stringKey:
+                args.append(rng.pick(DifferentialTests.strings))
+                return rng.chance(0.5) ? "%@ IN\(options) \(key)" : "\(rng.pick(["uppercase:", "lowercase:", "length:"]))(\(key)) \(rng.pick(["==", ">"])) %@"
+            case 10 where !stringKey && key != "dt":
+                let op = rng.pick(["+", "-", "*", "/"])
+                args.append(rng.int(1...5))
+                args.append(rng.int(-20...20))
+                return "\(key) \(op) %@ \(rng.pick(["<", ">=", "=="])) %@"
+            default:
+                return rng.pick(["TRUEPREDICATE", "FALSEPREDICATE", "\(key) == nil", "\(key) != nil", "NOT \(key) == nil"])
+            }
+        }
+
+        mutating func predicate(depth: Int, _ args: inout [Any]) -> String {
+            switch depth > 2 ? 0 : rng.int(0...6) {
+            case 4: return "(\(predicate(depth: depth + 1, &args)) AND \(predicate(depth: depth + 1, &args)))"
+            case 5: return "(\(predicate(depth: depth + 1, &args)) OR \(predicate(depth: depth + 1, &args)))"
+            case 6: return "NOT (\(predicate(depth: depth + 1, &args)))"
+            default: return comparison(&args)
+            }
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func randomPredicatesOverRandomRows(_ chunk: UInt64) throws {
+        let file = TemporaryStore()
+        defer { file.cleanUp() }
+        let context = try file.container(Self.makeModel()).newBackgroundContext()
+        var rows = Generator(rng: SeededRandom(seed: chunk &* 7919))
+        for _ in 0..<250 {
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Sample", into: context)
+            for key in ["s", "t", "i", "j", "d", "b", "dt"] { object.setValue(rows.value(for: key), forKey: key) }
+        }
+        try context.save()
+        context.reset()
+        let all = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Sample"))
+        var compared = 0
+        for i in 0..<400 {
+            let seed = chunk &* 1_000_003 &+ UInt64(i)
+            var generator = Generator(rng: SeededRandom(seed: seed))
+            var args: [Any] = []
+            let format = generator.predicate(depth: 0, &args)
+            let predicate = try NSPredicate(validatingFormat: format, argumentArray: args)
+            let memory: Set<NSManagedObjectID>
+            do {
+                memory = Set(try all.filter { try predicate.evaluate(validating: $0) }.map(\.objectID))
+            } catch {
+                continue  // e.g. arithmetic on a string: memory refuses; not a semantics question
+            }
+            let request = NSFetchRequest<NSManagedObjectID>(entityName: "Sample")
+            request.resultType = .managedObjectIDResultType
+            request.predicate = predicate
+            let sql: Set<NSManagedObjectID>
+            do {
+                sql = Set(try context.fetch(request))
+            } catch {
+                Issue.record("seed \(seed): \(predicate.predicateFormat) failed in SQL: \(error)")
+                continue
+            }
+            compared += 1
+            if sql != memory {
+                Issue.record("seed \(seed): \(predicate.predicateFormat): SQL \(sql.count) rows, memory \(memory.count) rows")
+            }
+        }
+        #expect(compared > 300)
+    }
+
+    /// Every sort selector orders the same in SQL (registered collations) as `sorted(using:)` in memory.
+    @Test func sortSelectorsAgree() throws {
+        let file = TemporaryStore()
+        defer { file.cleanUp() }
+        let context = try file.container(Self.makeModel()).newBackgroundContext()
+        var rng = SeededRandom(seed: 99)
+        for _ in 0..<200 {
+            let object = NSEntityDescription.insertNewObject(forEntityName: "Sample", into: context)
+            object.setValue(rng.chance(0.1) ? nil : rng.pick(Self.strings), forKey: "s")
+            object.setValue(rng.int(0...3), forKey: "i")
+        }
+        try context.save()
+        context.reset()
+        let all = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Sample"))
+            .sorted { $0.objectID.uriRepresentation().lastPathComponent.dropFirst().count < $1.objectID.uriRepresentation().lastPathComponent.dropFirst().count
+                || ($0.objectID.uriRepresentation().lastPathComponent.dropFirst().count == $1.objectID.uriRepresentation().lastPathComponent.dropFirst().count
+                    && $0.objectID.uriRepresentation().lastPathComponent < $1.objectID.uriRepresentation().lastPathComponent) }
+        for selector in ["compare:", "caseInsensitiveCompare:", "localizedCompare:", "localizedCaseInsensitiveCompare:", "localizedStandardCompare:"] {
+            for ascending in [true, false] {
+                let descriptors = [NSSortDescriptor(key: "s", ascending: ascending, selector: Selector(selector)),
+                                   NSSortDescriptor(key: "i", ascending: !ascending)]
+                let request = NSFetchRequest<NSManagedObject>(entityName: "Sample")
+                request.sortDescriptors = descriptors
+                let sql = try context.fetch(request).map { "\($0.value(forKey: "s") ?? "nil")|\($0.value(forKey: "i")!)" }
+                let memory = all.sorted(using: descriptors).map { "\($0.value(forKey: "s") ?? "nil")|\($0.value(forKey: "i")!)" }
+                #expect(sql == memory, "\(selector) ascending: \(ascending)")
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+@testable import OpenCoreData
+import Testing
+
+/// The exact SQL of each seed-000 step (values are bound, never in the text).
+@Suite("Generated SQL text")
+struct SQLTextTests {
+    private func sql(_ configure: (NSFetchRequest<Products>) -> Void, limited: Bool = true) throws -> (String, [Value]) {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        configure(request)
+        let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
+        return try coordinator.withStore { try $0.selectSQL(plan, limited: limited) }
+    }
+
+    @Test func seed000Steps() throws {
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        #expect(try sql { _ in }.0 == "\(columns) ORDER BY t0.Z_PK")
+        #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)] }.0
+                == "\(columns) ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK")
+        let milk = try sql { $0.predicate = NSPredicate(format: "name == %@", "Колбаса «Молочная»") }
+        #expect(milk.0 == "\(columns) WHERE t0.ZNAME = ? ORDER BY t0.Z_PK")
+        #expect(milk.1 == [.string("Колбаса «Молочная»")])
+        let sausages = try sql { $0.predicate = NSPredicate(format: "name CONTAINS[cd] %@ AND price < %d", "колбаса", 500) }
+        #expect(sausages.0 == "\(columns) WHERE (ocd_contains(t0.ZNAME, ?, 3) AND t0.ZPRICE < ?) ORDER BY t0.Z_PK")
+        #expect(sausages.1 == [.string("колбаса"), .int(500)])
+        #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]; $0.fetchLimit = 12 }.0
+                == "\(columns) ORDER BY t0.ZPRICE, t0.Z_PK LIMIT 12")
+        #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]; $0.fetchLimit = 12; $0.fetchOffset = 2 }.0
+                == "\(columns) ORDER BY t0.ZPRICE, t0.Z_PK LIMIT 12 OFFSET 2")
+        #expect(try sql { $0.predicate = NSPredicate(format: "price == 999"); $0.includesSubentities = false }.0
+                == "\(columns) WHERE t0.Z_ENT = 2 AND t0.ZPRICE = ? ORDER BY t0.Z_PK")
+    }
+
+    @Test func semanticsShowInTheSQL() throws {
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        #expect(try sql { $0.predicate = NSPredicate(format: "NOT price < 5") }.0
+                == "\(columns) WHERE NOT COALESCE(t0.ZPRICE < ?, 0) ORDER BY t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "name != %@", "x") }.0 == "\(columns) WHERE t0.ZNAME IS NOT ? ORDER BY t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "name == nil") }.0 == "\(columns) WHERE t0.ZNAME IS NULL ORDER BY t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "name ==[c] %@", "ABC") }.1 == [.string("abc")])
+        #expect(try sql { $0.predicate = NSPredicate(format: "name IN %@", ["a", NSNull(), 5] as [Any]) }.0
+                == "\(columns) WHERE (t0.ZNAME IN (?) OR t0.ZNAME IS NULL) ORDER BY t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "price == %@", "five") }.0 == "\(columns) WHERE 0 ORDER BY t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "name LIKE[c] 'a*'") }.0 == "\(columns) WHERE ocd_like(t0.ZNAME, ?, 1) ORDER BY t0.Z_PK")
+        #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "name", ascending: false, selector: "localizedStandardCompare:")] }.0
+                == "\(columns) ORDER BY t0.ZNAME COLLATE ocd_localized_standard DESC, t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "price BETWEEN {1, 10}") }.0
+                == "\(columns) WHERE (t0.ZPRICE >= ? AND t0.ZPRICE <= ?) ORDER BY t0.Z_PK")
+    }
+}
