@@ -15,7 +15,7 @@ struct SQLTextTests {
     }
 
     @Test func seed000Steps() throws {
-        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
         #expect(try sql { _ in }.0 == "\(columns) ORDER BY t0.Z_PK")
         #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)] }.0
                 == "\(columns) ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK")
@@ -34,7 +34,7 @@ struct SQLTextTests {
     }
 
     @Test func semanticsShowInTheSQL() throws {
-        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
         #expect(try sql { $0.predicate = NSPredicate(format: "NOT price < 5") }.0
                 == "\(columns) WHERE NOT COALESCE(t0.ZPRICE < ?, 0) ORDER BY t0.Z_PK")
         #expect(try sql { $0.predicate = NSPredicate(format: "name != %@", "x") }.0 == "\(columns) WHERE t0.ZNAME IS NOT ? ORDER BY t0.Z_PK")

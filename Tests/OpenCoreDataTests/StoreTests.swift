@@ -169,9 +169,13 @@ struct StoreTests {
     @Test func batchedFetchLoadsOneBatchPerQuery() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
+        do {
+            let writer = try store.container()
+            insertProducts(writer.viewContext, count: 100)
+            try writer.viewContext.save()
+        }
+        // A new coordinator: its row cache is cold, so every batch must come from the store.
         let container = try store.container()
-        insertProducts(container.viewContext, count: 100)
-        try container.viewContext.save()
         let context = container.newBackgroundContext()
         let request = NSFetchRequest<Products>(entityName: "Products")
         request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]

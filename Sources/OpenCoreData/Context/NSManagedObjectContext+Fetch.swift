@@ -22,6 +22,7 @@ extension NSManagedObjectContext {
     /// Mirrors `count(for:)`: counts in SQL (`COUNT(*)`), including pending changes when the request does.
     public func count<ResultType>(for request: NSFetchRequest<ResultType>) throws -> Int {
         let (plan, coordinator) = try prepare(request)
+        if let parent { return try fetchThroughParent(parent, request, plan: plan).count }
         if request.includesPendingChanges, hasPendingChanges(for: plan) {
             return try objectsMergingPendingChanges(plan, request).count
         }
@@ -42,6 +43,9 @@ extension NSManagedObjectContext {
             return [NSNumber(value: try count(for: request))]
         case .dictionaryResultType:
             return try coordinator.withStore { try DictionaryFetch(plan: plan, request: request).run(on: $0) }
+        case _ where parent != nil:
+            let objects = try fetchThroughParent(parent!, request, plan: plan)
+            return request.resultType == .managedObjectIDResultType ? objects.map(\.objectID) : objects
         case .managedObjectIDResultType:
             if request.includesPendingChanges, hasPendingChanges(for: plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
@@ -175,7 +179,7 @@ struct DictionaryFetch {
         let (sql, arguments) = try store.selectSQL(plan, columns: list, limited: true, distinct: distinct, groupBy: group)
         var results: [Any] = []
         try store.wrap {
-            try store.connection.query(sql, arguments) { row in
+            try store.read { db in try db.query(sql, arguments) { row in
                 let dictionary = NSMutableDictionary()
                 for (i, c) in columns.enumerated() {
                     let value: Value
@@ -191,7 +195,7 @@ struct DictionaryFetch {
                     if let any = value.anyValue { dictionary[key] = any }
                 }
                 results.append(dictionary)
-            }
+            } }
         }
         return results
     }

@@ -20,6 +20,9 @@ extension NSManagedObjectContext {
     public static let willSaveObjectsNotification = Notification.Name("NSManagingContextWillSaveChangesNotification")
     /// Mirrors `NSManagedObjectContext.didSaveObjectsNotification` (`NSManagedObjectContextDidSave`).
     public static let didSaveObjectsNotification = Notification.Name("NSManagingContextDidSaveChangesNotification")
+    /// Mirrors `NSManagedObjectContext.didSaveObjectIDsNotification`: the same save, by object ID
+    /// (`NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`), safe to read on any thread.
+    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
 
     /// Mirrors `processPendingChanges()`: announces the inserts, updates and deletes made since the last
     /// call with `ObjectsDidChange` (userInfo: `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`,
@@ -34,6 +37,9 @@ extension NSManagedObjectContext {
         let updated = changes.updatedKeys.keys.compactMap { changes.updatedObjects[$0] }
         if !updated.isEmpty { info[NSUpdatedObjectsKey] = Set(updated) }
         if !changes.deleted.isEmpty { info[NSDeletedObjectsKey] = Set(changes.deleted.values) }
+        info[ChangedKeys.userInfoKey] = ChangedKeys(changes.updatedKeys.compactMap { id, slots in
+            changes.updatedObjects[id].map { ($0.objectID, Set(slots.map { $0 })) }
+        })
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
     }
 }
@@ -45,4 +51,14 @@ extension Notification.Name {
     public static let NSManagedObjectContextWillSave = NSManagedObjectContext.willSaveObjectsNotification
     /// Mirrors `NSManagedObjectContextDidSave`.
     public static let NSManagedObjectContextDidSave = NSManagedObjectContext.didSaveObjectsNotification
+}
+
+/// For each updated object of an `ObjectsDidChange`, the storage slots whose values changed (what a
+/// fetched results controller needs to decide whether an update can move an object).
+struct ChangedKeys: @unchecked Sendable {
+    static let userInfoKey = "OpenCoreDataChangedKeys"
+    let slots: [NSManagedObjectID: Set<Int>]
+    init(_ pairs: [(NSManagedObjectID, Set<Int>)]) {
+        slots = Dictionary(pairs, uniquingKeysWith: { a, b in a.union(b) })
+    }
 }

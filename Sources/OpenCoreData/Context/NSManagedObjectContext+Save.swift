@@ -1,21 +1,48 @@
 import Foundation
 
+/// Mirrors `NSInsertedObjectIDsKey` (in `didSaveObjectIDsNotification`).
+public let NSInsertedObjectIDsKey = "inserted_objectIDs"
+/// Mirrors `NSUpdatedObjectIDsKey`.
+public let NSUpdatedObjectIDsKey = "updated_objectIDs"
+/// Mirrors `NSDeletedObjectIDsKey`.
+public let NSDeletedObjectIDsKey = "deleted_objectIDs"
+
+/// What a save changed, by object ID, with the values now in the store: carried in the `DidSave`
+/// notifications so that other contexts merge without touching the saving context's objects.
+struct SavedChanges: Sendable {
+    struct Row: Sendable {
+        let id: NSManagedObjectID
+        let values: [Value]
+        let version: Int64
+        let changedSlots: Set<Int>
+    }
+    var inserted: [Row] = []
+    var updated: [Row] = []
+    var deleted: [NSManagedObjectID] = []
+    /// The context that saved (an `ObjectIdentifier`, so the value stays `Sendable`).
+    var source: ObjectIdentifier
+    var coordinator: ObjectIdentifier
+    /// False for a child context's save, which reaches its parent only.
+    var reachedStore = true
+    static let userInfoKey = "OpenCoreDataSavedChanges"
+}
+
 extension NSManagedObjectContext {
     /// Mirrors `save()`: validates, then writes every insert, update and delete in one SQLite
-    /// transaction. If validation or the store fails, it throws and neither the store nor the context
-    /// changes (objects keep their temporary IDs and pending changes). Posts `WillSave` and `DidSave`
-    /// (userInfo: `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`, `NSDeletedObjectsKey`).
+    /// transaction. Rows changed in the store since the objects read them are resolved by `mergePolicy`
+    /// (the default, `NSErrorMergePolicy`, throws `NSManagedObjectMergeError` with the
+    /// `NSMergeConflict`s under `NSPersistentStoreSaveConflictsErrorKey`). If validation, a conflict or
+    /// the store fails, it throws and neither the store nor the context changes. Posts `WillSave`, then
+    /// `DidSave` (objects) and `didSaveObjectIDsNotification` (IDs).
     public func save() throws {
         guard hasChanges else { return }
+        if let parent { return try saveToParent(parent) }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
         }
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
-        let insertedObjects = inserted.values.sorted { insertionOrder[ObjectIdentifier($0)]! < insertionOrder[ObjectIdentifier($1)]! }
-        let updatedObjects = touched.values.filter { $0.isUpdated && !$0._isDeleted }
-            .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
-        let deletedObjects = deleted.values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        let (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
         try validate(insertedObjects + updatedObjects)
 
@@ -24,50 +51,100 @@ extension NSManagedObjectContext {
             changes.inserts.append(.init(layout: object.layout, pk: object.objectID.primaryKey, values: object.values))
         }
         for object in updatedObjects {
-            let snapshot = object.snapshot!
-            let slots = object.layout.persistentSlots.filter { snapshot[$0] != object.values[$0] }
-            if slots.isEmpty { continue }
-            changes.updates.append(.init(layout: object.layout, pk: object.objectID.primaryKey!, slots: slots, values: object.values))
+            changes.updates.append(.init(layout: object.layout, pk: object.objectID.primaryKey!, values: object.values,
+                                         snapshot: object.snapshot!, version: object.version))
         }
         for object in deletedObjects {
-            guard let pk = object.objectID.primaryKey else { continue }
-            changes.deletes.append(.init(layout: object.layout, pk: pk))
+            changes.deletes.append(.init(layout: object.layout, pk: object.objectID.primaryKey!, version: object.version))
         }
-        let keys = try coordinator.withStore { try $0.save(changes) }
-        let storeID = try coordinator.store().identifier!
+        let store = try coordinator.store()
+        let result: StoreSaveResult
+        do {
+            result = try store.backend.save(changes, policy: mergeType)
+        } catch let error as StoreConflictError {
+            throw mergeError(error, updated: updatedObjects, deleted: deletedObjects)
+        }
 
         // The store has committed: now the context follows.
-        for (object, pk) in zip(insertedObjects, keys) {
+        var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
+        for (object, pk) in zip(insertedObjects, result.insertedKeys) {
             if object.objectID.isTemporaryID {
                 registry[object.objectID.key] = nil
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
-                                                    storeIdentifier: storeID)
+                                                    storeIdentifier: store.identifier)
                 registry[object.objectID.key] = object
             }
             object._isInserted = false
             object.snapshot = object.values
+            object.version = 1
+            saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: Set(object.layout.persistentSlots)))
         }
-        for object in updatedObjects { object.snapshot = object.values }
+        for (object, outcome) in zip(updatedObjects, result.updated) {
+            let changed = Set(object.layout.persistentSlots.filter { object.snapshot![$0] != (outcome?.values ?? object.values)[$0] })
+            if let outcome {
+                object.values = outcome.values
+                object.snapshot = outcome.values
+                object.version = outcome.version
+                saved.updated.append(.init(id: object.objectID, values: outcome.values, version: outcome.version, changedSlots: changed))
+            } else {
+                // The merge policy dropped the object's changes and the row is gone: it was deleted elsewhere.
+                object.fill(with: object.layout.attributes.map { _ in .null }, version: 0)
+                saved.deleted.append(object.objectID)
+            }
+        }
         for object in deletedObjects {
             registry[object.objectID.key] = nil
             object.managedObjectContext = nil
+            saved.deleted.append(object.objectID)
         }
         inserted.removeAll()
         deleted.removeAll()
         touched.removeAll()
         insertionOrder.removeAll()
-
-        NotificationCenter.default.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectsKey: Set(insertedObjects),
-            NSUpdatedObjectsKey: Set(updatedObjects),
-            NSDeletedObjectsKey: Set(deletedObjects),
-        ])
+        postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
+    }
+
+    func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
+        let insertedObjects = inserted.values.sorted { insertionOrder[ObjectIdentifier($0)]! < insertionOrder[ObjectIdentifier($1)]! }
+        let updatedObjects = touched.values.filter { $0.isUpdated && !$0._isDeleted }
+            .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        let deletedObjects = deleted.values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        return (insertedObjects, updatedObjects, deletedObjects)
+    }
+
+    func postDidSave(_ saved: SavedChanges, inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        let center = NotificationCenter.default
+        center.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
+            NSInsertedObjectsKey: Set(inserted),
+            NSUpdatedObjectsKey: Set(updated),
+            NSDeletedObjectsKey: Set(deleted),
+            SavedChanges.userInfoKey: saved,
+        ])
+        center.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: Set(saved.inserted.map(\.id)),
+            NSUpdatedObjectIDsKey: Set(saved.updated.map(\.id)),
+            NSDeletedObjectIDsKey: Set(saved.deleted),
+            SavedChanges.userInfoKey: saved,
+        ])
+    }
+
+    private func mergeError(_ error: StoreConflictError, updated: [NSManagedObject], deleted: [NSManagedObject]) -> CoreDataError {
+        let conflicts = error.conflicts.map { c -> NSMergeConflict in
+            let object = c.isDelete ? deleted[c.index] : updated[c.index]
+            return NSMergeConflict(source: object, objectSnapshot: object.dictionary(object.values),
+                                   cachedSnapshot: object.dictionary(object.snapshot), persistedSnapshot: object.dictionary(c.storeValues),
+                                   newVersion: Int(c.storeVersion), oldVersion: Int(c.objectVersion))
+        }
+        let names = conflicts.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().lastPathComponent)" }
+        return CoreDataError(NSManagedObjectMergeError,
+                             "Could not merge changes: \(conflicts.count) object\(conflicts.count == 1 ? "" : "s") changed in the store since they were read (\(names.joined(separator: ", "))).",
+                             userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
     }
 
     /// Required values present, values of the attribute's type. One error throws as itself; several as
     /// `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`.
-    private func validate(_ objects: [NSManagedObject]) throws {
+    func validate(_ objects: [NSManagedObject]) throws {
         var errors: [CoreDataError] = []
         for object in objects {
             let entityName = object.entity.name ?? "?"

@@ -20,6 +20,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// Mirrors `name`.
     public var name: String?
+    /// Mirrors `mergePolicy` (an `NSMergePolicy`; `NSErrorMergePolicy` by default): how `save()` resolves
+    /// rows changed in the store since the objects read them.
+    public var mergePolicy: Any = NSErrorMergePolicy
+    /// The context's serial queue (the main queue for `.mainQueueConcurrencyType`).
+    let queue: DispatchQueue
+    var mergeObserver: NSObjectProtocol?
+    var _parent: NSManagedObjectContext?
 
     var registry: [ObjectKey: NSManagedObject] = [:]
     var inserted: [ObjectIdentifier: NSManagedObject] = [:]
@@ -35,8 +42,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `init(concurrencyType:)`.
     public init(concurrencyType ct: ConcurrencyType) {
         self.concurrencyType = ct
+        self.queue = NSManagedObjectContext.makeQueue(for: ct, name: "NSManagedObjectContext \(ct)")
         super.init()
     }
+
+    deinit {
+        if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
+    }
+
+    var mergeType: NSMergePolicyType { (mergePolicy as? NSMergePolicy)?.mergeType ?? .errorMergePolicyType }
 
     // MARK: - Registered objects
 
@@ -90,17 +104,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }
         let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
-        if let object = registry[key] {
-            if object._isFault, object.prefetched == nil, let values = row.values {
-                if faulting { object.prefetched = values } else { object.fill(with: values) }
-            }
-            return object
+        let object: NSManagedObject
+        if let registered = registry[key] {
+            object = registered
+        } else {
+            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: store.identifier)
+            object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
+            registry[key] = object
         }
-        let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: store.identifier)
-        let object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
-        registry[key] = object
-        if let values = row.values {
-            if faulting { object.prefetched = values } else { object.fill(with: values) }
+        if object._isFault, object.prefetched == nil, let values = row.values {
+            if faulting {
+                object.prefetched = values
+                object.prefetchedVersion = row.version
+            } else {
+                object.fill(with: values, version: row.version)
+            }
         }
         return object
     }
@@ -232,17 +250,29 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         } catch {
             // Core Data raises here; a fault whose row cannot be read keeps empty values.
         }
-        if object._isFault { object.fill(with: object.layout.attributes.map { _ in .null }) }
+        if object._isFault { object.fill(with: object.layout.attributes.map { _ in .null }, version: 0) }
     }
 
-    /// Reads the rows of faults in one query per hierarchy.
-    func load(_ objects: [NSManagedObject]) throws {
+    /// Reads the rows of faults: from the parent context, or the coordinator's row cache, else in one
+    /// query per hierarchy.
+    func load(_ objects: [NSManagedObject], bypassingCache: Bool = false) throws {
+        if let parent { return loadFromParent(parent, objects) }
         guard let coordinator = persistentStoreCoordinator else { return }
-        let groups = Dictionary(grouping: objects.filter { $0.objectID.primaryKey != nil }) { $0.layout.root.layout.entityID }
+        let store = try coordinator.store().backend
+        var missing: [NSManagedObject] = []
+        for object in objects {
+            guard let pk = object.objectID.primaryKey else { continue }
+            if !bypassingCache, let row = store.rowCache.row(root: object.layout.root.layout.entityID, pk: pk), let values = row.values {
+                object.fill(with: values, version: row.version)
+            } else {
+                missing.append(object)
+            }
+        }
+        let groups = Dictionary(grouping: missing) { $0.layout.root.layout.entityID }
         for (root, group) in groups {
-            let rows = try coordinator.withStore { try $0.loadRows(root: root, pks: group.map { $0.objectID.primaryKey! }) }
+            let rows = try store.loadRows(root: root, pks: group.map { $0.objectID.primaryKey! })
             for object in group {
-                if let values = rows[object.objectID.primaryKey!]?.values { object.fill(with: values) }
+                if let row = rows[object.objectID.primaryKey!], let values = row.values { object.fill(with: values, version: row.version) }
             }
         }
     }

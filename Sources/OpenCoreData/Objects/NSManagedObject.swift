@@ -27,8 +27,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
     var values: [Value]
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]?
+    /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
+    var version: Int64 = 0
     /// Set by a fetch that brought the row along: firing the fault costs no query.
     var prefetched: [Value]?
+    var prefetchedVersion: Int64 = 0
     /// The batch this fault belongs to (`fetchBatchSize`), so that firing it loads its neighbours too.
     var batch: FaultBatch?
     var batchIndex = 0
@@ -98,6 +101,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
         if let prefetched {
             values = prefetched
             snapshot = prefetched
+            version = prefetchedVersion
             self.prefetched = nil
             _isFault = false
             awakeFromFetch()
@@ -107,9 +111,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
     }
 
     /// Called by the context with the row's values.
-    func fill(with row: [Value]) {
+    func fill(with row: [Value], version: Int64) {
         values = row
         snapshot = row
+        self.version = version
         prefetched = nil
         batch = nil
         _isFault = false
@@ -117,6 +122,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
     }
 
     // MARK: - Values
+
+    /// Names and values of some slots, for notifications and merge conflicts.
+    func dictionary(_ row: [Value]?) -> [String: Any]? {
+        guard let row else { return nil }
+        var result: [String: Any] = [:]
+        for slot in layout.persistentSlots where slot < row.count { result[layout.attributes[slot].name] = row[slot].anyValue ?? NSNull() }
+        return result
+    }
 
     func slot(forKey key: String) throws -> Int {
         guard let slot = layout.slotByName[key] else {

@@ -19,7 +19,7 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
     public let options: [AnyHashable: Any]?
     let backend: SQLiteStore
     /// Queries run on the store so far (for tests that count queries). Not in Core Data.
-    public var queryCount: Int { backend.connection.queryCount }
+    public var queryCount: Int { backend.queryCount }
 
     init(type: String, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel, logger: Logger?) throws {
         self.type = type

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Mirrors Core Data's `NSPersistentStoreCoordinator`: the model and the store(s) behind one or more
 /// contexts. It serializes access to the store. One store per coordinator (configurations that split
@@ -82,10 +83,9 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         return store
     }
 
-    /// Runs `body` on the store, one caller at a time.
+    /// Runs `body` on the store (which serializes each of its connections itself).
     func withStore<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
-        let store = try self.store()
-        return try lock.withLock { try body(store.backend) }
+        try body(try store().backend)
     }
 }
 
@@ -93,14 +93,19 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 /// launch argument) or `OPENCOREDATA_SQL_DEBUG=1` in the environment. SQL statements, their argument
 /// types (never values) and fetch timings go to swift-log's logger `OpenCoreData.SQL` at debug level.
 public enum SQLDebug {
-    /// Whether SQL logging is on for stores added from now on. Set it in code, or see the type's comment.
-    nonisolated(unsafe) public static var isEnabled: Bool = {
+    private static let state = Mutex<Bool>({
         let arguments = CommandLine.arguments
         if let i = arguments.firstIndex(of: "-com.apple.CoreData.SQLDebug"), i + 1 < arguments.count {
             return (Int(arguments[i + 1]) ?? 0) > 0
         }
         return (Int(ProcessInfo.processInfo.environment["OPENCOREDATA_SQL_DEBUG"] ?? "") ?? 0) > 0
-    }()
+    }())
+
+    /// Whether SQL logging is on for stores added from now on. Set it in code, or see the type's comment.
+    public static var isEnabled: Bool {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
+    }
 
     static var logger: Logger {
         var logger = Logger(label: "OpenCoreData.SQL")

@@ -7,7 +7,7 @@ struct TableInfo {
     let rootEntityID: Int
     /// Attribute columns in table order, with the type that reads them back.
     let columns: [(name: String, type: NSAttributeType)]
-    /// `t0.Z_PK, t0.Z_ENT, t0.ZNAME, …`
+    /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, …`
     let selectList: String
     /// Per entity: for each storage slot, the position of its column in `selectList` (nil: transient).
     let slotPositions: [Int: [Int32?]]
@@ -26,9 +26,9 @@ struct TableInfo {
             }
         }
         self.columns = columns
-        selectList = (["t0.Z_PK", "t0.Z_ENT"] + columns.map { "t0.\($0.0)" }).joined(separator: ", ")
+        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.0)" }).joined(separator: ", ")
         var positions: [Int: [Int32?]] = [:]
-        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.0, Int32($0 + 2)) })
+        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.0, Int32($0 + 3)) })
         for e in members {
             positions[e.layout.entityID] = e.layout.columns.map { $0.flatMap { index[$0] } }
         }

@@ -2,28 +2,59 @@ import CSQLite
 import Foundation
 import Logging
 
-/// One row read by a fetch: its key, entity number and (when asked) its values by storage slot.
-struct StoreRow {
+/// One row read by a fetch: its key, entity number, row version (`Z_OPT`) and (when asked) its values
+/// by storage slot.
+struct StoreRow: Sendable {
     let pk: Int64
     let entityID: Int
+    let version: Int64
     let values: [Value]?
 }
 
 /// What a save writes, in one transaction.
 struct StoreChangeset {
     struct Insert { let layout: EntityLayout; let pk: Int64?; let values: [Value] }
-    struct Update { let layout: EntityLayout; let pk: Int64; let slots: [Int]; let values: [Value] }
-    struct Delete { let layout: EntityLayout; let pk: Int64 }
+    /// `values` are the object's, `snapshot` what it read at row version `version`.
+    struct Update { let layout: EntityLayout; let pk: Int64; let values: [Value]; let snapshot: [Value]; let version: Int64 }
+    struct Delete { let layout: EntityLayout; let pk: Int64; let version: Int64 }
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
 }
 
+/// What a save did: keys of inserted rows, and for each update the values and version now in the store
+/// (after merging under the merge policy), or `nil` when the policy dropped the object's changes.
+struct StoreSaveResult {
+    var insertedKeys: [Int64] = []
+    var updated: [(values: [Value], version: Int64)?] = []
+}
+
+/// An optimistic-locking failure: the row changed (or vanished) since the object read it.
+struct StoreConflict {
+    let index: Int
+    let isDelete: Bool
+    let storeValues: [Value]?
+    let storeVersion: Int64
+    let objectVersion: Int64
+}
+
+struct StoreConflictError: Error { let conflicts: [StoreConflict] }
+
 /// The SQLite store: one database file (WAL journal) or an in-memory database, one table per entity
 /// hierarchy, `Z_PRIMARYKEY` for key allocation and `Z_METADATA` for the store's identity and model hash.
-/// Not thread-safe by itself: the coordinator serializes access.
-final class SQLiteStore {
+///
+/// Concurrency: one writer connection (saves, key allocation) and, for a file, two reader connections.
+/// In WAL mode a reader sees the last committed state and is never blocked by a writer's transaction, so
+/// fetches in one context proceed while another context saves. Each connection is used by one thread at
+/// a time under its own lock. An in-memory store has one connection for both.
+final class SQLiteStore: @unchecked Sendable {
     let connection: SQLiteConnection
+    private let writerLock = NSLock()
+    private let readers: [(connection: SQLiteConnection, lock: NSLock)]
+    private let readerCounter = NSLock()
+    private var nextReader = 0
+    /// Rows last read or written, shared by every context of the coordinator.
+    let rowCache = RowCache()
     let model: NSManagedObjectModel
     let identifier: String
     let tables: [Int: TableInfo]
@@ -57,9 +88,35 @@ final class SQLiteStore {
                 try connection.execute("PRAGMA synchronous = NORMAL")
             }
             identifier = try Self.openSchema(connection, model: model, tables: tables)
+            readers = url == nil ? [] : try (0..<2).map { _ in
+                let reader = try SQLiteConnection(path: path, logger: logger)
+                try reader.execute("PRAGMA query_only = 1")
+                return (reader, NSLock())
+            }
         } catch let error as SQLiteError {
             throw CoreDataError(NSPersistentStoreOperationError, "cannot open the store at \(path): \(error)")
         }
+    }
+
+    /// Runs `body` on a reader connection (the writer for an in-memory store).
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard !readers.isEmpty else { return try write(body) }
+        let index = readerCounter.withLock { () -> Int in
+            nextReader = (nextReader + 1) % readers.count
+            return nextReader
+        }
+        let reader = readers[index]
+        return try reader.lock.withLock { try body(reader.connection) }
+    }
+
+    /// Runs `body` on the writer connection.
+    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writerLock.withLock { try body(connection) }
+    }
+
+    /// Queries run so far on all connections.
+    var queryCount: Int {
+        writerLock.withLock { connection.queryCount } + readers.reduce(0) { sum, r in sum + r.lock.withLock { r.connection.queryCount } }
     }
 
     /// Creates the schema of a new store, or checks that an existing one was made with this model.
@@ -136,15 +193,18 @@ final class SQLiteStore {
 
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
         let table = self.table(for: plan.layout)
-        let (sql, arguments) = try selectSQL(plan, columns: withValues ? nil : "t0.Z_PK, t0.Z_ENT", limited: limited)
+        let (sql, arguments) = try selectSQL(plan, columns: withValues ? nil : "t0.Z_PK, t0.Z_ENT, t0.Z_OPT", limited: limited)
         var rows: [StoreRow] = []
         try wrap {
-            try connection.query(sql, arguments) { row in
-                let entityID = Int(row.int64(1))
-                rows.append(StoreRow(pk: row.int64(0), entityID: entityID,
-                                     values: withValues ? values(of: row, entityID: entityID, table: table) : nil))
+            try read { db in
+                try db.query(sql, arguments) { row in
+                    let entityID = Int(row.int64(1))
+                    rows.append(StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
+                                         values: withValues ? values(of: row, entityID: entityID, table: table) : nil))
+                }
             }
         }
+        if withValues { rowCache.store(rows, root: table.rootEntityID) }
         return rows
     }
 
@@ -166,7 +226,7 @@ final class SQLiteStore {
             : inner.replacingOccurrences(of: "SELECT t0.Z_PK FROM", with: "SELECT COUNT(*) FROM")
                 .components(separatedBy: " ORDER BY ").first!
         var count = 0
-        try wrap { try connection.query(sql, arguments) { count = Int($0.int64(0)) } }
+        try wrap { try read { db in try db.query(sql, arguments) { count = Int($0.int64(0)) } } }
         return count
     }
 
@@ -178,12 +238,16 @@ final class SQLiteStore {
             let chunk = Array(pks[start..<min(start + 500, pks.count)])
             let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))"
             try wrap {
-                try connection.query(sql, chunk.map { .int($0) }) { row in
-                    let entityID = Int(row.int64(1))
-                    result[row.int64(0)] = StoreRow(pk: row.int64(0), entityID: entityID, values: values(of: row, entityID: entityID, table: table))
+                try read { db in
+                    try db.query(sql, chunk.map { .int($0) }) { row in
+                        let entityID = Int(row.int64(1))
+                        result[row.int64(0)] = StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
+                                                        values: values(of: row, entityID: entityID, table: table))
+                    }
                 }
             }
         }
+        rowCache.store(Array(result.values), root: root)
         return result
     }
 
@@ -194,57 +258,148 @@ final class SQLiteStore {
         guard count > 0 else { return [] }
         var first: Int64 = 0
         try wrap {
-            try connection.transaction {
+            try write { connection in try connection.transaction {
                 try connection.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
                 try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
-            }
+            } }
         }
         return (0..<Int64(count)).map { first + $0 }
     }
 
-    /// Writes a changeset in one transaction; returns the keys given to inserted rows, in order.
-    /// If anything fails, nothing is written.
-    func save(_ changes: StoreChangeset) throws -> [Int64] {
-        var assigned: [Int64] = []
+    /// Writes a changeset in one transaction. Updates and deletes check the row version they read
+    /// (`Z_OPT`): a row changed since is a conflict, resolved by `policy` inside the same transaction
+    /// (or, under `.errorMergePolicyType`, thrown as `StoreConflictError` with nothing written).
+    func save(_ changes: StoreChangeset, policy: NSMergePolicyType) throws -> StoreSaveResult {
+        var result = StoreSaveResult()
         try wrap {
-            try connection.transaction {
-                // Keys for inserts that have none yet.
-                var needed: [Int: Int] = [:]
-                for i in changes.inserts where i.pk == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
-                var pools: [Int: [Int64]] = [:]
-                for (root, n) in needed {
-                    var first: Int64 = 0
-                    try connection.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
-                    try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(n) - 1), .int(Int64(root))])
-                    pools[root] = (0..<Int64(n)).map { first + $0 }.reversed()
-                }
-                for insert in changes.inserts {
-                    let root = insert.layout.root.layout.entityID
-                    let pk = insert.pk ?? pools[root]!.removeLast()
-                    assigned.append(pk)
-                    let table = self.table(for: insert.layout)
-                    let slots = insert.layout.persistentSlots
-                    let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { insert.layout.columns[$0]! }
-                    let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, 1\(String(repeating: ", ?", count: slots.count)))"
-                    try connection.run(sql, [.int(pk), .int(Int64(insert.layout.entityID))] + slots.map { insert.values[$0] })
-                }
-                for update in changes.updates {
-                    let table = self.table(for: update.layout)
-                    let sets = update.slots.map { "\(update.layout.columns[$0]!) = ?" }
-                    let sql = "UPDATE \(table.name) SET Z_OPT = Z_OPT + 1\(sets.map { ", " + $0 }.joined()) WHERE Z_PK = ?"
-                    let changed = try connection.run(sql, update.slots.map { update.values[$0] } + [.int(update.pk)])
-                    guard changed == 1 else {
-                        throw CoreDataError(NSManagedObjectMergeError,
-                                            "Could not save: the \(update.layout.root.name ?? "?") row \(update.pk) no longer exists in the store.")
-                    }
-                }
-                for delete in changes.deletes {
-                    let table = self.table(for: delete.layout)
-                    try connection.run("DELETE FROM \(table.name) WHERE Z_PK = ?", [.int(delete.pk)])
-                }
+            try write { db in try db.transaction {
+                result = try apply(changes, policy: policy, db)
+            } }
+        }
+        // The transaction committed: the shared row cache follows.
+        for (insert, pk) in zip(changes.inserts, result.insertedKeys) {
+            rowCache.put(root: insert.layout.root.layout.entityID, pk: pk,
+                         row: StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values))
+        }
+        for (update, outcome) in zip(changes.updates, result.updated) {
+            let root = update.layout.root.layout.entityID
+            if let outcome {
+                rowCache.put(root: root, pk: update.pk,
+                             row: StoreRow(pk: update.pk, entityID: update.layout.entityID, version: outcome.version, values: outcome.values))
+            } else {
+                rowCache.remove(root: root, pk: update.pk)
             }
         }
-        return assigned
+        for delete in changes.deletes { rowCache.remove(root: delete.layout.root.layout.entityID, pk: delete.pk) }
+        return result
+    }
+
+    private func apply(_ changes: StoreChangeset, policy: NSMergePolicyType, _ db: SQLiteConnection) throws -> StoreSaveResult {
+        var result = StoreSaveResult()
+        // Keys for inserts that have none yet.
+        var needed: [Int: Int] = [:]
+        for i in changes.inserts where i.pk == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
+        var pools: [Int: [Int64]] = [:]
+        for (root, n) in needed {
+            var first: Int64 = 0
+            try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
+            try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(n) - 1), .int(Int64(root))])
+            pools[root] = (0..<Int64(n)).map { first + $0 }.reversed()
+        }
+        for insert in changes.inserts {
+            let pk = insert.pk ?? pools[insert.layout.root.layout.entityID]!.removeLast()
+            result.insertedKeys.append(pk)
+            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, db)
+        }
+        var conflicts: [StoreConflict] = []
+        for (index, update) in changes.updates.enumerated() {
+            let changed = update.layout.persistentSlots.filter { update.snapshot[$0] != update.values[$0] }
+            if try writeRow(update.layout, pk: update.pk, slots: changed, values: update.values,
+                            newVersion: update.version + 1, expected: update.version, db) {
+                result.updated.append((update.values, update.version + 1))
+                continue
+            }
+            // Conflict: the row changed or vanished since the object read it.
+            let current = try loadRows(root: update.layout.root.layout.entityID, pks: [update.pk], db)[update.pk]
+            let conflict = StoreConflict(index: index, isDelete: false, storeValues: current?.values,
+                                         storeVersion: current?.version ?? 0, objectVersion: update.version)
+            switch policy {
+            case .errorMergePolicyType:
+                conflicts.append(conflict)
+                result.updated.append(nil)
+            case .rollbackMergePolicyType:
+                result.updated.append(current.map { ($0.values!, $0.version) })
+            case .mergeByPropertyStoreTrumpMergePolicyType, .mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType:
+                guard let current, let store = current.values else {
+                    if policy == .mergeByPropertyStoreTrumpMergePolicyType {
+                        result.updated.append(nil)  // deleted in the store: the store wins
+                    } else {
+                        try insertRow(update.layout, pk: update.pk, values: update.values, version: update.version + 1, db)
+                        result.updated.append((update.values, update.version + 1))
+                    }
+                    continue
+                }
+                var merged = update.values
+                for slot in update.layout.persistentSlots {
+                    let mine = update.values[slot] != update.snapshot[slot]
+                    let theirs = store[slot] != update.snapshot[slot]
+                    switch policy {
+                    case .mergeByPropertyStoreTrumpMergePolicyType: merged[slot] = theirs || !mine ? store[slot] : update.values[slot]
+                    case .mergeByPropertyObjectTrumpMergePolicyType: merged[slot] = mine ? update.values[slot] : store[slot]
+                    default: merged[slot] = update.values[slot]
+                    }
+                }
+                let slots = update.layout.persistentSlots.filter { merged[$0] != store[$0] }
+                _ = try writeRow(update.layout, pk: update.pk, slots: slots, values: merged,
+                                 newVersion: current.version + 1, expected: current.version, db)
+                result.updated.append((merged, current.version + 1))
+            }
+        }
+        for (index, delete) in changes.deletes.enumerated() {
+            let table = self.table(for: delete.layout)
+            let removed = try db.run("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(delete.pk), .int(delete.version)])
+            guard removed == 0 else { continue }
+            let current = try loadRows(root: delete.layout.root.layout.entityID, pks: [delete.pk], db)[delete.pk]
+            guard let current else { continue }  // already gone
+            if policy == .errorMergePolicyType {
+                conflicts.append(StoreConflict(index: index, isDelete: true, storeValues: current.values,
+                                               storeVersion: current.version, objectVersion: delete.version))
+            } else if policy != .rollbackMergePolicyType {
+                try db.run("DELETE FROM \(table.name) WHERE Z_PK = ?", [.int(delete.pk)])
+            }
+        }
+        if !conflicts.isEmpty { throw StoreConflictError(conflicts: conflicts) }
+        return result
+    }
+
+    private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, _ db: SQLiteConnection) throws {
+        let table = self.table(for: layout)
+        let slots = layout.persistentSlots
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { layout.columns[$0]! }
+        let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?\(String(repeating: ", ?", count: slots.count)))"
+        try db.run(sql, [.int(pk), .int(Int64(layout.entityID)), .int(version)] + slots.map { values[$0] })
+    }
+
+    /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
+    private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
+                          expected: Int64, _ db: SQLiteConnection) throws -> Bool {
+        let table = self.table(for: layout)
+        let sets = slots.map { ", \(layout.columns[$0]!) = ?" }.joined()
+        let sql = "UPDATE \(table.name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?"
+        return try db.run(sql, [.int(newVersion)] + slots.map { values[$0] } + [.int(pk), .int(expected)]) == 1
+    }
+
+    /// Rows by key on a given connection (inside a write transaction).
+    private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
+        guard let table = tables[root] else { return [:] }
+        var result: [Int64: StoreRow] = [:]
+        let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: pks.count).joined(separator: ", ")))"
+        try db.query(sql, pks.map { .int($0) }) { row in
+            let entityID = Int(row.int64(1))
+            result[row.int64(0)] = StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
+                                            values: values(of: row, entityID: entityID, table: table))
+        }
+        return result
     }
 
     /// Turns SQLite failures into Core Data errors carrying the SQL.

@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks of OpenCoreData against the SQLite C API and GRDB, in a package of their own so that the
+// library itself does not depend on GRDB. Run from the repository root:
+//
+//     swift run -c release --package-path Benchmarks compare [--rows N] [--repetitions R]
+let package = Package(
+    name: "OpenCoreDataBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "OpenCoreData", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // The system SQLite for the raw C API baseline (the library's own CSQLite is not a product).
+        .systemLibrary(name: "CSQLiteBench", providers: [.apt(["libsqlite3-dev"])]),
+        .executableTarget(name: "compare", dependencies: [
+            .product(name: "OpenCoreData", package: "OpenCoreData"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            "CSQLiteBench",
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,359 @@
+import OpenCoreData
+
+/// The scale of a run. `rows` sets every size: the fetch figures read about `rows` objects (the fetch
+/// store holds twice as many, and `price < 500` selects about half), the batch figures read `10 × rows`,
+/// and the insert figure writes `rows`.
+struct Settings {
+    /// About how many objects the fetch figures read (default 100k).
+    var rows = 100_000
+    /// Timed runs per variant, after one warm-up run; the table shows their median.
+    var repetitions = 5
+
+    /// Rows in the fetch store.
+    var fetchStoreRows: Int { rows * 2 }
+    /// Rows in the batch store (default 1M).
+    var batchRows: Int { rows * 10 }
+    /// Evaluations per timed run of figure 9.
+    var evaluations: Int { rows * 10 }
+    /// Passes over the format strings per timed run of figure 8.
+    var parseRounds: Int { max(rows / 10, 10) }
+}
+
+/// A result that differs between the library and a baseline: the comparison would be meaningless.
+struct MismatchError: Error, CustomStringConvertible {
+    /// What differed.
+    let description: String
+}
+
+/// Runs the figures on SQLite files in `directory` and collects the table's rows.
+final class Figures {
+    private let settings: Settings
+    private let directory: URL
+    /// The table, in figure order.
+    private(set) var table: [ResultRow] = []
+
+    /// Figures at `settings`' scale, with their files in `directory`.
+    init(settings: Settings, directory: URL) {
+        self.settings = settings
+        self.directory = directory
+    }
+
+    private var repetitions: Int { settings.repetitions }
+
+    /// Runs every figure.
+    func runAll() throws {
+        try fetchFigures()
+        try batchFigures()
+        try insertFigure()
+        controllerFigures()
+        try predicateFigures()
+    }
+
+    // MARK: - 1-3: fetch
+
+    /// Figures 1-3 on one store written by the library, read by all three variants.
+    func fetchFigures() throws {
+        let url = directory.appendingPathComponent("fetch.sqlite")
+        let data = ProductData(count: settings.fetchStoreRows, seed: 1)
+        progress("writing \(data.count) products to \(url.lastPathComponent)")
+        let store = try LibraryStore(url: url)
+        try store.fill(with: data)
+        let raw = try RawDatabase(path: url.path)
+        let grdb = try GRDBDatabase(path: url.path)
+        let expected = data.prices.filter { $0 < priceLimit }.count
+        let n = Format.count(settings.rows)
+
+        // 1: managed objects.
+        let request = LibraryStore.filteredRequest(Products.self)
+        try checkSameProducts(store, request, raw: raw, grdb: grdb, expected: expected)
+        progress("1. fetch objects")
+        let ours = try measure(repetitions: repetitions) {
+            let context = store.newContext()
+            var objects: [Products] = []
+            let t = try time { objects = try context.fetch(request) }
+            try expect(objects.count, expected, "objects fetched")
+            return t
+        }
+        let oursRead = try measure(repetitions: repetitions) {
+            let context = store.newContext()
+            var objects: [Products] = []
+            var total = 0
+            let t = try time {
+                objects = try context.fetch(request)
+                for p in objects { total &+= (p.name?.utf8.count ?? 0) &+ Int(p.price) }
+            }
+            blackHole(total)
+            return t
+        }
+        let rawTime = try measure(repetitions: repetitions) {
+            var products: [RawProduct] = []
+            let t = try time { products = try raw.fetchProducts(StoreSQL.fetchObjects, limit: priceLimit) }
+            try expect(products.count, expected, "raw rows")
+            return t
+        }
+        let grdbTime = try measure(repetitions: repetitions) {
+            var products: [Product] = []
+            let t = try time { products = try grdb.fetchProducts(StoreSQL.fetchObjects, limit: priceLimit) }
+            try expect(products.count, expected, "GRDB rows")
+            return t
+        }
+        let figure1 = "1. fetch ≈\(n) objects (predicate + 2-key sort)"
+        table.append(ResultRow(figure: figure1 + " vs raw", ours: Format.seconds(ours), raw: Format.seconds(rawTime),
+                               grdb: Format.seconds(grdbTime), ratio: Format.ratio(ours / rawTime) + " raw",
+                               target: "≤ 1.30× raw", verdict: .check(ours / rawTime <= 1.3)))
+        table.append(ResultRow(figure: figure1 + " vs GRDB", ours: Format.seconds(ours), raw: Format.seconds(rawTime),
+                               grdb: Format.seconds(grdbTime), ratio: Format.ratio(ours / grdbTime) + " GRDB",
+                               target: "≤ 1.00× GRDB", verdict: .check(ours <= grdbTime)))
+        table.append(ResultRow(figure: "1. same, then read every name and price", ours: Format.seconds(oursRead),
+                               raw: Format.seconds(rawTime), grdb: Format.seconds(grdbTime),
+                               ratio: Format.ratio(oursRead / rawTime) + " raw"))
+
+        // 2: dictionaries.
+        let dictionaryRequest = LibraryStore.filteredRequest(NSDictionary.self)
+        dictionaryRequest.resultType = .dictionaryResultType
+        dictionaryRequest.propertiesToFetch = ["name", "price"]
+        progress("2. fetch dictionaries")
+        let oursDictionaries = try measure(repetitions: repetitions) {
+            let context = store.newContext()
+            var dictionaries: [NSDictionary] = []
+            let t = try time { dictionaries = try context.fetch(dictionaryRequest) }
+            try expect(dictionaries.count, expected, "dictionaries fetched")
+            return t
+        }
+        let rawDictionaries = try measure(repetitions: repetitions) {
+            var products: [RawProduct] = []
+            let t = try time { products = try raw.fetchProducts(StoreSQL.fetchDictionaries, limit: priceLimit) }
+            try expect(products.count, expected, "raw rows")
+            return t
+        }
+        let grdbRows = try measure(repetitions: repetitions) {
+            var rows: [Row] = []
+            let t = try time { rows = try grdb.fetchRows(StoreSQL.fetchDictionaries, limit: priceLimit) }
+            try expect(rows.count, expected, "GRDB rows")
+            return t
+        }
+        table.append(ResultRow(figure: "2. same into dictionaries (name, price)", ours: Format.seconds(oursDictionaries),
+                               raw: Format.seconds(rawDictionaries), grdb: Format.seconds(grdbRows) + " (Row)",
+                               ratio: Format.ratio(oursDictionaries / rawDictionaries) + " raw", target: "≤ 1.20× raw",
+                               verdict: .check(oursDictionaries / rawDictionaries <= 1.2)))
+
+        // 3: count, ten counts per timed run.
+        progress("3. count")
+        let counts = 10
+        let context = store.newContext()
+        let oursCount = try measure(repetitions: repetitions) {
+            try time { for _ in 0..<counts { try expect(try context.count(for: request), expected, "count") } } / Double(counts)
+        }
+        let rawCount = try measure(repetitions: repetitions) {
+            try time { for _ in 0..<counts { try expect(try raw.count(StoreSQL.count, limit: priceLimit), expected, "raw count") } } / Double(counts)
+        }
+        let grdbCount = try measure(repetitions: repetitions) {
+            try time { for _ in 0..<counts { try expect(try grdb.count(StoreSQL.count, limit: priceLimit), expected, "GRDB count") } } / Double(counts)
+        }
+        table.append(ResultRow(figure: "3. count(for:) over \(Format.count(data.count)) rows", ours: Format.seconds(oursCount),
+                               raw: Format.seconds(rawCount), grdb: Format.seconds(grdbCount),
+                               ratio: Format.ratio(oursCount / rawCount) + " raw", target: "≤ 1.10× raw",
+                               verdict: .check(oursCount / rawCount <= 1.1)))
+    }
+
+    /// Checks once, untimed, that the library, raw SQLite and GRDB read the same products in the same order.
+    private func checkSameProducts(_ store: LibraryStore, _ request: NSFetchRequest<Products>, raw: RawDatabase,
+                                   grdb: GRDBDatabase, expected: Int) throws {
+        let ours = try store.newContext().fetch(request).map { "\($0.name ?? "nil")|\($0.price)" }
+        let rawRows = try raw.fetchProducts(StoreSQL.fetchObjects, limit: priceLimit).map { "\($0.name)|\($0.price)" }
+        let grdbRows = try grdb.fetchProducts(StoreSQL.fetchObjects, limit: priceLimit).map { "\($0.name)|\($0.price)" }
+        try expect(ours.count, expected, "objects fetched")
+        guard ours == rawRows, ours == grdbRows else {
+            throw MismatchError(description: "the library, raw SQLite and GRDB read different products or orders")
+        }
+    }
+
+    // MARK: - 4-5: batches
+
+    /// Figures 4 and 5 on a store of `10 × rows` products.
+    func batchFigures() throws {
+        let url = directory.appendingPathComponent("batch.sqlite")
+        let data = ProductData(count: settings.batchRows, seed: 2)
+        progress("writing \(data.count) products to \(url.lastPathComponent)")
+        let store = try LibraryStore(url: url)
+        try store.fill(with: data)
+        let raw = try RawDatabase(path: url.path)
+        let n = Format.count(data.count)
+
+        // 4: first 20 usable objects of a batched fetch, against the full fetch.
+        progress("4. batched fetch")
+        let full = LibraryStore.allRequest(batchSize: 0)
+        let batched = LibraryStore.allRequest(batchSize: 20)
+        let oursFull = try measure(repetitions: repetitions) {
+            let context = store.newContext()
+            var objects: [Products] = []
+            let t = try time { objects = try context.fetch(full) }
+            try expect(objects.count, data.count, "objects fetched")
+            return t
+        }
+        let rawFull = try measure(repetitions: repetitions) {
+            var products: [RawProduct] = []
+            let t = try time { products = try raw.fetchProducts(StoreSQL.fetchAll, limit: nil) }
+            try expect(products.count, data.count, "raw rows")
+            return t
+        }
+        let firstTwenty = try measure(repetitions: repetitions) {
+            let context = store.newContext()
+            var objects: [Products] = []
+            var total = 0
+            let t = try time {
+                objects = try context.fetch(batched)
+                for p in objects.prefix(20) { total &+= (p.name?.utf8.count ?? 0) &+ Int(p.price) }
+            }
+            try expect(objects.count, data.count, "objects fetched")
+            blackHole(total)
+            return t
+        }
+        table.append(ResultRow(figure: "4. full fetch of \(n) objects (no batches)", ours: Format.seconds(oursFull),
+                               raw: Format.seconds(rawFull), ratio: Format.ratio(oursFull / rawFull) + " raw"))
+        table.append(ResultRow(figure: "4. fetchBatchSize 20 over \(n): first 20 usable", ours: Format.seconds(firstTwenty),
+                               ratio: Format.percent(firstTwenty / oursFull) + " of full", target: "≤ 5% of full fetch",
+                               verdict: .check(firstTwenty / oursFull <= 0.05)))
+
+        // 5: resident memory of the batched result before any fault fires.
+        progress("5. memory of a batched fetch")
+        let bytesPerObject = try measure(repetitions: repetitions) {
+            let context = store.newContext()
+            trimHeap()
+            let before = residentBytes()
+            let objects = try context.fetch(batched)
+            let after = residentBytes()
+            try expect(objects.count, data.count, "objects fetched")
+            return withExtendedLifetime(objects) { Double(after - before) / Double(objects.count) }
+        }
+        table.append(ResultRow(figure: "5. resident memory per object, batched \(n), before faulting",
+                               ours: String(format: "%.0f B", bytesPerObject), target: "≤ 64 B",
+                               verdict: .check(bytesPerObject <= 64)))
+    }
+
+    // MARK: - 6: insert and save
+
+    /// Figure 6: each variant writes `rows` products into a new file per run.
+    func insertFigure() throws {
+        let data = ProductData(count: settings.rows, seed: 3)
+        var run = 0
+        func newFile() -> URL {
+            run += 1
+            return directory.appendingPathComponent("insert-\(run).sqlite")
+        }
+        progress("6. insert and save")
+        let ours = try measure(repetitions: repetitions) {
+            let url = newFile()
+            defer { removeDatabase(at: url) }
+            let store = try LibraryStore(url: url)
+            let context = store.newContext()
+            return try time {
+                try store.insert(data, range: 0..<data.count, into: context)
+                try context.save()
+            }
+        }
+        let rawTime = try measure(repetitions: repetitions) {
+            let url = newFile()
+            defer { removeDatabase(at: url) }
+            let raw = try RawDatabase(path: url.path)
+            try raw.createProductsSchema()
+            return try time { try raw.insert(data) }
+        }
+        let grdbTime = try measure(repetitions: repetitions) {
+            let url = newFile()
+            defer { removeDatabase(at: url) }
+            let grdb = try GRDBDatabase(path: url.path)
+            try grdb.createProductsSchema()
+            return try time { try grdb.insert(data) }
+        }
+        let perSecond = { (seconds: Double) in Format.rate(Double(data.count) / seconds, unit: " rows/s") }
+        table.append(ResultRow(figure: "6. insert + save \(Format.count(data.count)) objects", ours: perSecond(ours),
+                               raw: perSecond(rawTime), grdb: perSecond(grdbTime),
+                               ratio: Format.ratio(rawTime / ours) + " raw", target: "≥ 0.70× raw throughput",
+                               verdict: .check(rawTime / ours >= 0.7)))
+    }
+
+    // MARK: - 7: fetched results controller
+
+    /// Figure 7: `NSFetchedResultsController` does not exist yet.
+    func controllerFigures() {
+        let n = Format.count(settings.rows)
+        table.append(ResultRow(figure: "7. controller: 1 object changed (\(n) objects, 50 sections)", verdict: .pending("issue 5")))
+        table.append(ResultRow(figure: "7. controller: 10% changed (\(n) objects, 50 sections)", verdict: .pending("issue 5")))
+    }
+
+    // MARK: - 8-9: predicates
+
+    /// Figures 8 and 9: parsing format strings, and evaluating `price < 500` in memory.
+    func predicateFigures() throws {
+        // 8: seed-000-sized format strings with arguments.
+        let formats: [(String, [Any])] = [
+            ("name == %@", ["Колбаса «Молочная»"]),
+            ("name CONTAINS[cd] %@ AND price < %d", ["колбаса", 500]),
+            ("price < %d", [500]),
+            ("price BETWEEN {%d, %d}", [100, 500]),
+            ("name BEGINSWITH[c] %@ OR price >= %d", ["йогурт", 900]),
+            ("name IN %@ AND NOT (price > %d)", [["Сыр 1", "Масло 2"], 250]),
+        ]
+        for (format, arguments) in formats { _ = try NSPredicate(validatingFormat: format, argumentArray: arguments) }
+        progress("8. predicate parse")
+        let rounds = settings.parseRounds
+        let parseTime = try measure(repetitions: repetitions) {
+            var parsed: [NSPredicate] = []
+            parsed.reserveCapacity(formats.count * rounds)
+            let t = try time {
+                for _ in 0..<rounds {
+                    for (format, arguments) in formats { parsed.append(try NSPredicate(validatingFormat: format, argumentArray: arguments)) }
+                }
+            }
+            blackHole(parsed)
+            return t
+        }
+        table.append(ResultRow(figure: "8. predicate parse (\(formats.count) seed-000 formats with arguments)",
+                               ours: Format.rate(Double(formats.count * rounds) / parseTime, unit: " parses/s"),
+                               target: "report"))
+
+        // 9: `price < 500` on loaded objects and on dictionaries.
+        let url = directory.appendingPathComponent("fetch.sqlite")
+        let store = try LibraryStore(url: url)
+        let context = store.newContext()
+        let all = NSFetchRequest<Products>(entityName: "Products")
+        let objects = try context.fetch(all)
+        for p in objects { blackHole(p.price) }
+        let dictionaries: [[String: Any]] = objects.map { ["name": $0.name ?? "", "price": Int($0.price)] }
+        let predicate = NSPredicate(format: "price < 500")
+        let evaluations = settings.evaluations
+        func rate(_ items: [Any]) -> Double {
+            let seconds = measure(repetitions: repetitions) {
+                var matches = 0
+                let t = time {
+                    var done = 0
+                    while done < evaluations {
+                        for item in items.prefix(evaluations - done) where predicate.evaluate(with: item) { matches += 1 }
+                        done += min(items.count, evaluations - done)
+                    }
+                }
+                blackHole(matches)
+                return t
+            }
+            return Double(evaluations) / seconds
+        }
+        progress("9. predicate evaluation")
+        let onObjects = rate(objects)
+        let onDictionaries = rate(dictionaries)
+        table.append(ResultRow(figure: "9. evaluate price < 500 on loaded objects", ours: Format.rate(onObjects, unit: " evals/s"),
+                               target: "≥ 20M/s", verdict: .check(onObjects >= 20e6)))
+        table.append(ResultRow(figure: "9. evaluate price < 500 on [String: Any]", ours: Format.rate(onDictionaries, unit: " evals/s"),
+                               target: "≥ 20M/s", verdict: .check(onDictionaries >= 20e6)))
+    }
+}
+
+/// Throws when a variant's result count is not the expected one.
+func expect(_ actual: Int, _ expected: Int, _ what: String) throws {
+    guard actual == expected else { throw MismatchError(description: "\(what): \(actual), expected \(expected)") }
+}
+
+/// Progress goes to standard error, so that standard output holds the table alone.
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data("compare: \(message)\n".utf8))
+}

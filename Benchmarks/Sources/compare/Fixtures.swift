@@ -1,0 +1,161 @@
+import OpenCoreData
+
+/// SplitMix64 (Steele, Lea and Flood): a small seeded generator, so that every run and every variant sees
+/// the same products.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    /// A generator that starts from `seed`.
+    init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The benchmark's entity, declared as an app declares it on Linux (no `@NSManaged`).
+final class Products: NSManagedObject {
+    /// The product's name.
+    var name: String? {
+        get { value(forKey: "name") as? String }
+        set { setValue(newValue, forKey: "name") }
+    }
+
+    /// The product's price, 0 ..< 1000.
+    var price: Int32 {
+        get { (value(forKey: "price") as? NSNumber)?.int32Value ?? 0 }
+        set { setValue(newValue, forKey: "price") }
+    }
+}
+
+/// The seed article's eight products (two sausages in «» quotes); a number suffix varies them.
+let productNames = ["Йогурт", "Молоко", "Творог", "Кефир", "Колбаса «Молочная»", "Колбаса «Докторская»", "Сыр", "Масло"]
+
+/// Products to write, as parallel arrays, made from a seed.
+struct ProductData: Sendable {
+    /// Names such as `Кефир 417`.
+    let names: [String]
+    /// Prices, uniform in 0 ..< 1000.
+    let prices: [Int32]
+
+    /// `count` products from `seed`.
+    init(count: Int, seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var names: [String] = []
+        var prices: [Int32] = []
+        names.reserveCapacity(count)
+        prices.reserveCapacity(count)
+        for _ in 0..<count {
+            names.append("\(productNames[Int(random.next() % UInt64(productNames.count))]) \(random.next() % 1000)")
+            prices.append(Int32(random.next() % 1000))
+        }
+        self.names = names
+        self.prices = prices
+    }
+
+    /// How many products.
+    var count: Int { names.count }
+}
+
+/// The fetch figures' condition: `price < 500`, about half of the rows.
+let priceLimit: Int32 = 500
+
+/// What the library and the baselines read: table, columns and the SQL the library runs, so that the raw
+/// and GRDB variants do the same work (same `WHERE`, same `ORDER BY`).
+enum StoreSQL {
+    /// The library's table for `Products` (`Z_PK`, `Z_ENT`, `Z_OPT`, `ZNAME`, `ZPRICE`).
+    static let createTable = "CREATE TABLE ZPRODUCTS (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZPRICE INTEGER)"
+    /// The library's index on the entity column.
+    static let createIndex = "CREATE INDEX IF NOT EXISTS ZPRODUCTS_Z_ENT_INDEX ON ZPRODUCTS (Z_ENT)"
+    /// Figure 1's rows (the library selects `t0.Z_PK, t0.Z_ENT` as well).
+    static let fetchObjects = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
+    /// Figure 2's rows: exactly the library's dictionary fetch.
+    static let fetchDictionaries = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE"
+    /// Figure 3: exactly the library's count.
+    static let count = "SELECT COUNT(*) FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ?"
+    /// Figure 4's full fetch, all rows in the same order (the library selects `t0.Z_PK, t0.Z_ENT` as well).
+    static let fetchAll = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
+    /// Figure 6's insert: the library's columns.
+    static let insert = "INSERT INTO ZPRODUCTS (Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE) VALUES (?, ?, 1, ?, ?)"
+}
+
+/// The `Products` model, built in code. Each container gets its own model instance.
+func makeModel() -> NSManagedObjectModel {
+    let entity = NSEntityDescription(
+        name: "Products", managedObjectClassName: NSStringFromClass(Products.self),
+        properties: [
+            NSAttributeDescription(name: "name", type: .stringAttributeType, optional: false),
+            NSAttributeDescription(name: "price", type: .integer32AttributeType, optional: false, defaultValue: 0),
+        ])
+    return NSManagedObjectModel(entities: [entity])
+}
+
+/// An OpenCoreData SQLite store on a file.
+final class LibraryStore {
+    /// The store file.
+    let url: URL
+    /// The container that opened it.
+    let container: NSPersistentContainer
+
+    /// Opens (or creates) the store at `url`.
+    init(url: URL) throws {
+        self.url = url
+        container = NSPersistentContainer(name: "Bench", managedObjectModel: makeModel())
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        var failure: (any Error)?
+        container.loadPersistentStores { _, error in failure = error }
+        if let failure { throw failure }
+    }
+
+    /// A new context on the store, with no registered objects.
+    func newContext() -> NSManagedObjectContext { container.newBackgroundContext() }
+
+    /// Inserts `data` through the library, saving every `chunk` objects and resetting the context.
+    func fill(with data: ProductData, chunk: Int = 100_000) throws {
+        let context = newContext()
+        for start in stride(from: 0, to: data.count, by: chunk) {
+            try insert(data, range: start..<min(start + chunk, data.count), into: context)
+            try context.save()
+            context.reset()
+        }
+    }
+
+    /// Inserts products `range` of `data` into `context` (not saved).
+    func insert(_ data: ProductData, range: Range<Int>, into context: NSManagedObjectContext) throws {
+        for i in range {
+            let product = Products(context: context)
+            product.name = data.names[i]
+            product.price = data.prices[i]
+        }
+    }
+
+    /// `Products` with `price < priceLimit`, sorted by name then price.
+    static func filteredRequest<T>(_ type: T.Type = Products.self) -> NSFetchRequest<T> {
+        let request = NSFetchRequest<T>(entityName: "Products")
+        request.predicate = NSPredicate(format: "price < %d", priceLimit)
+        request.sortDescriptors = sortedByNameAndPrice
+        return request
+    }
+
+    /// Every `Products`, sorted by name then price.
+    static func allRequest(batchSize: Int) -> NSFetchRequest<Products> {
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = sortedByNameAndPrice
+        request.fetchBatchSize = batchSize
+        return request
+    }
+
+    private static var sortedByNameAndPrice: [NSSortDescriptor] {
+        [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+    }
+}
+
+/// Deletes a SQLite file with its `-wal` and `-shm` companions.
+func removeDatabase(at url: URL) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+}

@@ -1,0 +1,191 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Mirrors `mergeChanges(fromContextDidSave:)`: brings another context's saved changes into this one.
+    /// Call it on this context's queue (inside `perform`). Inserted objects are registered (as faults
+    /// holding their row), updated ones take the saved values while keeping this context's own unsaved
+    /// changes, deleted ones are removed. Posts `ObjectsDidChange` with what changed here.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        if let saved = notification.userInfo?[SavedChanges.userInfoKey] as? SavedChanges {
+            merge(saved)
+            return
+        }
+        // A notification built elsewhere: IDs (or objects) only; read the rows.
+        var ids: [String: [NSManagedObjectID]] = [:]
+        for key in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
+            let objects = notification.userInfo?[key] as? Set<NSManagedObject> ?? []
+            ids[key] = objects.map(\.objectID)
+        }
+        mergeRemote(inserted: ids[NSInsertedObjectsKey]!, updated: ids[NSUpdatedObjectsKey]!, deleted: ids[NSDeletedObjectsKey]!)
+    }
+
+    /// Mirrors `NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)`: the dictionary holds
+    /// `NSInsertedObjectsKey` / `NSUpdatedObjectsKey` / `NSDeletedObjectsKey` (or the `…ObjectIDsKey`
+    /// forms) with arrays or sets of `NSManagedObjectID`s or their URIs, from another process for example.
+    /// Each context merges on its own queue; rows are read from the store.
+    public class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [NSManagedObjectContext]) {
+        for context in contexts {
+            context.performAndWait {
+                func ids(_ keys: String...) -> [NSManagedObjectID] {
+                    keys.flatMap { key -> [NSManagedObjectID] in
+                        let raw = changeNotificationData[key]
+                        let items: [Any] = (raw as? [Any]) ?? (raw as? Set<AnyHashable>).map { $0.map(\.base) } ?? []
+                        return items.compactMap { item in
+                            if let id = item as? NSManagedObjectID { return id }
+                            if let url = item as? URL { return context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) }
+                            return nil
+                        }
+                    }
+                }
+                context.mergeRemote(inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
+                                    updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
+                                    deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey))
+            }
+        }
+    }
+
+    private func mergeRemote(inserted: [NSManagedObjectID], updated: [NSManagedObjectID], deleted: [NSManagedObjectID]) {
+        guard let coordinator = persistentStoreCoordinator, let store = try? coordinator.store() else { return }
+        var saved = SavedChanges(source: ObjectIdentifier(coordinator), coordinator: ObjectIdentifier(coordinator))
+        func rows(_ ids: [NSManagedObjectID]) -> [SavedChanges.Row] {
+            let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }) { $0.entity.layout.root.layout.entityID }
+            return groups.flatMap { root, group -> [SavedChanges.Row] in
+                let loaded = (try? store.backend.loadRows(root: root, pks: group.map { $0.primaryKey! })) ?? [:]
+                return group.compactMap { id in
+                    guard let row = loaded[id.primaryKey!], let values = row.values else { return nil }
+                    let entity = store.backend.entitiesByID[row.entityID] ?? id.entity
+                    let real = NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
+                    let old = registry[id.key]?.snapshot
+                    let changed = Set(entity.layout.persistentSlots.filter { old == nil || old![$0] != values[$0] })
+                    return .init(id: real, values: values, version: row.version, changedSlots: changed)
+                }
+            }
+        }
+        saved.inserted = rows(inserted)
+        saved.updated = rows(updated)
+        saved.deleted = deleted
+        merge(saved)
+    }
+
+    /// Applies saved changes to this context's registered objects and announces them.
+    func merge(_ saved: SavedChanges) {
+        processPendingChanges()
+        var insertedHere: [NSManagedObject] = []
+        var updatedHere: [NSManagedObject] = []
+        var deletedHere: [NSManagedObject] = []
+        var changedKeys: [(NSManagedObjectID, Set<Int>)] = []
+        for row in saved.inserted {
+            if let object = registry[row.id.key] {
+                absorb(object, row)
+                continue
+            }
+            let object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
+            object.prefetched = row.values
+            object.prefetchedVersion = row.version
+            registry[row.id.key] = object
+            insertedHere.append(object)
+        }
+        for row in saved.updated {
+            guard let object = registry[row.id.key] else { continue }
+            let visible = absorb(object, row)
+            updatedHere.append(object)
+            changedKeys.append((object.objectID, visible))
+        }
+        for id in saved.deleted {
+            guard let object = registry.removeValue(forKey: id.key) else { continue }
+            let oid = ObjectIdentifier(object)
+            touched[oid] = nil
+            deleted[oid] = nil
+            object._isDeleted = true
+            deletedHere.append(object)
+        }
+        guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty) else { return }
+        var info: [AnyHashable: Any] = [ChangedKeys.userInfoKey: ChangedKeys(changedKeys)]
+        if !insertedHere.isEmpty { info[NSInsertedObjectsKey] = Set(insertedHere) }
+        if !updatedHere.isEmpty {
+            info[NSUpdatedObjectsKey] = Set(updatedHere)
+            info[NSRefreshedObjectsKey] = Set(updatedHere)
+        }
+        if !deletedHere.isEmpty { info[NSDeletedObjectsKey] = Set(deletedHere) }
+        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+    }
+
+    /// Takes a saved row into a registered object, keeping this context's unsaved changes on top.
+    /// Returns the slots whose visible values changed.
+    @discardableResult
+    private func absorb(_ object: NSManagedObject, _ row: SavedChanges.Row) -> Set<Int> {
+        if object._isFault {
+            object.prefetched = row.values
+            object.prefetchedVersion = row.version
+            object.batch = nil
+            return row.changedSlots
+        }
+        let before = object.values
+        var values = row.values
+        if let snapshot = object.snapshot {
+            for slot in object.layout.persistentSlots where object.values[slot] != snapshot[slot] { values[slot] = object.values[slot] }
+        }
+        for slot in object.layout.attributes.indices where object.layout.columns[slot] == nil { values[slot] = object.values[slot] }
+        object.values = values
+        object.snapshot = row.values
+        object.version = row.version
+        return Set(object.layout.attributes.indices.filter { before[$0] != values[$0] })
+    }
+
+    /// Mirrors `automaticallyMergesChangesFromParent`: when true, saves of the parent context (or, for a
+    /// context on the coordinator, of every other context on the same coordinator) are merged into this
+    /// one on its queue, posting `ObjectsDidChange` here.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { mergeObserver != nil }
+        set {
+            if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
+            mergeObserver = nil
+            guard newValue else { return }
+            mergeObserver = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification,
+                                                                   object: nil, queue: nil) { [weak self] note in
+                guard let self, let saved = note.userInfo?[SavedChanges.userInfoKey] as? SavedChanges,
+                      saved.source != ObjectIdentifier(self) else { return }
+                if let parent = self.parent {
+                    guard (note.object as AnyObject?) === parent else { return }
+                } else {
+                    guard saved.reachedStore, let coordinator = self.persistentStoreCoordinator,
+                          saved.coordinator == ObjectIdentifier(coordinator) else { return }
+                }
+                self.perform { self.merge(saved) }
+            }
+        }
+    }
+
+    /// Mirrors `refresh(_:mergeChanges:)`. With `false` the object becomes a fault again and loses its
+    /// unsaved changes; with `true` it rereads its row from the store and keeps its unsaved changes on top.
+    public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
+        guard object.managedObjectContext === self, !object._isInserted, let pk = object.objectID.primaryKey else { return }
+        let root = object.layout.root.layout.entityID
+        if !flag || object._isFault {
+            touched[ObjectIdentifier(object)] = nil
+            unprocessed.updatedKeys[ObjectIdentifier(object)] = nil
+            object.values = []
+            object.snapshot = nil
+            object.prefetched = nil
+            object.batch = nil
+            object._isFault = true
+            try? persistentStoreCoordinator?.store().backend.rowCache.remove(root: root, pk: pk)
+            return
+        }
+        guard let store = try? persistentStoreCoordinator?.store().backend,
+              let row = try? store.loadRows(root: root, pks: [pk])[pk], let values = row.values else { return }
+        absorb(object, .init(id: object.objectID, values: values, version: row.version, changedSlots: []))
+    }
+
+    /// Mirrors `refreshAllObjects()`: objects with unsaved changes reread their rows and keep the changes;
+    /// the others become faults and read fresh values when next used.
+    public func refreshAllObjects() {
+        processPendingChanges()
+        let objects = Array(registry.values)
+        for object in objects where !object._isInserted {
+            refresh(object, mergeChanges: object.hasChanges)
+        }
+        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
+                                        userInfo: [NSRefreshedObjectsKey: Set(objects)])
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// A row handed from a parent context to its child: the parent's current values of an object,
+/// unsaved changes included.
+struct ParentRow {
+    let id: NSManagedObjectID
+    let values: [Value]
+    let version: Int64
+}
+
+extension NSManagedObjectContext {
+    /// Mirrors `parent`: a child context fetches through its parent (seeing the parent's unsaved state)
+    /// and saves into it, not into the store. Setting it also sets the coordinator (the parent's).
+    public var parent: NSManagedObjectContext? {
+        get { _parent }
+        set {
+            _parent = newValue
+            if let newValue {
+                persistentStoreCoordinator = newValue.persistentStoreCoordinator ?? newValue.parent?.persistentStoreCoordinator
+            }
+        }
+    }
+
+    /// The parent's matches for a fetch, as rows (on the parent's queue, pending changes included).
+    func parentRows<T>(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<T>, plan: FetchPlan) throws -> [ParentRow] {
+        let copy = NSFetchRequest<NSManagedObject>(entityName: plan.entity.name ?? "")
+        copy.predicate = request.predicate
+        copy.sortDescriptors = request.sortDescriptors
+        copy.includesSubentities = request.includesSubentities
+        // Limit and offset are applied here, after this context's own changes.
+        return try parent.performAndWait {
+            try parent.fetch(copy).map { object in
+                if object._isFault { object.fulfill() }
+                return ParentRow(id: object.objectID, values: object.values, version: object.version)
+            }
+        }
+    }
+
+    /// A child's fetch: the parent's rows, this context's own pending changes on top, then sort, offset
+    /// and limit in memory.
+    func fetchThroughParent<T>(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<T>, plan: FetchPlan) throws -> [NSManagedObject] {
+        var result: [NSManagedObject] = []
+        for row in try parentRows(parent, request, plan: plan) {
+            let object: NSManagedObject
+            if let registered = registry[row.id.key] {
+                object = registered
+                if object._isFault { object.fill(with: row.values, version: row.version) }
+            } else {
+                object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
+                object.fill(with: row.values, version: row.version)
+                registry[row.id.key] = object
+            }
+            if object._isDeleted || touched[ObjectIdentifier(object)] != nil { continue }
+            result.append(object)
+        }
+        let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
+        let predicate = plan.predicate.map { NSPredicate(node: $0) }
+        let candidates = inserted.values.sorted { insertionOrder[ObjectIdentifier($0)]! < insertionOrder[ObjectIdentifier($1)]! }
+            + touched.values.filter { !$0._isDeleted }
+        for object in candidates where included.contains(object.layout.entityID) {
+            if let predicate, try !predicate.evaluate(validating: object) { continue }
+            result.append(object)
+        }
+        if !plan.descriptors.isEmpty { result = result.sorted(using: plan.descriptors) }
+        if plan.offset > 0 { result = Array(result.dropFirst(plan.offset)) }
+        if plan.limit > 0 { result = Array(result.prefix(plan.limit)) }
+        return result
+    }
+
+    /// Fires a child's fault with the parent's current values.
+    func loadFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) {
+        let ids = objects.map(\.objectID)
+        let rows: [ParentRow?] = parent.performAndWait {
+            ids.map { id in
+                let object = parent.registeredObject(for: id) ?? (try? parent.existingObject(with: id))
+                guard let object else { return nil }
+                if object._isFault { object.fulfill() }
+                return ParentRow(id: id, values: object.values, version: object.version)
+            }
+        }
+        for (object, row) in zip(objects, rows) {
+            if let row { object.fill(with: row.values, version: row.version) }
+        }
+    }
+
+    /// A child's save: validates, then applies its inserts, updates and deletes to the parent (as the
+    /// parent's own pending changes) on the parent's queue.
+    func saveToParent(_ parent: NSManagedObjectContext) throws {
+        processPendingChanges()
+        NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
+        let (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
+        try validate(insertedObjects + updatedObjects)
+        let inserts = insertedObjects.map { ($0.objectID, $0.values) }
+        let updates = updatedObjects.map { o in (o.objectID, o.layout.persistentSlots.filter { o.snapshot![$0] != o.values[$0] }, o.values) }
+        let deletes = deletedObjects.map(\.objectID)
+        parent.performAndWait {
+            for (id, values) in inserts {
+                let object = id.entity.layout.objectClass.init(entity: id.entity, insertInto: nil)
+                object.objectID = id
+                object.values = values
+                parent.insert(object)
+            }
+            for (id, slots, values) in updates {
+                let object = parent.object(with: id)
+                if object._isFault { object.fulfill() }
+                for slot in slots where object.values[slot] != values[slot] {
+                    object.values[slot] = values[slot]
+                    parent.objectDidChange(object, slot: slot)
+                }
+            }
+            for id in deletes {
+                let object = parent.object(with: id)
+                if object.managedObjectContext === parent { parent.delete(object) }
+            }
+        }
+        var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject))
+        saved.reachedStore = false
+        for object in insertedObjects {
+            object._isInserted = false
+            object.snapshot = object.values
+            saved.inserted.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: Set(object.layout.persistentSlots)))
+        }
+        for object in updatedObjects {
+            let changed = Set(object.layout.persistentSlots.filter { object.snapshot![$0] != object.values[$0] })
+            object.snapshot = object.values
+            saved.updated.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: changed))
+        }
+        for object in deletedObjects {
+            registry[object.objectID.key] = nil
+            object.managedObjectContext = nil
+            saved.deleted.append(object.objectID)
+        }
+        inserted.removeAll()
+        deleted.removeAll()
+        touched.removeAll()
+        insertionOrder.removeAll()
+        postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
+    }
+}
