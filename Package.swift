@@ -24,8 +24,9 @@ let package = Package(
             "OpenCoreData", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
+        .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates"]),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -72,14 +72,20 @@ enum StoreSQL {
     static let createTable = "CREATE TABLE ZPRODUCTS (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZPRICE INTEGER)"
     /// The library's index on the entity column.
     static let createIndex = "CREATE INDEX IF NOT EXISTS ZPRODUCTS_Z_ENT_INDEX ON ZPRODUCTS (Z_ENT)"
-    /// Figure 1's rows (the library selects `t0.Z_PK, t0.Z_ENT` as well).
+    /// Figure 1's rows (the library selects its own columns, `t0.Z_PK, t0.Z_ENT, t0.Z_OPT`, as well).
     static let fetchObjects = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
     /// Figure 2's rows: exactly the library's dictionary fetch.
     static let fetchDictionaries = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE"
     /// Figure 3: exactly the library's count.
     static let count = "SELECT COUNT(*) FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ?"
-    /// Figure 4's full fetch, all rows in the same order (the library selects `t0.Z_PK, t0.Z_ENT` as well).
-    static let fetchAll = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
+    /// Figure 4's full fetch in figure 1's order (the library selects its own columns as well).
+    static let fetchAllSorted = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
+    /// The first query of the library's batched fetch in figure 1's order: the keys, sorted.
+    static let fetchAllKeysSorted = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE"
+    /// Figure 4's full fetch in store order (the library adds `ORDER BY t0.Z_PK` when nothing is sorted).
+    static let fetchAll = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 ORDER BY t0.Z_PK"
+    /// The first query of the library's batched fetch in store order.
+    static let fetchAllKeys = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0"
     /// Figure 6's insert: the library's columns.
     static let insert = "INSERT INTO ZPRODUCTS (Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE) VALUES (?, ?, 1, ?, ?)"
 }
@@ -112,8 +118,19 @@ final class LibraryStore {
         if let failure { throw failure }
     }
 
-    /// A new context on the store, with no registered objects.
-    func newContext() -> NSManagedObjectContext { container.newBackgroundContext() }
+    /// A new main-queue context on the store, with no registered objects. The benchmark runs on the main
+    /// thread, so calling it directly is Core Data's rule-abiding use (no `performAndWait` hop).
+    func newContext() -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = container.persistentStoreCoordinator
+        return context
+    }
+
+    /// Writes `data` to a new store at `url` through the library, then closes it, so that measurements
+    /// start from a store whose row cache holds nothing from the writing.
+    static func create(at url: URL, with data: ProductData) throws {
+        try LibraryStore(url: url).fill(with: data)
+    }
 
     /// Inserts `data` through the library, saving every `chunk` objects and resetting the context.
     func fill(with data: ProductData, chunk: Int = 100_000) throws {
@@ -142,10 +159,10 @@ final class LibraryStore {
         return request
     }
 
-    /// Every `Products`, sorted by name then price.
-    static func allRequest(batchSize: Int) -> NSFetchRequest<Products> {
+    /// Every `Products`, sorted by name then price or in store order.
+    static func allRequest(batchSize: Int, sorted: Bool) -> NSFetchRequest<Products> {
         let request = NSFetchRequest<Products>(entityName: "Products")
-        request.sortDescriptors = sortedByNameAndPrice
+        if sorted { request.sortDescriptors = sortedByNameAndPrice }
         request.fetchBatchSize = batchSize
         return request
     }

@@ -15,6 +15,13 @@ func time(_ body: () throws -> Void) rethrows -> Double {
     return monotonicSeconds() - start
 }
 
+/// Runs `body` and returns its result with the seconds it took. The caller frees the result, untimed.
+func timed<T>(_ body: () throws -> T) rethrows -> (result: T, seconds: Double) {
+    let start = monotonicSeconds()
+    let result = try body()
+    return (result, monotonicSeconds() - start)
+}
+
 /// Runs `sample` once to warm up, then `repetitions` times, and returns the median of what the
 /// repetitions return (each sample times only its own measured part).
 func measure(repetitions: Int, _ sample: () throws -> Double) rethrows -> Double {

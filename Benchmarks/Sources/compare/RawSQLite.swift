@@ -40,6 +40,9 @@ final class RawDatabase {
 
     deinit { sqlite3_close_v2(handle) }
 
+    /// The linked SQLite's version, such as `3.46.1`.
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
     /// Runs statements that return no rows.
     func execute(_ sql: String) throws {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
@@ -69,6 +72,21 @@ final class RawDatabase {
             }
             let name = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
             products.append(RawProduct(name: name, price: sqlite3_column_int(statement, 1)))
+        }
+    }
+
+    /// Runs `sql` and collects column 0 of each row as an integer (primary keys).
+    func fetchKeys(_ sql: String) throws -> [Int64] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        var keys: [Int64] = []
+        while true {
+            let rc = sqlite3_step(statement)
+            guard rc == SQLITE_ROW else {
+                guard rc == SQLITE_DONE else { throw error(sql) }
+                return keys
+            }
+            keys.append(sqlite3_column_int64(statement, 0))
         }
     }
 

@@ -48,6 +48,18 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         return context
     }
 
+    /// Mirrors `performBackgroundTask(_:)`: runs `block` on a new private-queue context.
+    open func performBackgroundTask(_ block: @escaping @Sendable (NSManagedObjectContext) -> Void) {
+        let context = newBackgroundContext()
+        context.perform { block(context) }
+    }
+
+    /// Mirrors the async `performBackgroundTask(_:)`.
+    open func performBackgroundTask<T: Sendable>(_ block: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { try block(context) }
+    }
+
     /// Mirrors `newBackgroundContext()`.
     open func newBackgroundContext() -> NSManagedObjectContext {
         let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)

@@ -1,0 +1,38 @@
+import OpenCoreData
+import OpenCoreDataTesting
+
+// Saves forever into the store at argv[1]: each save inserts `LedgerModel.entriesPerBatch` entries of the
+// next batch number and sets the single Counter's `lastBatch` to it. The crash-consistency test kills
+// this process with SIGKILL at random moments and checks that every batch is wholly present or absent.
+guard CommandLine.arguments.count > 1 else {
+    print("usage: ocd-crash-writer STORE_PATH")
+    exit(2)
+}
+let container = NSPersistentContainer(name: "Ledger", managedObjectModel: LedgerModel.make())
+container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: CommandLine.arguments[1]))]
+container.loadPersistentStores { _, error in
+    if let error { print("cannot open: \(error)"); exit(1) }
+}
+let context = container.newBackgroundContext()
+context.performAndWait {
+    do {
+        let counters = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
+        let counter = counters.first ?? NSEntityDescription.insertNewObject(forEntityName: "Counter", into: context)
+        var batch = (counter.value(forKey: "lastBatch") as? Int64) ?? 0
+        FileHandle.standardOutput.write(Data("ready \(batch)\n".utf8))  // unbuffered: the test waits for it
+        while true {
+            batch += 1
+            for i in 0..<LedgerModel.entriesPerBatch {
+                let entry = NSEntityDescription.insertNewObject(forEntityName: "Entry", into: context)
+                entry.setValue(batch, forKey: "batch")
+                entry.setValue(i, forKey: "index")
+                entry.setValue(String(repeating: "x", count: 200), forKey: "text")
+            }
+            counter.setValue(batch, forKey: "lastBatch")
+            try context.save()
+        }
+    } catch {
+        print("writer failed: \(error)")
+        exit(1)
+    }
+}

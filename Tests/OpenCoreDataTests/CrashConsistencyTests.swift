@@ -1,0 +1,65 @@
+@testable import OpenCoreData
+import OpenCoreDataTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process saves in a loop and is killed with SIGKILL at random moments; after each kill the
+/// store opens, `PRAGMA integrity_check` is ok, and every save is wholly present or wholly absent.
+@Suite("Crash consistency")
+struct CrashConsistencyTests {
+    static var writerURL: URL? {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [here, URL(fileURLWithPath: ".build/debug")] {
+            let url = candidate.appendingPathComponent("ocd-crash-writer")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    @Test func killedWritersNeverLeaveAPartialSave() throws {
+        let writer = try #require(Self.writerURL, "ocd-crash-writer is built with the tests")
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let kills = Int(ProcessInfo.processInfo.environment["OCD_CRASH_KILLS"] ?? "") ?? 50
+        var rng = SeededRandom(seed: 7)
+        var lastBatch: Int64 = 0
+        for round in 0..<kills {
+            let process = Process()
+            process.executableURL = writer
+            process.arguments = [store.url.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            // Wait until it is writing, then kill it at a random moment.
+            _ = pipe.fileHandleForReading.availableData
+            usleep(UInt32(rng.int(1_000...40_000)))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer should have been killed")
+
+            let container = try store.container(LedgerModel.make())
+            let backend = try container.persistentStoreCoordinator.store().backend
+            var integrity = ""
+            try backend.read { db in try db.query("PRAGMA integrity_check") { integrity = String(describing: $0.dynamicValue(0)) } }
+            #expect(integrity == "string(\"ok\")", "round \(round)")
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let counter = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first
+                let batch = (counter?.value(forKey: "lastBatch") as? Int64) ?? 0
+                #expect(batch >= lastBatch, "round \(round): committed saves never disappear")
+                lastBatch = batch
+                let entries = NSFetchRequest<NSDictionary>(entityName: "Entry")
+                entries.resultType = .dictionaryResultType
+                entries.propertiesToFetch = ["batch"]
+                var sizes: [Int64: Int] = [:]
+                for row in try context.fetch(entries) { sizes[row["batch"] as! Int64, default: 0] += 1 }
+                #expect(sizes.count == Int(batch), "round \(round): batches 1...\(batch) present")
+                #expect(sizes.values.allSatisfy { $0 == LedgerModel.entriesPerBatch }, "round \(round): a batch is whole")
+                #expect(sizes.keys.allSatisfy { $0 >= 1 && $0 <= batch })
+            }
+        }
+        #expect(lastBatch > 0, "the writer got some saves in")
+    }
+}
