@@ -145,3 +145,36 @@ print("-- includesSubentities = false:")
 let without = fetch { $0.predicate = NSPredicate(format: "price == 999"); $0.includesSubentities = false }
 show(without)
 if without.isEmpty { print("(none: the FavoriteProducts object is gone)") }
+
+section("A background context saves; the view context merges it (automaticallyMergesChangesFromParent)")
+context.automaticallyMergesChangesFromParent = true
+final class Changes: @unchecked Sendable {
+    var inserted = 0, updated = 0, deleted = 0
+}
+let seen = Changes()
+let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil) { note in
+    seen.inserted += (note.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject>)?.count ?? 0
+    seen.updated += (note.userInfo?[NSUpdatedObjectsKey] as? Set<NSManagedObject>)?.count ?? 0
+    seen.deleted += (note.userInfo?[NSDeletedObjectsKey] as? Set<NSManagedObject>)?.count ?? 0
+}
+let cheapestID = fetch { $0.sortDescriptors = byPrice; $0.fetchLimit = 1 }.first?.objectID
+let background = container.newBackgroundContext()
+background.performAndWait {
+    let product = Products(context: background)
+    product.name = "Творог"
+    product.price = 5
+    if let cheapestID, let cheapest = try? background.existingObject(with: cheapestID) as? Products {
+        cheapest.price += 1
+    }
+    do { try background.save() } catch { print("background save failed: \(error)") }
+    print("background context saved: 1 insert, 1 update")
+}
+// The merge was queued on the main queue. A command-line program runs the main queue by running the
+// main run loop (or dispatchMain(), or an async main); here, until the merge has arrived.
+let deadline = Date().addingTimeInterval(5)
+while seen.inserted + seen.updated == 0, Date() < deadline {
+    _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+}
+NotificationCenter.default.removeObserver(observer)
+print("view context received ObjectsDidChange: \(seen.inserted) inserted, \(seen.updated) updated, \(seen.deleted) deleted")
+print("view context now counts \((try? context.count(for: NSFetchRequest<Products>(entityName: "Products"))) ?? -1) products")

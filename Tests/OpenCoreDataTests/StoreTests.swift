@@ -283,32 +283,26 @@ struct StoreTests {
         let store = TemporaryStore()
         defer { store.cleanUp() }
         let context = try store.container().viewContext
-        nonisolated(unsafe) var changes: [String: Int] = [:]
-        nonisolated(unsafe) var saves: [String: Int] = [:]
+        let changeNotes = NotificationBox(), saveNotes = NotificationBox()
         let center = NotificationCenter.default
-        let o1 = center.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil) { note in
-            for key in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
-                changes[key, default: 0] += (note.userInfo?[key] as? Set<NSManagedObject>)?.count ?? 0
-            }
-        }
-        let o2 = center.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) { note in
-            for key in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
-                saves[key, default: 0] += (note.userInfo?[key] as? Set<NSManagedObject>)?.count ?? 0
-            }
+        let o1 = center.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil) { changeNotes.append($0) }
+        let o2 = center.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) { saveNotes.append($0) }
+        func total(_ box: NotificationBox, _ key: String) -> Int {
+            box.notes.reduce(0) { $0 + ((($1.userInfo?[key] as? Set<NSManagedObject>)?.count) ?? 0) }
         }
         defer { center.removeObserver(o1); center.removeObserver(o2) }
         let products = insertProducts(context, count: 3)
         context.processPendingChanges()
-        #expect(changes[NSInsertedObjectsKey] == 3)
+        #expect(total(changeNotes, NSInsertedObjectsKey) == 3)
         try context.save()
-        #expect(saves[NSInsertedObjectsKey] == 3)
+        #expect(total(saveNotes, NSInsertedObjectsKey) == 3)
         products[0].price = products[0].price &+ 1
         context.delete(products[1])
         try context.save()
-        #expect(changes[NSUpdatedObjectsKey] == 1)
-        #expect(changes[NSDeletedObjectsKey] == 1)
-        #expect(saves[NSUpdatedObjectsKey] == 1)
-        #expect(saves[NSDeletedObjectsKey] == 1)
+        #expect(total(changeNotes, NSUpdatedObjectsKey) == 1)
+        #expect(total(changeNotes, NSDeletedObjectsKey) == 1)
+        #expect(total(saveNotes, NSUpdatedObjectsKey) == 1)
+        #expect(total(saveNotes, NSDeletedObjectsKey) == 1)
     }
 
     @Test func storeMadeWithAnotherModelIsRefused() throws {
