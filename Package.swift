@@ -21,11 +21,11 @@ let package = Package(
             "OpenCoreDataPredicates", "CSQLite", .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "products", dependencies: [
-            "OpenCoreData", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
-        .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates"]),
+        .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTesting
 
 // The seed 000 article ("NSFetchRequest and NSFetchedResultsController"), live on a SQLite store.
 //
@@ -41,7 +42,7 @@ let url = URL(fileURLWithPath: storePath)
 if fresh {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
 }
-let container = NSPersistentContainer(name: "Products", managedObjectModel: makeModel())
+let container = NSPersistentContainer(name: "Products", managedObjectModel: SeedModel.make())
 container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
 container.loadPersistentStores { description, error in
     if let error {
@@ -75,12 +76,7 @@ func fetch(_ configure: (NSFetchRequest<Products>) -> Void) -> [Products] {
 // Fill a new store: `count` products with seeded random prices below 1000, and one favorite priced 999.
 let existing = (try? context.count(for: NSFetchRequest<Products>(entityName: "Products"))) ?? 0
 if existing == 0 {
-    var random = SeededRandom(state: seed)
-    for _ in 0..<count {
-        let product = Products(context: context)
-        product.name = productNames[Int.random(in: 0..<productNames.count, using: &random)]
-        product.price = Int32.random(in: 1..<1000, using: &random)
-    }
+    SeedModel.insertProducts(context, count: count, seed: seed)
     let favorite = FavoriteProducts(context: context)
     favorite.name = "Колбаса «Молочная»"
     favorite.price = 999

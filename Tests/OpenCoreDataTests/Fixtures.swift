@@ -1,31 +1,8 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTesting
 
-/// Seed 000's model: `Products` (name, price) and its subentity `FavoriteProducts`.
-class Products: NSManagedObject {
-    var name: String? {
-        get { value(forKey: "name") as? String }
-        set { setValue(newValue, forKey: "name") }
-    }
-    var price: Int32 {
-        get { (value(forKey: "price") as? NSNumber)?.int32Value ?? 0 }
-        set { setValue(newValue, forKey: "price") }
-    }
-}
-
-final class FavoriteProducts: Products {}
-
-func makeProductsModel() -> NSManagedObjectModel {
-    let favorite = NSEntityDescription(name: "FavoriteProducts", managedObjectClassName: NSStringFromClass(FavoriteProducts.self))
-    let products = NSEntityDescription(
-        name: "Products", managedObjectClassName: NSStringFromClass(Products.self),
-        properties: [
-            NSAttributeDescription(name: "name", type: .stringAttributeType, optional: false),
-            NSAttributeDescription(name: "price", type: .integer32AttributeType, optional: false, defaultValue: 0),
-        ],
-        subentities: [favorite])
-    return NSManagedObjectModel(entities: [products])
-}
+func makeProductsModel() -> NSManagedObjectModel { SeedModel.make() }
 
 /// A fresh SQLite file in a temporary directory, removed by `cleanUp()`.
 struct TemporaryStore {
@@ -50,22 +27,9 @@ struct TemporaryStore {
     }
 }
 
-let productNames = ["Йогурт", "Молоко", "Творог", "Кефир", "Колбаса «Молочная»", "Колбаса «Докторская»", "Сыр", "Масло"]
+let productNames = SeedModel.productNames
 
 @discardableResult
 func insertProducts(_ context: NSManagedObjectContext, count: Int, seed: UInt64 = 42) -> [Products] {
-    var state = seed
-    func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    return (0..<count).map { _ in
-        let p = Products(context: context)
-        p.name = productNames[Int(next() % UInt64(productNames.count))]
-        p.price = Int32(next() % 1000)
-        return p
-    }
+    SeedModel.insertProducts(context, count: count, seed: seed)
 }

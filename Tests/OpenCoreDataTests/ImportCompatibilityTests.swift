@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTesting
 import Testing
 
 /// Code written against Core Data's Swift API, with `import Foundation` beside `import OpenCoreData`,

@@ -1,4 +1,5 @@
 @testable import OpenCoreData
+import OpenCoreDataTesting
 import Testing
 
 @Suite("Readers and the writer")

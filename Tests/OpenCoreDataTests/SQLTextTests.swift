@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenCoreData
+import OpenCoreDataTesting
 import Testing
 
 /// The exact SQL of each seed-000 step (values are bound, never in the text).

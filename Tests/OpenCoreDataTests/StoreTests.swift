@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTesting
 import Testing
 
 @Suite("Object store on SQLite files")
@@ -138,6 +139,7 @@ struct StoreTests {
         let container = try store.container()
         let context = container.viewContext
         let saved = insertProducts(context, count: 10)
+        for (i, p) in saved.enumerated() { p.price = Int32(i < 3 ? 10 + i : 500 + i) }
         try context.save()
         let cheap = NSFetchRequest<Products>(entityName: "Products")
         cheap.predicate = NSPredicate(format: "price < 100")

@@ -126,16 +126,6 @@ extension NSManagedObjectContext {
             object.snapshot = object.values
             saved.updated.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: changed))
         }
-        for object in deletedObjects {
-            registry[object.objectID.key] = nil
-            object.managedObjectContext = nil
-            saved.deleted.append(object.objectID)
-        }
-        inserted.removeAll()
-        deleted.removeAll()
-        touched.removeAll()
-        insertionOrder.removeAll()
-        postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
-        for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
+        finishSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
     }
 }

@@ -92,6 +92,14 @@ extension NSManagedObjectContext {
                 saved.deleted.append(object.objectID)
             }
         }
+        finishSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+    }
+
+    /// The end of every save: deleted objects leave the context, pending changes are cleared, `DidSave`
+    /// is posted and the objects hear `didSave()`.
+    func finishSave(_ saved: SavedChanges, inserted insertedObjects: [NSManagedObject], updated updatedObjects: [NSManagedObject],
+                    deleted deletedObjects: [NSManagedObject]) {
+        var saved = saved
         for object in deletedObjects {
             registry[object.objectID.key] = nil
             object.managedObjectContext = nil
