@@ -102,7 +102,7 @@ public class NSSortDescriptor: NSObject, @unchecked Sendable {
 }
 
 extension ComparisonResult {
-    var reversed: ComparisonResult {
+    package var reversed: ComparisonResult {
         switch self {
         case .orderedAscending: return .orderedDescending
         case .orderedDescending: return .orderedAscending

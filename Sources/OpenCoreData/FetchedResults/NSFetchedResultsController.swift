@@ -1,0 +1,100 @@
+import Foundation
+
+/// Mirrors Core Data's `NSFetchedResultsController<ResultType>`: fetches once, groups into sections, and
+/// (with a delegate) keeps its results current from the context's processed changes — its own edits
+/// after `processPendingChanges()`, its saves, merges from other contexts — telling the delegate which
+/// sections and rows changed. It never refetches to track changes (see `FetchedResultsCore.process`).
+///
+/// Three modes, as in Core Data: no delegate (no tracking), a delegate (memory tracking), a delegate and
+/// a `cacheName` (section information kept in a cache file, see ``deleteCache(withName:)``).
+open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable {
+    let core: FetchedResultsCore
+    private let typedRequest: NSFetchRequest<ResultType>?
+
+    /// Mirrors `init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)`.
+    public init(fetchRequest: NSFetchRequest<ResultType>, managedObjectContext context: NSManagedObjectContext,
+                sectionNameKeyPath: String?, cacheName name: String?) {
+        self.core = FetchedResultsCore(request: fetchRequest, context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: name)
+        self.typedRequest = fetchRequest
+        super.init()
+        core.titleProvider = { [weak self] name in self?.sectionIndexTitle(forSectionName: name) }
+    }
+
+    /// The type-erased view handed to delegates.
+    init(core: FetchedResultsCore) {
+        self.core = core
+        self.typedRequest = nil
+        super.init()
+    }
+
+    /// Mirrors `fetchRequest`.
+    public var fetchRequest: NSFetchRequest<ResultType> {
+        if let typedRequest { return typedRequest }
+        let copy = NSFetchRequest<ResultType>(entityName: core.request.entityName ?? "")
+        copy.predicate = core.request.predicate
+        copy.sortDescriptors = core.request.sortDescriptors
+        copy.fetchLimit = core.request.fetchLimit
+        copy.fetchOffset = core.request.fetchOffset
+        return copy
+    }
+    /// Mirrors `managedObjectContext`.
+    public var managedObjectContext: NSManagedObjectContext { core.context }
+    /// Mirrors `sectionNameKeyPath`.
+    public var sectionNameKeyPath: String? { core.sectionNameKeyPath }
+    /// Mirrors `cacheName`.
+    public var cacheName: String? { core.cacheName }
+    /// Mirrors `delegate` (held weakly, as in Core Data).
+    public weak var delegate: NSFetchedResultsControllerDelegate? {
+        get { core.delegate }
+        set { core.delegate = newValue; core.deliveryMode = nil }
+    }
+
+    /// Mirrors `performFetch()`. Throws if the request has no sort descriptors, or if the objects are not
+    /// sorted by section name (Core Data's error 134060 and message).
+    open func performFetch() throws { try core.performFetch() }
+
+    /// Mirrors `fetchedObjects` (`nil` before `performFetch()`).
+    public var fetchedObjects: [ResultType]? {
+        core.sections.map { $0.flatMap { $0.entries.map { $0.object as! ResultType } } }
+    }
+
+    /// Mirrors `object(at:)`. An index path outside the results is a programming error and traps, as
+    /// Core Data raises (its Swift signature cannot throw).
+    public func object(at indexPath: IndexPath) -> ResultType {
+        guard let sections = core.sections, indexPath.section < sections.count, indexPath.row < sections[indexPath.section].entries.count else {
+            preconditionFailure("NSFetchedResultsController.object(at:): no object at \(indexPath) (\(core.sections?.map(\.numberOfObjects) ?? []))")
+        }
+        return sections[indexPath.section].entries[indexPath.row].object as! ResultType
+    }
+
+    /// Mirrors `indexPath(forObject:)`.
+    public func indexPath(forObject object: ResultType) -> IndexPath? {
+        guard let managed = object as? NSManagedObject else { return nil }
+        return core.indexPath(of: managed)
+    }
+
+    /// Mirrors `sections`.
+    public var sections: [NSFetchedResultsSectionInfo]? { core.sections }
+
+    /// Mirrors `sectionIndexTitles`: each section's index title, once, in section order.
+    open var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        return (core.sections ?? []).compactMap { $0.indexTitle }.filter { seen.insert($0).inserted }
+    }
+
+    /// Mirrors `sectionIndexTitle(forSectionName:)`: the capitalized first letter of the name. Override it
+    /// (or implement the delegate method) for other titles.
+    open func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        sectionName.first.map { String($0).uppercased() }
+    }
+
+    /// Mirrors `section(forSectionIndexTitle:at:)`: the first section with that index title.
+    open func section(forSectionIndexTitle title: String, at sectionIndex: Int) -> Int {
+        core.sections?.firstIndex { $0.indexTitle == title } ?? sectionIndex
+    }
+
+    /// Mirrors `deleteCache(withName:)`: removes one cache file, or all of them for `nil`.
+    public class func deleteCache(withName name: String?) {
+        FetchedResultsCache.delete(name)
+    }
+}
