@@ -174,3 +174,100 @@ while seen.inserted + seen.updated == 0, Date() < deadline {
 NotificationCenter.default.removeObserver(observer)
 print("view context received ObjectsDidChange: \(seen.inserted) inserted, \(seen.updated) updated, \(seen.deleted) deleted")
 print("view context now counts \((try? context.count(for: NSFetchRequest<Products>(entityName: "Products"))) ?? -1) products")
+
+section("NSFetchedResultsController grouped by name")
+/// Prints each delegate call the way the seeds' delegates react to it, and keeps a headless table in step.
+final class PrintingDelegate: NSFetchedResultsControllerDelegate {
+    var table: HeadlessTableView!
+    var batches = 0
+    func path(_ p: IndexPath?) -> String { p.map { "[\($0.section), \($0.row)]" } ?? "nil" }
+    func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
+        print("controllerWillChangeContent → tableView.beginUpdates()")
+        table.beginUpdates()
+    }
+    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: NSFetchedResultsSectionInfo,
+                    atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {
+        print("  section \(type) at \(sectionIndex) (\(sectionInfo.name))")
+        switch type {
+        case .insert: table.insertSections(IndexSet(integer: sectionIndex), with: .fade)
+        case .delete: table.deleteSections(IndexSet(integer: sectionIndex), with: .fade)
+        default: break
+        }
+    }
+    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
+                    for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
+        let p = anObject as! Products
+        print("  object \(type) at \(path(indexPath)) new \(path(newIndexPath)): \(p.name ?? ""), \(p.price)")
+        switch type {
+        case .insert: table.insertRows(at: [newIndexPath!], with: .fade)
+        case .delete: table.deleteRows(at: [indexPath!], with: .fade)
+        case .update: table.reloadRows(at: [indexPath!], with: .none)
+        case .move:  // as seed 001: a move implies an update, so the cell is deleted and inserted anew
+            table.deleteRows(at: [indexPath!], with: .fade)
+            table.insertRows(at: [newIndexPath!], with: .fade)
+        }
+    }
+    func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
+        table.endUpdates()
+        batches += 1
+        print("controllerDidChangeContent → tableView.endUpdates()\(table.errors.isEmpty ? "" : " ERROR: \(table.errors)")")
+    }
+}
+
+let grouped = NSFetchRequest<Products>(entityName: "Products")
+grouped.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+let controller = NSFetchedResultsController(fetchRequest: grouped, managedObjectContext: context, sectionNameKeyPath: "name", cacheName: nil)
+do { try controller.performFetch() } catch { print("performFetch failed: \(error)"); exit(1) }
+for (i, s) in (controller.sections ?? []).enumerated() {
+    print("section \(i): \(s.name) (\(s.numberOfObjects) objects, index title \(s.indexTitle ?? "-"))")
+}
+print("sectionIndexTitles: \(controller.sectionIndexTitles)")
+let printer = PrintingDelegate()
+printer.table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
+                                  numberOfRows: { controller.sections![$0].numberOfObjects },
+                                  cell: { let p = controller.object(at: $0); return "\(p.name ?? "")|\(p.price)" })
+controller.delegate = printer
+
+@MainActor func showTable() {
+    for (i, rows) in printer.table.rows.enumerated() { print("  table section \(i): \(rows.joined(separator: ", "))") }
+}
+
+/// Runs `change` in a background context, saves, and waits (running the main run loop) for the batch.
+@MainActor func inBackground(_ title: String, _ change: @escaping @Sendable (NSManagedObjectContext) throws -> Void) {
+    print("\n-- background: \(title)")
+    let expected = printer.batches + 1
+    let worker = container.newBackgroundContext()
+    worker.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+    worker.performAndWait {
+        do { try change(worker); try worker.save() } catch { print("background change failed: \(error)") }
+    }
+    let deadline = Date().addingTimeInterval(5)
+    while printer.batches < expected, Date() < deadline {
+        _ = RunLoop.main.run(mode: .default, before: Date().addingTimeInterval(0.01))
+    }
+    showTable()
+}
+
+let firstID = controller.object(at: IndexPath(row: 0, section: 0)).objectID
+let renameID = controller.sections!.indices.first { controller.sections![$0].numberOfObjects > 1 }.map {
+    controller.object(at: IndexPath(row: 0, section: $0)).objectID
+}
+inBackground("insert «Сыр» priced 10") { worker in
+    let p = Products(context: worker)
+    p.name = "Сыр"
+    p.price = 10
+}
+inBackground("re-price the first product to 998 (a move within its section)") { worker in
+    (try worker.existingObject(with: firstID) as? Products)?.price = 998
+}
+if let renameID {
+    inBackground("rename a product to «Ряженка» (a section change: a new section)") { worker in
+        (try worker.existingObject(with: renameID) as? Products)?.name = "Ряженка"
+    }
+}
+if let lonely = controller.sections?.firstIndex(where: { $0.numberOfObjects == 1 }) {
+    let lonelyID = controller.object(at: IndexPath(row: 0, section: lonely)).objectID
+    inBackground("delete the last product of section \(lonely) (a section delete)") { worker in
+        worker.delete(try worker.existingObject(with: lonelyID))
+    }
+}
