@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSQLiteBench", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(name: "compare", dependencies: [
             .product(name: "OpenCoreData", package: "OpenCoreData"),
+            .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
             .product(name: "GRDB", package: "GRDB.swift"),
             "CSQLiteBench",
         ]),

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import OpenCoreData
 import OpenCoreDataTesting
 
@@ -14,13 +17,15 @@ container.loadPersistentStores { _, error in
     if let error { print("cannot open: \(error)"); exit(1) }
 }
 let context = container.newBackgroundContext()
+let parent = getppid()
 context.performAndWait {
     do {
-        let counters = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter"))
-        let counter = counters.first ?? NSEntityDescription.insertNewObject(forEntityName: "Counter", into: context)
-        var batch = (counter.value(forKey: "lastBatch") as? Int64) ?? 0
+        var batch = (try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first?.value(forKey: "lastBatch") as? Int64) ?? 0
         FileHandle.standardOutput.write(Data("ready \(batch)\n".utf8))  // unbuffered: the test waits for it
-        while true {
+        // Never outlive the test that started us (a killed test runner must not leave a writer behind).
+        while getppid() == parent {
+            let counter = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first
+                ?? NSEntityDescription.insertNewObject(forEntityName: "Counter", into: context)
             batch += 1
             for i in 0..<LedgerModel.entriesPerBatch {
                 let entry = NSEntityDescription.insertNewObject(forEntityName: "Entry", into: context)
@@ -30,6 +35,7 @@ context.performAndWait {
             }
             counter.setValue(batch, forKey: "lastBatch")
             try context.save()
+            context.reset()  // keep memory flat however long it runs
         }
     } catch {
         print("writer failed: \(error)")

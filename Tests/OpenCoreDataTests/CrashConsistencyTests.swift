@@ -32,6 +32,7 @@ struct CrashConsistencyTests {
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             // Wait until it is writing, then kill it at a random moment.
             _ = pipe.fileHandleForReading.availableData
             usleep(UInt32(rng.int(1_000...40_000)))

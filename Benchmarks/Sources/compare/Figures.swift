@@ -1,4 +1,5 @@
 import OpenCoreData
+import OpenCoreDataTesting
 
 /// The scale of a run. `rows` sets every size: the fetch figures read about `rows` objects (the fetch
 /// store holds twice as many, and `price < 500` selects about half), the batch figures read `10 × rows`,

@@ -1,40 +1,8 @@
 import OpenCoreData
+import OpenCoreDataTesting
 
-/// SplitMix64 (Steele, Lea and Flood): a small seeded generator, so that every run and every variant sees
-/// the same products.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// A generator that starts from `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The benchmark's entity, declared as an app declares it on Linux (no `@NSManaged`).
-final class Products: NSManagedObject {
-    /// The product's name.
-    var name: String? {
-        get { value(forKey: "name") as? String }
-        set { setValue(newValue, forKey: "name") }
-    }
-
-    /// The product's price, 0 ..< 1000.
-    var price: Int32 {
-        get { (value(forKey: "price") as? NSNumber)?.int32Value ?? 0 }
-        set { setValue(newValue, forKey: "price") }
-    }
-}
-
-/// The seed article's eight products (two sausages in «» quotes); a number suffix varies them.
-let productNames = ["Йогурт", "Молоко", "Творог", "Кефир", "Колбаса «Молочная»", "Колбаса «Докторская»", "Сыр", "Масло"]
+// `Products`, `SeedModel.productNames` and `SeededRandom` come from OpenCoreDataTesting, shared with the
+// demo and the tests.
 
 /// Products to write, as parallel arrays, made from a seed.
 struct ProductData: Sendable {
@@ -45,13 +13,13 @@ struct ProductData: Sendable {
 
     /// `count` products from `seed`.
     init(count: Int, seed: UInt64) {
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var names: [String] = []
         var prices: [Int32] = []
         names.reserveCapacity(count)
         prices.reserveCapacity(count)
         for _ in 0..<count {
-            names.append("\(productNames[Int(random.next() % UInt64(productNames.count))]) \(random.next() % 1000)")
+            names.append("\(SeedModel.productNames[Int(random.next() % UInt64(SeedModel.productNames.count))]) \(random.next() % 1000)")
             prices.append(Int32(random.next() % 1000))
         }
         self.names = names

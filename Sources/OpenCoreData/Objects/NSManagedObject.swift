@@ -47,9 +47,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
         self.entity = entity
         self.layout = entity.layout
         self.objectID = NSManagedObjectID.temporary(for: entity)
-        self.values = entity.layout.attributes.map { a in
-            a.defaultValue.flatMap { a.attributeType.coerce(Value(any: $0)) } ?? .null
-        }
+        self.values = entity.layout.defaultValues
         super.init()
         if let context { context.insert(self) }
     }

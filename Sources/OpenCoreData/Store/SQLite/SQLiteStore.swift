@@ -212,10 +212,7 @@ final class SQLiteStore: @unchecked Sendable {
         guard let positions = table.slotPositions[entityID], let entity = entitiesByID[entityID] else { return [] }
         let attributes = entity.layout.attributes
         return positions.indices.map { slot in
-            guard let column = positions[slot] else {
-                let a = attributes[slot]
-                return a.defaultValue.flatMap { a.attributeType.coerce(Value(any: $0)) } ?? .null
-            }
+            guard let column = positions[slot] else { return entity.layout.defaultValues[slot] }
             return row.value(column, as: attributes[slot].attributeType)
         }
     }
