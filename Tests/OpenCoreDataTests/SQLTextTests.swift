@@ -34,6 +34,16 @@ struct SQLTextTests {
                 == "\(columns) WHERE t0.Z_ENT = 2 AND t0.ZPRICE = ? ORDER BY t0.Z_PK")
     }
 
+    @Test func idOnlyFetchesBreakTiesLikeFullFetches() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
+        let sql = try coordinator.withStore { try $0.selectSQL(plan, columns: "t0.Z_PK, t0.Z_ENT, t0.Z_OPT", limited: true) }.0
+        #expect(sql == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0 ORDER BY t0.ZPRICE, t0.Z_PK")
+    }
+
     @Test func semanticsShowInTheSQL() throws {
         let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
         #expect(try sql { $0.predicate = NSPredicate(format: "NOT price < 5") }.0

@@ -182,7 +182,8 @@ final class SQLiteStore: @unchecked Sendable {
             if s.isString, let collation = SQLiteFunctions.collationName(s.collation) { term += " COLLATE \(collation)" }
             return s.ascending ? term : term + " DESC"
         }
-        if columns == nil && groupBy == nil && !distinct { order.append("t0.Z_PK") }
+        // Ties break by store key, as in memory, for every fetch of objects or IDs (not for dictionaries).
+        if groupBy == nil, !distinct, columns == nil || columns!.hasPrefix("t0.Z_PK") { order.append("t0.Z_PK") }
         if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if limited, plan.limit > 0 || plan.offset > 0 {
             sql += " LIMIT \(plan.limit > 0 ? plan.limit : -1)"
