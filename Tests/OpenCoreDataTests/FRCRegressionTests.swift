@@ -7,20 +7,13 @@ import Testing
 @Suite("NSFetchedResultsController regressions")
 struct FRCRegressionTests {
     @Test func updateThenDeleteOfAnUnsavedObjectInOneBatch() throws {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeItemsModel())
-        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let context = try makeItemsContext()
         try context.performAndWait {
             let request = NSFetchRequest<Item>(entityName: "Item")
             request.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
-            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-            try controller.performFetch()
-            let table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
-                                          numberOfRows: { controller.sections![$0].numberOfObjects },
-                                          cell: { content(controller.object(at: $0)) })
-            let delegate = Seed001Delegate(tableView: table)
-            controller.delegate = delegate
+            let tracked = try makeTrackedTable(request, in: context)
+            defer { withExtendedLifetime(tracked) {} }
+            let (controller, table) = (tracked.0, tracked.1)
             let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
             item.setValue(6, forKey: "rank")
             context.processPendingChanges()
@@ -36,20 +29,13 @@ struct FRCRegressionTests {
 
     /// Deleting an unsaved insert leaves nothing to save; the save must still announce the delete.
     @Test func saveWithNothingToWriteStillProcessesPendingChanges() throws {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeItemsModel())
-        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let context = try makeItemsContext()
         try context.performAndWait {
             let request = NSFetchRequest<Item>(entityName: "Item")
             request.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
-            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-            try controller.performFetch()
-            let table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
-                                          numberOfRows: { controller.sections![$0].numberOfObjects },
-                                          cell: { content(controller.object(at: $0)) })
-            let delegate = Seed001Delegate(tableView: table)
-            controller.delegate = delegate
+            let tracked = try makeTrackedTable(request, in: context)
+            defer { withExtendedLifetime(tracked) {} }
+            let table = tracked.1
             let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
             context.processPendingChanges()
             context.delete(item)

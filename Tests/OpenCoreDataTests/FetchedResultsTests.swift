@@ -73,6 +73,28 @@ func makeItemsModel() -> NSManagedObjectModel {
     ])])
 }
 
+/// A context on an in-memory store of `Item`s.
+func makeItemsContext() throws -> NSManagedObjectContext {
+    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeItemsModel())
+    try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+    let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    return context
+}
+
+/// A fetched controller whose seed-001 delegate drives a headless table (call on the context's queue).
+func makeTrackedTable<T>(_ request: NSFetchRequest<T>, in context: NSManagedObjectContext, sectionNameKeyPath: String? = nil) throws
+    -> (NSFetchedResultsController<T>, HeadlessTableView, Seed001Delegate) {
+    let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: nil)
+    try controller.performFetch()
+    let table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
+                                  numberOfRows: { controller.sections![$0].numberOfObjects },
+                                  cell: { content(controller.object(at: $0) as! NSManagedObject) })
+    let delegate = Seed001Delegate(tableView: table)
+    controller.delegate = delegate
+    return (controller, table, delegate)
+}
+
 func content(_ object: NSManagedObject) -> String {
     "\(object.value(forKey: "group")!)|\(object.value(forKey: "rank")!)|\(object.value(forKey: "note") ?? "-")"
 }
@@ -80,10 +102,7 @@ func content(_ object: NSManagedObject) -> String {
 @Suite("NSFetchedResultsController")
 struct FetchedResultsTests {
     @Test func basicsSectionsTitlesAndErrors() throws {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeItemsModel())
-        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let context = try makeItemsContext()
         try context.performAndWait {
             for (group, rank) in [("apple", 9), ("apple", 1), ("banana", 5), ("cherry", 3)] {
                 let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
@@ -113,20 +132,13 @@ struct FetchedResultsTests {
     }
 
     @Test func seed001DelegateKeepsTheTableInStep() throws {
-        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeItemsModel())
-        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
-        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
-        context.persistentStoreCoordinator = coordinator
+        let context = try makeItemsContext()
         try context.performAndWait {
             let request = NSFetchRequest<Item>(entityName: "Item")
             request.sortDescriptors = [NSSortDescriptor(key: "group", ascending: true), NSSortDescriptor(key: "rank", ascending: true)]
-            let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "group", cacheName: nil)
-            try controller.performFetch()
-            let table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
-                                          numberOfRows: { controller.sections![$0].numberOfObjects },
-                                          cell: { content(controller.object(at: $0)) })
-            let delegate = Seed001Delegate(tableView: table)
-            controller.delegate = delegate
+            let tracked = try makeTrackedTable(request, in: context, sectionNameKeyPath: "group")
+            defer { withExtendedLifetime(tracked) {} }
+            let table = tracked.1
             let a = NSEntityDescription.insertNewObject(forEntityName: "Item", into: context)
             a.setValue("x", forKey: "group")
             context.processPendingChanges()
