@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreData
 
 /// A table view without a screen: it applies batch updates with UIKit's rules and records UIKit's
 /// "Invalid update" errors instead of crashing, so tests can drive it with a fetched results
@@ -46,6 +47,26 @@ public final class HeadlessTableView {
     public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation) { deletedRows += indexPaths; implicit() }
     public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) { reloadedRows += indexPaths; implicit() }
     public func moveRow(at indexPath: IndexPath, to newIndexPath: IndexPath) { movedRows.append((indexPath, newIndexPath)); implicit() }
+
+    /// Mirrors a diffable data source's `apply(_:)`: the table shows the snapshot's sections and items,
+    /// each cell configured by the `cell` closure at its position, and reloaded items are reconfigured.
+    /// Records an error if the snapshot's shape disagrees with the data source.
+    public func apply<Section: Hashable, Item: Hashable>(_ snapshot: NSDiffableDataSourceSnapshot<Section, Item>) {
+        batches += 1
+        let shape = snapshot.sectionIdentifiers.map { snapshot.numberOfItems(inSection: $0) }
+        let source = (0..<numberOfSections()).map(numberOfRows)
+        guard shape == source else {
+            errors.append("snapshot has sections \(shape), the data source \(source)")
+            return
+        }
+        rows = shape.enumerated().map { s, n in (0..<n).map { cell(IndexPath(row: $0, section: s)) } }
+    }
+
+    /// The user dragged a row: UIKit moves it on screen by itself, before the app updates its model.
+    public func userMovesRow(at indexPath: IndexPath, to newIndexPath: IndexPath) {
+        let row = rows[indexPath.section].remove(at: indexPath.row)
+        rows[newIndexPath.section].insert(row, at: newIndexPath.row)
+    }
 
     /// Outside begin/end, each call is its own batch, as in UIKit.
     private func implicit() { if depth == 0 { depth = 1; endUpdates() } }

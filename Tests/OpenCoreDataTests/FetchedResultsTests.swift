@@ -278,6 +278,11 @@ struct FetchedResultsTests {
                 #expect(table.errors.isEmpty, "seed \(seed) step \(step): \(table.errors)")
                 #expect(table.rows == expectedRows, "seed \(seed) step \(step): table \(table.rows) fetch \(expectedRows)")
                 if let snapshot = snapshots.snapshot, !viewSaved {
+                    let applied = HeadlessTableView(numberOfSections: { snapshotController.sections?.count ?? 0 },
+                                                    numberOfRows: { snapshotController.sections![$0].numberOfObjects },
+                                                    cell: { content(snapshotController.object(at: $0)) })
+                    applied.apply(snapshot)
+                    #expect(applied.errors.isEmpty && applied.rows == expectedRows, "seed \(seed) step \(step): applied snapshot")
                     #expect(snapshot.itemIdentifiers.map { view.object(with: $0) } == fresh.map { $0 as NSManagedObject },
                             "seed \(seed) step \(step): snapshot")
                 }
