@@ -2,8 +2,8 @@ import Foundation
 
 /// The controller's cache (`cacheName`): section names, index titles and the objects' store keys, kept in
 /// `$XDG_CACHE_HOME/OpenCoreData/FetchedResultsCache` (or `~/.cache/…`, `NSTemporaryDirectory()` as a last
-/// resort), one JSON file per cache name. A cache is reused only when entity, model version, predicate,
-/// sort descriptors, section key path and store all match; otherwise it is rebuilt.
+/// resort), one JSON file per cache name, recording entity, model version, predicate, sort descriptors,
+/// section key path and store. `performFetch()` writes it; reusing it is not implemented yet.
 enum FetchedResultsCache {
     struct File: Codable {
         var entity: String
@@ -50,17 +50,5 @@ enum FetchedResultsCache {
         file.sections = sections.map { s in .init(name: s.name, indexTitle: s.indexTitle, keys: s.entries.compactMap(\.object.objectID.primaryKey)) }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? JSONEncoder().encode(file).write(to: url(name), options: .atomic)
-    }
-
-    /// The cached sections if the cache matches the controller exactly.
-    static func read(_ name: String, core: FetchedResultsCore) -> [File.Section]? {
-        guard let expected = signature(core), let data = try? Data(contentsOf: url(name)),
-              let file = try? JSONDecoder().decode(File.self, from: data) else { return nil }
-        var comparable = file
-        comparable.sections = []
-        guard comparable.entity == expected.entity, comparable.modelVersion == expected.modelVersion,
-              comparable.predicate == expected.predicate, comparable.sortDescriptors == expected.sortDescriptors,
-              comparable.sectionNameKeyPath == expected.sectionNameKeyPath, comparable.store == expected.store else { return nil }
-        return file.sections
     }
 }

@@ -31,7 +31,8 @@ extension NSDictionary: KeyValueCoding {}
 /// A key applied to an array or set gives the array or set of each element's value, as Darwin's KVC does.
 package enum KeyPathReader {
     package static func value(of object: Any?, keyPath: String) throws -> Any? {
-        if !keyPath.contains("."), !keyPath.hasPrefix("@") {
+        // A plain key (the common case) is one lookup; checked on bytes, not through Foundation's search.
+        if !keyPath.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@") }) {
             return try value(of: object, key: keyPath)
         }
         return try value(of: object, components: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...])

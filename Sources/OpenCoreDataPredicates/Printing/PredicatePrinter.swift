@@ -148,10 +148,6 @@ package enum PredicatePrinter {
             out += "("
             write(node, into: &out)
             out += ")"
-        } else if case .function("from:subtract:", _) = node {
-            out += "("
-            write(node, into: &out)
-            out += ")"
         } else {
             write(node, into: &out)
         }

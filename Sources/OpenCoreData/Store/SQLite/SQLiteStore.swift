@@ -230,20 +230,10 @@ final class SQLiteStore: @unchecked Sendable {
 
     /// Values of rows by primary key (for faults), in chunks of 500 keys.
     func loadRows(root: Int, pks: [Int64]) throws -> [Int64: StoreRow] {
-        guard let table = tables[root] else { return [:] }
         var result: [Int64: StoreRow] = [:]
         for start in stride(from: 0, to: pks.count, by: 500) {
             let chunk = Array(pks[start..<min(start + 500, pks.count)])
-            let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ", ")))"
-            try wrap {
-                try read { db in
-                    try db.query(sql, chunk.map { .int($0) }) { row in
-                        let entityID = Int(row.int64(1))
-                        result[row.int64(0)] = StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
-                                                        values: values(of: row, entityID: entityID, table: table))
-                    }
-                }
-            }
+            try wrap { try read { db in result.merge(try loadRows(root: root, pks: chunk, db)) { _, new in new } } }
         }
         rowCache.store(Array(result.values), root: root)
         return result
@@ -254,13 +244,16 @@ final class SQLiteStore: @unchecked Sendable {
     /// Reserves `count` primary keys for a hierarchy (Core Data's `Z_PRIMARYKEY.Z_MAX`).
     func allocatePrimaryKeys(root: Int, count: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
+        var keys: [Int64] = []
+        try wrap { try write { db in try db.transaction { keys = try reserveKeys(root: root, count: count, db) } } }
+        return keys
+    }
+
+    /// Advances `Z_MAX` of a hierarchy by `count` inside the caller's transaction; returns the keys.
+    private func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> [Int64] {
         var first: Int64 = 0
-        try wrap {
-            try write { connection in try connection.transaction {
-                try connection.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
-                try connection.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
-            } }
-        }
+        try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
+        try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
         return (0..<Int64(count)).map { first + $0 }
     }
 
@@ -298,12 +291,7 @@ final class SQLiteStore: @unchecked Sendable {
         var needed: [Int: Int] = [:]
         for i in changes.inserts where i.pk == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
         var pools: [Int: [Int64]] = [:]
-        for (root, n) in needed {
-            var first: Int64 = 0
-            try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
-            try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(n) - 1), .int(Int64(root))])
-            pools[root] = (0..<Int64(n)).map { first + $0 }.reversed()
-        }
+        for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
         for insert in changes.inserts {
             let pk = insert.pk ?? pools[insert.layout.root.layout.entityID]!.removeLast()
             result.insertedKeys.append(pk)
@@ -389,7 +377,7 @@ final class SQLiteStore: @unchecked Sendable {
 
     /// Rows by key on a given connection (inside a write transaction).
     private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
-        guard let table = tables[root] else { return [:] }
+        guard let table = tables[root], !pks.isEmpty else { return [:] }
         var result: [Int64: StoreRow] = [:]
         let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: pks.count).joined(separator: ", ")))"
         try db.query(sql, pks.map { .int($0) }) { row in
