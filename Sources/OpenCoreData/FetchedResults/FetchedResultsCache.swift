@@ -1,19 +1,40 @@
 import Foundation
 
-/// The controller's cache (`cacheName`): section names, index titles and the objects' store keys, kept in
-/// `$XDG_CACHE_HOME/OpenCoreData/FetchedResultsCache` (or `~/.cache/…`, `NSTemporaryDirectory()` as a last
-/// resort), one JSON file per cache name, recording entity, model version, predicate, sort descriptors,
-/// section key path and store. `performFetch()` writes it; reusing it is not implemented yet.
+/// The controller's persistent cache (`cacheName`): section names, index titles, and each object's store
+/// key, entity and sort values, one JSON file per cache name in `$XDG_CACHE_HOME/OpenCoreData/FetchedResultsCache`
+/// (or `~/.cache/…`, `NSTemporaryDirectory()` as a last resort).
+///
+/// Core Data checks a cache only against the fetch request, so a cache written before another process (or
+/// a launch without the controller) changed the store is reused stale. Ours records the store's save
+/// generation too: `performFetch()` reuses a cache only when entity, model version, predicate, sort
+/// descriptors, section key path, limit/offset, store identifier and store generation all match and the
+/// context has no unsaved changes; otherwise it deletes the file, fetches, and writes a new one.
 enum FetchedResultsCache {
-    struct File: Codable {
+    struct File: Codable, Equatable {
         var entity: String
         var modelVersion: String
         var predicate: String
         var sortDescriptors: [String]
         var sectionNameKeyPath: String
+        var limit: Int
+        var offset: Int
+        var includesSubentities: Bool
         var store: String
-        var sections: [Section]
-        struct Section: Codable { var name: String; var indexTitle: String?; var keys: [Int64] }
+        var generation: Int64
+        var sections: [Section] = []
+        struct Section: Codable, Equatable {
+            var name: String
+            var indexTitle: String?
+            var keys: [Int64]
+            var entities: [Int]
+            var sortValues: [[CachedValue]]
+        }
+
+        func matches(_ other: File) -> Bool {
+            var a = self, b = other
+            a.sections = []; b.sections = []
+            return a == b
+        }
     }
 
     static var directory: URL {
@@ -37,18 +58,84 @@ enum FetchedResultsCache {
         }
     }
 
-    static func signature(_ core: FetchedResultsCore) -> File? {
-        guard let plan = core.plan, let store = try? core.context.persistentStoreCoordinator?.store() else { return nil }
+    /// What a cache for this controller must record, read before the fetch (a save between the two
+    /// makes the cache look older than it is, never newer).
+    static func signature(_ core: FetchedResultsCore, plan: FetchPlan) -> File? {
+        guard let store = try? core.context.persistentStoreCoordinator?.store(),
+              let generation = try? store.backend.generation() else { return nil }
+        let request = core.request
         return File(entity: plan.entity.name ?? "", modelVersion: plan.entity.managedObjectModel.versionHash,
-                    predicate: core.request.predicate?.predicateFormat ?? "",
-                    sortDescriptors: (core.request.sortDescriptors ?? []).map(\.description),
-                    sectionNameKeyPath: core.sectionNameKeyPath ?? "", store: store.identifier, sections: [])
+                    predicate: request.predicate?.predicateFormat ?? "",
+                    sortDescriptors: (request.sortDescriptors ?? []).map(\.description),
+                    sectionNameKeyPath: core.sectionNameKeyPath ?? "", limit: request.fetchLimit, offset: request.fetchOffset,
+                    includesSubentities: request.includesSubentities, store: store.identifier, generation: generation)
     }
 
-    static func write(_ name: String, core: FetchedResultsCore) {
-        guard var file = signature(core), let sections = core.sections else { return }
-        file.sections = sections.map { s in .init(name: s.name, indexTitle: s.indexTitle, keys: s.entries.compactMap(\.object.objectID.primaryKey)) }
+    /// The cached sections, if the file exists and matches `signature`; a file that does not match is deleted.
+    static func read(_ name: String, matching signature: File) -> File? {
+        guard let data = try? Data(contentsOf: url(name)) else { return nil }
+        guard let file = try? JSONDecoder().decode(File.self, from: data), file.matches(signature) else {
+            delete(name)
+            return nil
+        }
+        return file
+    }
+
+    /// Writes the controller's sections under `signature`. Sections holding objects without a store key
+    /// (unsaved inserts) or sort values a cache cannot hold are not cached.
+    static func write(_ name: String, signature: File, sections: [FetchedSection]) {
+        var file = signature
+        for s in sections {
+            var section = File.Section(name: s.name, indexTitle: s.indexTitle, keys: [], entities: [], sortValues: [])
+            for e in s.entries {
+                guard let pk = e.object.objectID.primaryKey else { delete(name); return }
+                let values = e.keys.compactMap(CachedValue.init)
+                guard values.count == e.keys.count else { delete(name); return }
+                section.keys.append(pk)
+                section.entities.append(e.object.layout.entityID)
+                section.sortValues.append(values)
+            }
+            file.sections.append(section)
+        }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? JSONEncoder().encode(file).write(to: url(name), options: .atomic)
+    }
+}
+
+/// A sort value as the cache file holds it: a kind and its text.
+struct CachedValue: Codable, Equatable {
+    var kind: String
+    var text: String
+
+    init?(_ value: Value) {
+        switch value {
+        case .null: (kind, text) = ("n", "")
+        case .bool(let b): (kind, text) = ("b", b ? "1" : "0")
+        case .int(let i): (kind, text) = ("i", String(i))
+        case .double(let d): (kind, text) = ("d", String(d))
+        case .decimal(let d): (kind, text) = ("m", d.description)
+        case .string(let s): (kind, text) = ("s", s)
+        case .date(let d): (kind, text) = ("t", String(d.timeIntervalSinceReferenceDate))
+        case .data(let d): (kind, text) = ("x", d.base64EncodedString())
+        case .uuid(let u): (kind, text) = ("u", u.uuidString)
+        case .url(let u): (kind, text) = ("l", u.absoluteString)
+        case .array, .set, .object: return nil
+        }
+    }
+
+    var value: Value? {
+        switch kind {
+        case "n": return .null
+        case "b": return .bool(text == "1")
+        case "i": return Int64(text).map(Value.int)
+        case "d": return Double(text).map(Value.double)
+        case "m": return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal)
+        case "s": return .string(text)
+        case "t": return Double(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case "x": return Data(base64Encoded: text).map(Value.data)
+        case "u": return UUID(uuidString: text).map(Value.uuid)
+        case "l": return URL(string: text).map(Value.url)
+        default: return nil
+        }
     }
 }

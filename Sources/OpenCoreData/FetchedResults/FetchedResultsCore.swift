@@ -17,6 +17,8 @@ final class FetchedResultsCore: @unchecked Sendable {
     private var observer: NSObjectProtocol?
     private var saveObserver: NSObjectProtocol?
     private(set) var plan: FetchPlan?
+    /// Whether the last `performFetch()` took its sections from the cache file instead of the store.
+    private(set) var reusedCache = false
     /// Each tracked object's entry (its placing values), to find its old position by binary search.
     private var entries: [ObjectIdentifier: FetchedEntry] = [:]
     private var relevantKeys: Set<String> = []
@@ -56,12 +58,20 @@ final class FetchedResultsCore: @unchecked Sendable {
         self.plan = plan
         relevantKeys = Set(descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])
         if let predicate = request.predicate { relevantKeys.formUnion(Self.keys(in: predicate.node)) }
-        let objects = try context.fetch(request)
-        let built = try makeSections(objects.map(entry(for:)))
-        sections = built
+        // The cache is consulted and written only when the results are the store's (no unsaved changes).
+        let signature = cacheName != nil && !context.hasChanges ? FetchedResultsCache.signature(self, plan: plan) : nil
+        if let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
+           let cached = restore(file) {
+            sections = cached
+            reusedCache = true
+        } else {
+            let objects = try context.fetch(request)
+            sections = try makeSections(objects.map(entry(for:)))
+            reusedCache = false
+            if let cacheName, let signature { FetchedResultsCache.write(cacheName, signature: signature, sections: sections!) }
+        }
         entries = [:]
-        for section in built { for e in section.entries { entries[ObjectIdentifier(e.object)] = e } }
-        if let cacheName { FetchedResultsCache.write(cacheName, core: self) }
+        for section in sections! { for e in section.entries { entries[ObjectIdentifier(e.object)] = e } }
         if observer == nil {
             observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification,
                                                               object: context, queue: nil) { [weak self] note in
@@ -72,6 +82,28 @@ final class FetchedResultsCore: @unchecked Sendable {
                 self?.adoptStoreKeys(note)
             }
         }
+    }
+
+    /// Sections from a matching cache file: faults for the cached keys, placed by the cached sort values,
+    /// with the cached section names and index titles. No query runs.
+    private func restore(_ file: FetchedResultsCache.File) -> [FetchedSection]? {
+        guard let store = try? context.persistentStoreCoordinator?.store() else { return nil }
+        let width = request.sortDescriptors?.count ?? 0
+        var result: [FetchedSection] = []
+        for s in file.sections {
+            guard s.keys.count == s.entities.count, s.keys.count == s.sortValues.count else { return nil }
+            var rows: [FetchedEntry] = []
+            rows.reserveCapacity(s.keys.count)
+            for i in s.keys.indices {
+                let keys = s.sortValues[i].compactMap(\.value)
+                guard let entity = store.backend.entitiesByID[s.entities[i]], keys.count == width else { return nil }
+                let id = NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.root.layout.entityID, pk: s.keys[i]),
+                                           storeIdentifier: store.identifier)
+                rows.append(FetchedEntry(object: context.object(with: id), section: s.name, keys: keys, tiebreak: s.keys[i]))
+            }
+            result.append(FetchedSection(name: s.name, indexTitle: s.indexTitle, entries: rows))
+        }
+        return result
     }
 
     /// Objects inserted here got store keys when saved. Their tiebreak becomes the key; relative order is

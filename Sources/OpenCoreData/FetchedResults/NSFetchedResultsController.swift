@@ -6,7 +6,8 @@ import Foundation
 /// sections and rows changed. It never refetches to track changes (see `FetchedResultsCore.process`).
 ///
 /// Three modes, as in Core Data: no delegate (no tracking), a delegate (memory tracking), a delegate and
-/// a `cacheName` (section information kept in a cache file, see ``deleteCache(withName:)``).
+/// a `cacheName` (sections loaded from a cache file when it still matches the request and the store;
+/// docs/FetchedResults.md, ``deleteCache(withName:)``).
 open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable {
     let core: FetchedResultsCore
     private let typedRequest: NSFetchRequest<ResultType>?

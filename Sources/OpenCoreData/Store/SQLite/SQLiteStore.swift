@@ -138,12 +138,16 @@ final class SQLiteStore: @unchecked Sendable {
                                     "The model used to open the store is incompatible with the one used to create the store (store model hash \(metadata.versionHash), this model \(model.versionHash)).",
                                     userInfo: ["NSStoreModelVersionHash": metadata.versionHash])
             }
+            try db.execute("CREATE TABLE IF NOT EXISTS Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
+            try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM Z_OCDGENERATION)")
             return metadata.storeUUID
         }
         let metadata = StoreMetadata(storeUUID: UUID().uuidString, storeType: NSSQLiteStoreType, versionHash: model.versionHash)
         try db.transaction {
             try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
             try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+            try db.execute("CREATE TABLE Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
+            try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) VALUES (0)")
             for table in tables.values.sorted(by: { $0.name < $1.name }) {
                 try db.execute(table.createSQL)
                 try db.execute(table.indexSQL)
@@ -216,6 +220,14 @@ final class SQLiteStore: @unchecked Sendable {
             guard let column = positions[slot] else { return entity.layout.defaultValues[slot] }
             return row.value(column, as: attributes[slot].attributeType)
         }
+    }
+
+    /// The store's save generation (`Z_OCDGENERATION`): advanced by every save transaction, so a value
+    /// recorded with derived data (the controller's cache) tells whether the store changed since.
+    func generation() throws -> Int64 {
+        var value: Int64 = 0
+        try wrap { try read { db in try db.query("SELECT Z_VALUE FROM Z_OCDGENERATION") { value = $0.int64(0) } } }
+        return value
     }
 
     func count(_ plan: FetchPlan) throws -> Int {
@@ -355,6 +367,7 @@ final class SQLiteStore: @unchecked Sendable {
             }
         }
         if !conflicts.isEmpty { throw StoreConflictError(conflicts: conflicts) }
+        try db.run("UPDATE Z_OCDGENERATION SET Z_VALUE = Z_VALUE + 1", [])
         return result
     }
 
