@@ -61,11 +61,12 @@ extension NSManagedObjectContext {
             if request.includesPendingChanges, hasPendingChanges(for: plan) {
                 return try objectsMergingPendingChanges(plan, request)
             }
+            let store = try coordinator.store()
             if plan.batchSize > 0 {
-                let rows = try coordinator.withStore { try $0.fetchRows(plan, withValues: false, limited: true) }
+                let rows = try store.backend.fetchRows(plan, withValues: false, limited: true)
                 let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
                 return try rows.enumerated().map { i, row in
-                    let object = try materialize(row, faulting: true)
+                    let object = try materialize(row, faulting: true, store: store)
                     if object._isFault, object.prefetched == nil {
                         object.batch = batch
                         object.batchIndex = i
@@ -73,8 +74,8 @@ extension NSManagedObjectContext {
                     return object
                 }
             }
-            let rows = try coordinator.withStore { try $0.fetchRows(plan, withValues: request.includesPropertyValues, limited: true) }
-            return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults) }
+            let rows = try store.backend.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
+            return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults, store: store) }
         }
     }
 

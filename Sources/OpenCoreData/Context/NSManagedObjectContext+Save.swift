@@ -115,7 +115,7 @@ extension NSManagedObjectContext {
     }
 
     func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
-        let insertedObjects = inserted.values.sorted { insertionOrder[ObjectIdentifier($0)]! < insertionOrder[ObjectIdentifier($1)]! }
+        let insertedObjects = inserted.values.map { (insertionOrder[ObjectIdentifier($0)]!, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
         let updatedObjects = touched.values.filter { $0.isUpdated && !$0._isDeleted }
             .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         let deletedObjects = deleted.values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }

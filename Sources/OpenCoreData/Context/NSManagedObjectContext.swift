@@ -98,8 +98,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// The registered object for a store row, created (as a fault holding the row's values) if needed.
-    func materialize(_ row: StoreRow, faulting: Bool) throws -> NSManagedObject {
-        let store = try persistentStoreCoordinator!.store()
+    func materialize(_ row: StoreRow, faulting: Bool, store: NSPersistentStore? = nil) throws -> NSManagedObject {
+        let store = try store ?? persistentStoreCoordinator!.store()
         guard let entity = store.backend.entitiesByID[row.entityID] else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }

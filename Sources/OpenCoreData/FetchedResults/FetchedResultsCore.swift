@@ -277,14 +277,13 @@ final class FetchedResultsCore: @unchecked Sendable {
                 newSections.insert((e.section, []), at: lo)
                 s = lo
             }
-            var rows = newSections[s!].1
-            var lo = 0, hi = rows.count
+            // In place: a local copy of the rows would copy the whole section for every object.
+            var lo = 0, hi = newSections[s!].1.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if precedes(rows[mid], e) { lo = mid + 1 } else { hi = mid }
+                if precedes(newSections[s!].1[mid], e) { lo = mid + 1 } else { hi = mid }
             }
-            rows.insert(e, at: lo)
-            newSections[s!].1 = rows
+            newSections[s!].1.insert(e, at: lo)
         }
         newSections.removeAll { $0.1.isEmpty }
         let old = sections

@@ -14,7 +14,7 @@ import Foundation
 ///     }
 ///
 /// and set the entity's `managedObjectClassName` to `NSStringFromClass(Products.self)`.
-open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
+open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, PredicateValueReading {
     /// Mirrors `entity`.
     public let entity: NSEntityDescription
     /// Mirrors `objectID`. Changes from temporary to permanent when the object is first saved.
@@ -153,6 +153,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding {
     /// The throwing form of ``value(forKey:)``: an unknown key throws, naming the entity and the key.
     public func validatedValue(forKey key: String) throws -> Any? {
         value(at: try slot(forKey: key)).anyValue
+    }
+
+    /// Predicate evaluation reads the slot's value as it is stored.
+    package func predicateValue(forKey key: String) throws -> Value {
+        value(at: try slot(forKey: key))
     }
 
     /// Mirrors `value(forKeyPath:)`.

@@ -7,9 +7,23 @@ import Foundation
 /// `SUBQUERY` binds its iterator variable to each element in turn.
 package struct Evaluator {
     private var bindings: [String: Any?]
+    /// The evaluated object when it reads values without boxing (set by ``evaluate(_:with:)``). Every plain
+    /// key path of a predicate names a key of the evaluated object, so it is read from here directly.
+    private var reader: PredicateValueReading?
+
+    /// The evaluated object when it is a `[String: Any]`, read the same way.
+    private var dictionary: [String: Any]?
 
     package init(bindings: [String: Value] = [:]) {
-        self.bindings = bindings.mapValues { $0.anyValue }
+        self.bindings = bindings.isEmpty ? [:] : bindings.mapValues { $0.anyValue }
+    }
+
+    /// Evaluates a whole predicate against the object it is evaluated with.
+    package mutating func evaluate(_ node: PredicateNode, with object: Any?) throws -> Bool {
+        reader = object as? PredicateValueReading
+        if reader == nil { dictionary = object as? [String: Any] }
+        defer { reader = nil; dictionary = nil }
+        return try evaluate(node, object)
     }
 
     package mutating func evaluate(_ node: PredicateNode, _ object: Any?) throws -> Bool {
@@ -56,6 +70,10 @@ package struct Evaluator {
         switch node {
         case .constant(let v):
             return v
+        case .keyPath(let key) where reader != nil && KeyPathReader.isPlainKey(key):
+            return try reader!.predicateValue(forKey: key)
+        case .keyPath(let key) where dictionary != nil && KeyPathReader.isPlainKey(key):
+            return Value(any: dictionary![key] ?? nil)
         case .evaluatedObject, .variable, .keyPath, .member, .subquery:
             return Value(any: try raw(node, object))
         case .function("objectFrom:withIndex:", let args) where args.count == 2:

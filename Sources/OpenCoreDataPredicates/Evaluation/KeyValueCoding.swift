@@ -12,6 +12,13 @@ public protocol KeyValueCoding {
     func validatedValue(forKey key: String) throws -> Any?
 }
 
+/// A receiver that hands out values already in the predicates' own representation (managed objects keep
+/// theirs that way), so evaluation skips boxing into `Any` and converting back.
+package protocol PredicateValueReading: AnyObject {
+    /// The value for a plain key; throws for a key the receiver does not have.
+    func predicateValue(forKey key: String) throws -> Value
+}
+
 extension KeyValueCoding {
     public func validatedValue(forKey key: String) throws -> Any? { value(forKey: key) }
 }
@@ -30,9 +37,15 @@ extension NSDictionary: KeyValueCoding {}
 /// (`@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`).
 /// A key applied to an array or set gives the array or set of each element's value, as Darwin's KVC does.
 package enum KeyPathReader {
+    /// Whether a key path is one plain key (no `.` and no collection operator); checked on bytes.
+    @inline(__always)
+    package static func isPlainKey(_ keyPath: String) -> Bool {
+        !keyPath.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@") })
+    }
+
     package static func value(of object: Any?, keyPath: String) throws -> Any? {
-        // A plain key (the common case) is one lookup; checked on bytes, not through Foundation's search.
-        if !keyPath.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@") }) {
+        // A plain key (the common case) is one lookup.
+        if isPlainKey(keyPath) {
             return try value(of: object, key: keyPath)
         }
         return try value(of: object, components: keyPath.split(separator: ".", omittingEmptySubsequences: false)[...])

@@ -75,8 +75,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// The throwing form of `evaluate(with:substitutionVariables:)`. Not in Core Data.
     public func evaluate(validating object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool {
-        var evaluator = Evaluator(bindings: (bindings ?? [:]).mapValues { Value(any: $0) })
-        return try evaluator.evaluate(node, object)
+        var evaluator = Evaluator(bindings: bindings.map { $0.mapValues { Value(any: $0) } } ?? [:])
+        return try evaluator.evaluate(node, with: object)
     }
 
     /// The parsed structure when it is a comparison (`name == "x"`), however the predicate was made.

@@ -26,7 +26,19 @@ package enum Value: Hashable, @unchecked Sendable {
 extension Value {
     /// Converts what key-value coding or a format argument produced.
     package init(any: Any?) {
-        guard let any, let unwrapped = flattenOptional(any) else { self = .null; return }
+        guard let any else { self = .null; return }
+        // The common native types by exact dynamic type, before the chain of casts below.
+        switch ObjectIdentifier(type(of: any)) {
+        case ObjectIdentifier(Int.self): self = .int(Int64(any as! Int)); return
+        case ObjectIdentifier(String.self): self = .string(any as! String); return
+        case ObjectIdentifier(Double.self): self = .double(any as! Double); return
+        case ObjectIdentifier(Int64.self): self = .int(any as! Int64); return
+        case ObjectIdentifier(Int32.self): self = .int(Int64(any as! Int32)); return
+        case ObjectIdentifier(Bool.self): self = .bool(any as! Bool); return
+        case ObjectIdentifier(Value.self): self = any as! Value; return
+        default: break
+        }
+        guard let unwrapped = flattenOptional(any) else { self = .null; return }
         switch unwrapped {
         case let v as Value: self = v
         case let v as String: self = .string(v)

@@ -32,7 +32,13 @@ final class SQLiteStatement {
             case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .double(let d): rc = sqlite3_bind_double(raw, index, d)
             case .decimal(let d): rc = sqlite3_bind_double(raw, index, NSDecimalNumber(decimal: d).doubleValue)
-            case .string(let s): rc = sqlite3_bind_text(raw, index, SQLiteText.store(s), -1, SQLITE_TRANSIENT)
+            case .string(let s):
+                var text = SQLiteText.store(s)
+                rc = text.withUTF8 { utf8 in
+                    // A null pointer would bind NULL: the empty string needs a real (empty) buffer.
+                    let start = UnsafeRawPointer(utf8.baseAddress ?? ("" as StaticString).utf8Start)
+                    return sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), SQLITE_TRANSIENT)
+                }
             case .date(let d): rc = sqlite3_bind_double(raw, index, d.timeIntervalSinceReferenceDate)
             case .data(let d):
                 rc = d.withUnsafeBytes { sqlite3_bind_blob(raw, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), SQLITE_TRANSIENT) }
@@ -111,6 +117,17 @@ final class SQLiteStatement {
 /// Swift's `==` (canonical equivalence) and its order.
 enum SQLiteText {
     static func store(_ s: String) -> String {
-        s.utf8.allSatisfy { $0 < 0x80 } ? s : s.precomposedStringWithCanonicalMapping
+        s.unicodeScalars.allSatisfy(isStable) ? s : s.precomposedStringWithCanonicalMapping
+    }
+
+    /// Scalars that NFC leaves alone whatever surrounds them (NFC_Quick_Check = Yes, combining class 0,
+    /// never the second part of a composition): Latin-1 and Latin Extended below the combining marks,
+    /// Cyrillic letters, CJK ideographs and Hangul syllables. Strings made only of these skip normalization.
+    @inline(__always)
+    static func isStable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x300, 0x400...0x482, 0x48A...0x52F, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
+        default: return false
+        }
     }
 }

@@ -59,6 +59,8 @@ final class SQLiteStore: @unchecked Sendable {
     let identifier: String
     let tables: [Int: TableInfo]
     let entitiesByID: [Int: NSEntityDescription]
+    /// The INSERT statement of each entity, by entity ID.
+    private let insertSQL: [Int: String]
 
     init(url: URL?, model: NSManagedObjectModel, logger: Logger?) throws {
         self.model = model
@@ -82,6 +84,9 @@ final class SQLiteStore: @unchecked Sendable {
             tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities)
         }
         self.tables = tables
+        var insertSQL: [Int: String] = [:]
+        for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.root.layout.entityID]!) }
+        self.insertSQL = insertSQL
         do {
             if url != nil {
                 try connection.execute("PRAGMA journal_mode = WAL")
@@ -372,11 +377,16 @@ final class SQLiteStore: @unchecked Sendable {
     }
 
     private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, _ db: SQLiteConnection) throws {
-        let table = self.table(for: layout)
-        let slots = layout.persistentSlots
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { layout.columns[$0]! }
-        let sql = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?\(String(repeating: ", ?", count: slots.count)))"
-        try db.run(sql, [.int(pk), .int(Int64(layout.entityID)), .int(version)] + slots.map { values[$0] })
+        var arguments: [Value] = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
+        arguments.reserveCapacity(3 + layout.persistentSlots.count)
+        for slot in layout.persistentSlots { arguments.append(values[slot]) }
+        try db.run(insertSQL[layout.entityID]!, arguments)
+    }
+
+    /// `INSERT INTO table (Z_PK, Z_ENT, Z_OPT, columns…) VALUES (?, …)` for an entity.
+    private static func insertSQL(_ layout: EntityLayout, table: TableInfo) -> String {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.persistentSlots.map { layout.columns[$0]! }
+        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?\(String(repeating: ", ?", count: layout.persistentSlots.count)))"
     }
 
     /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
