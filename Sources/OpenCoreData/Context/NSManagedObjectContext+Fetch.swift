@@ -65,6 +65,7 @@ extension NSManagedObjectContext {
             if plan.batchSize > 0 {
                 let rows = try store.backend.fetchRows(plan, withValues: false, limited: true)
                 let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
+                registry.reserveCapacity(registry.count + rows.count)
                 return try rows.enumerated().map { i, row in
                     let object = try materialize(row, faulting: true, store: store)
                     if object._isFault, object.prefetched == nil {
@@ -75,6 +76,7 @@ extension NSManagedObjectContext {
                 }
             }
             let rows = try store.backend.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
+            registry.reserveCapacity(registry.count + rows.count)
             return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults, store: store) }
         }
     }
@@ -178,26 +180,50 @@ struct DictionaryFetch {
             return "t0.\(layout.columns[slot]!)"
         }.joined(separator: ", ") }
         let (sql, arguments) = try store.selectSQL(plan, columns: list, limited: true, distinct: distinct, groupBy: group)
+        // Keys are made once per fetch; each row is one NSDictionary built from arrays, the cheapest
+        // construction Foundation offers on Linux (no per-key insertion into a mutable dictionary).
+        let keys: [NSString] = columns.map { c in
+            switch c {
+            case .attribute(let name, _), .expression(let name, _, _): return NSString(string: name)
+            }
+        }
         var results: [Any] = []
         try store.wrap {
             try store.read { db in try db.query(sql, arguments) { row in
-                let dictionary = NSMutableDictionary()
+                var objects: [AnyObject] = [], present: [NSString] = []
+                objects.reserveCapacity(columns.count)
+                present.reserveCapacity(columns.count)
                 for (i, c) in columns.enumerated() {
                     let value: Value
-                    let key: String
                     switch c {
-                    case .attribute(let name, let slot):
-                        key = name
+                    case .attribute(_, let slot):
                         value = row.value(Int32(i), as: layout.attributes[slot].attributeType)
-                    case .expression(let name, _, let type):
-                        key = name
+                    case .expression(_, _, let type):
                         value = type == .undefinedAttributeType ? row.dynamicValue(Int32(i)) : row.value(Int32(i), as: type)
                     }
-                    if let any = value.anyValue { dictionary[key] = any }
+                    guard let object = Self.object(value) else { continue }
+                    objects.append(object)
+                    present.append(keys[i])
                 }
-                results.append(dictionary)
+                results.append(NSDictionary(objects: objects, forKeys: present))
             } }
         }
         return results
+    }
+
+    /// A value as a Foundation object (`NSString`, `NSNumber`, …, as Core Data's dictionaries hold), or
+    /// `nil` for a nil value (left out of the dictionary).
+    private static func object(_ value: Value) -> AnyObject? {
+        switch value {
+        case .null: return nil
+        case .string(let s): return NSString(string: s)
+        case .int(let i): return NSNumber(value: i)
+        case .double(let d): return NSNumber(value: d)
+        case .bool(let b): return NSNumber(value: b)
+        case .decimal(let d): return NSDecimalNumber(decimal: d)
+        case .date(let d): return NSDate(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)
+        case .data(let d): return NSData(data: d)
+        default: return value.anyValue.map { $0 as AnyObject }
+        }
     }
 }

@@ -18,7 +18,18 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `entity`.
     public let entity: NSEntityDescription
     /// Mirrors `objectID`. Changes from temporary to permanent when the object is first saved.
-    public internal(set) var objectID: NSManagedObjectID
+    public internal(set) var objectID: NSManagedObjectID {
+        get {
+            if let id = _objectID { return id }
+            let id = NSManagedObjectID.temporary(for: entity)
+            _objectID = id
+            return id
+        }
+        set { _objectID = newValue }
+    }
+    /// Made on first use for objects created without a context: a fetched object gets its store ID
+    /// right after `init(entity:insertInto:)`, so it never makes a temporary one.
+    private var _objectID: NSManagedObjectID?
     /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.
     public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
@@ -46,7 +57,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         precondition(entity.layout != nil, "The model of entity \(entity.name ?? "?") is not loaded by a coordinator yet")
         self.entity = entity
         self.layout = entity.layout
-        self.objectID = NSManagedObjectID.temporary(for: entity)
         self.values = entity.layout.defaultValues
         super.init()
         if let context { context.insert(self) }

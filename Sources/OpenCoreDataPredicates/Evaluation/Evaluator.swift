@@ -20,8 +20,15 @@ package struct Evaluator {
 
     /// Evaluates a whole predicate against the object it is evaluated with.
     package mutating func evaluate(_ node: PredicateNode, with object: Any?) throws -> Bool {
-        reader = object as? PredicateValueReading
-        if reader == nil { dictionary = object as? [String: Any] }
+        // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary,
+        // and asking an object whether it is a dictionary is slow too.
+        if let object {
+            if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
+                dictionary = (object as! [String: Any])
+            } else {
+                reader = object as? PredicateValueReading
+            }
+        }
         defer { reader = nil; dictionary = nil }
         return try evaluate(node, object)
     }
