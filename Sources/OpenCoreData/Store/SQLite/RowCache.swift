@@ -8,6 +8,8 @@ final class RowCache: @unchecked Sendable {
     private var rows: [Key: StoreRow] = [:]
     private let lock = NSLock()
     let capacity: Int
+    /// The largest fetch whose rows are cached.
+    static let largestFetchCached = 1_000
 
     init(capacity: Int = 200_000) { self.capacity = capacity }
 

@@ -214,7 +214,10 @@ final class SQLiteStore: @unchecked Sendable {
                 }
             }
         }
-        if withValues { rowCache.store(rows, root: table.rootEntityID) }
+        // Small fetches feed the shared row cache (faults in other contexts then cost no query). A large
+        // fetch hands its values to its own objects only: filling the cache would cost a hash insert per
+        // row and evict what other contexts use.
+        if withValues, rows.count <= RowCache.largestFetchCached { rowCache.store(rows, root: table.rootEntityID) }
         return rows
     }
 
