@@ -55,7 +55,7 @@ extension NSManagedObjectContext {
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
-        let candidates = inserted.values.sorted { insertionOrder[ObjectIdentifier($0)]! < insertionOrder[ObjectIdentifier($1)]! }
+        let candidates = inserted.values.sorted { $0.insertionIndex < $1.insertionIndex }
             + touched.values.filter { !$0._isDeleted }
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validating: object) { continue }
@@ -119,7 +119,7 @@ extension NSManagedObjectContext {
         for object in insertedObjects {
             object._isInserted = false
             object.snapshot = object.values
-            saved.inserted.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: Set(object.layout.persistentSlots)))
+            saved.inserted.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: object.layout.persistentSlotSet))
         }
         for object in updatedObjects {
             let changed = Set(object.layout.persistentSlots.filter { object.snapshot![$0] != object.values[$0] })

@@ -78,7 +78,7 @@ extension NSManagedObjectContext {
             object._isInserted = false
             object.snapshot = object.values
             object.version = 1
-            saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: Set(object.layout.persistentSlots)))
+            saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: object.layout.persistentSlotSet))
         }
         for (object, outcome) in zip(updatedObjects, result.updated) {
             let changed = Set(object.layout.persistentSlots.filter { object.snapshot![$0] != (outcome?.values ?? object.values)[$0] })
@@ -109,13 +109,12 @@ extension NSManagedObjectContext {
         inserted.removeAll()
         deleted.removeAll()
         touched.removeAll()
-        insertionOrder.removeAll()
         postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
     }
 
     func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
-        let insertedObjects = inserted.values.map { (insertionOrder[ObjectIdentifier($0)]!, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        let insertedObjects = inserted.values.sorted { $0.insertionIndex < $1.insertionIndex }
         let updatedObjects = touched.values.filter { $0.isUpdated && !$0._isDeleted }
             .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         let deletedObjects = deleted.values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }

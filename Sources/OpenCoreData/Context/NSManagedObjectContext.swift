@@ -34,7 +34,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
-    var insertionOrder: [ObjectIdentifier: Int] = [:]
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = ChangeSet()
@@ -143,7 +142,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         registry[object.objectID.key] = object
         inserted[id] = object
         insertionCounter += 1
-        insertionOrder[id] = insertionCounter
+        object.insertionIndex = insertionCounter
         unprocessed.inserted[id] = object
         object.awakeFromInsert()
     }
@@ -156,7 +155,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.prepareForDeletion()
         if object._isInserted {
             inserted[id] = nil
-            insertionOrder[id] = nil
             registry[object.objectID.key] = nil
             object._isInserted = false
             object._isDeleted = true
@@ -213,7 +211,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         inserted.removeAll()
         deleted.removeAll()
         touched.removeAll()
-        insertionOrder.removeAll()
         unprocessed = ChangeSet()
     }
 
@@ -226,7 +223,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         inserted.removeAll()
         deleted.removeAll()
         touched.removeAll()
-        insertionOrder.removeAll()
         unprocessed = ChangeSet()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])

@@ -148,7 +148,7 @@ final class FetchedResultsCore: @unchecked Sendable {
         if let path = sectionNameKeyPath, let v = try? KeyPathReader.value(of: object, keyPath: path), let any = flattenOptional(v) {
             section = PredicatePrinter.plainText(Value(any: any))
         }
-        let tiebreak = object.objectID.primaryKey ?? (Int64.max / 2 + Int64(context.insertionOrder[ObjectIdentifier(object)] ?? 0))
+        let tiebreak = object.objectID.primaryKey ?? (Int64.max / 2 + Int64(object.insertionIndex))
         return FetchedEntry(object: object, section: section, keys: keys, tiebreak: tiebreak)
     }
 

@@ -187,6 +187,8 @@ final class EntityLayout: @unchecked Sendable {
     let slotByName: [String: Int]
     /// Slots saved to the store.
     let persistentSlots: [Int]
+    /// The same, as a set (every slot of a saved insert changed).
+    let persistentSlotSet: Set<Int>
     /// Each attribute's default value, as stored.
     let defaultValues: [Value]
 
@@ -201,6 +203,7 @@ final class EntityLayout: @unchecked Sendable {
         self.objectClass = objectClass
         self.slotByName = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.persistentSlots = columns.indices.filter { columns[$0] != nil }
+        self.persistentSlotSet = Set(persistentSlots)
         self.defaultValues = attributes.map { a in a.defaultValue.flatMap { a.attributeType.coerce(Value(any: $0)) } ?? .null }
     }
 }

@@ -46,6 +46,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// The batch this fault belongs to (`fetchBatchSize`), so that firing it loads its neighbours too.
     var batch: FaultBatch?
     var batchIndex = 0
+    /// The order in which its context inserted it (ties between unsaved objects sort by it).
+    var insertionIndex = 0
 
     var _isFault = false
     var _isInserted = false
