@@ -34,6 +34,23 @@ struct SQLTextTests {
                 == "\(columns) WHERE t0.Z_ENT = 2 AND t0.ZPRICE = ? ORDER BY t0.Z_PK")
     }
 
+    @Test func countRequests() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        func countSQL(_ configure: (NSFetchRequest<Products>) -> Void) throws -> (String, [Value]) {
+            let request = NSFetchRequest<Products>(entityName: "Products")
+            request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+            configure(request)
+            let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
+            return try coordinator.withStore { try $0.countSQL(plan) }
+        }
+        let cheap = try countSQL { $0.predicate = NSPredicate(format: "price < %d", 500) }
+        #expect(cheap.0 == "SELECT COUNT(*) FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ?")
+        #expect(cheap.1 == [.int(500)])
+        #expect(try countSQL { $0.fetchLimit = 12; $0.fetchOffset = 2 }.0
+                == "SELECT COUNT(*) FROM (SELECT t0.Z_PK FROM ZPRODUCTS t0 ORDER BY t0.ZPRICE, t0.Z_PK LIMIT 12 OFFSET 2)")
+    }
+
     @Test func idOnlyFetchesBreakTiesLikeFullFetches() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
         try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)

@@ -171,8 +171,10 @@ final class SQLiteStore: @unchecked Sendable {
 
     // MARK: - Fetching
 
-    /// The `SELECT` for a plan: `columns` (or `table.selectList`), `WHERE`, `ORDER BY` and, if asked, `LIMIT`/`OFFSET`.
-    func selectSQL(_ plan: FetchPlan, columns: String? = nil, limited: Bool, distinct: Bool = false, groupBy: String? = nil) throws -> (String, [Value]) {
+    /// The `SELECT` for a plan: `columns` (or `table.selectList`), `WHERE`, `ORDER BY` unless `ordered` is
+    /// false, and, if asked, `LIMIT`/`OFFSET`.
+    func selectSQL(_ plan: FetchPlan, columns: String? = nil, limited: Bool, ordered: Bool = true, distinct: Bool = false,
+                   groupBy: String? = nil) throws -> (String, [Value]) {
         let table = self.table(for: plan.layout)
         var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns ?? table.selectList) FROM \(table.name) t0"
         var conditions: [String] = []
@@ -193,7 +195,7 @@ final class SQLiteStore: @unchecked Sendable {
         }
         // Ties break by store key, as in memory, for every fetch of objects or IDs (not for dictionaries).
         if groupBy == nil, !distinct, columns == nil || columns!.hasPrefix("t0.Z_PK") { order.append("t0.Z_PK") }
-        if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
+        if ordered, !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if limited, plan.limit > 0 || plan.offset > 0 {
             sql += " LIMIT \(plan.limit > 0 ? plan.limit : -1)"
             if plan.offset > 0 { sql += " OFFSET \(plan.offset)" }
@@ -238,11 +240,15 @@ final class SQLiteStore: @unchecked Sendable {
         return value
     }
 
+    /// `SELECT COUNT(*)` of the matches, unordered; of the ordered window when the plan has a limit or offset.
+    func countSQL(_ plan: FetchPlan) throws -> (String, [Value]) {
+        let windowed = plan.limit > 0 || plan.offset > 0
+        let (sql, arguments) = try selectSQL(plan, columns: windowed ? "t0.Z_PK" : "COUNT(*)", limited: true, ordered: windowed)
+        return (windowed ? "SELECT COUNT(*) FROM (\(sql))" : sql, arguments)
+    }
+
     func count(_ plan: FetchPlan) throws -> Int {
-        let (inner, arguments) = try selectSQL(plan, columns: "t0.Z_PK", limited: true)
-        let sql = plan.limit > 0 || plan.offset > 0 ? "SELECT COUNT(*) FROM (\(inner))"
-            : inner.replacingOccurrences(of: "SELECT t0.Z_PK FROM", with: "SELECT COUNT(*) FROM")
-                .components(separatedBy: " ORDER BY ").first!
+        let (sql, arguments) = try countSQL(plan)
         var count = 0
         try wrap { try read { db in try db.query(sql, arguments) { count = Int($0.int64(0)) } } }
         return count
