@@ -7,6 +7,19 @@ import Testing
 struct ContextQueueTests {
     struct Boom: Error {}
 
+    /// Two background contexts of one container on `store`, and the ID of a product `a` saved.
+    func twoContextsSharingOneProduct(_ store: TemporaryStore) throws
+        -> (NSPersistentContainer, NSManagedObjectContext, NSManagedObjectContext, NSManagedObjectID) {
+        let container = try store.container()
+        let a = container.newBackgroundContext(), b = container.newBackgroundContext()
+        let id = try a.performAndWait { () -> NSManagedObjectID in
+            let p = insertProducts(a, count: 1)[0]
+            try a.save()
+            return p.objectID
+        }
+        return (container, a, b, id)
+    }
+
     @Test func performAndWaitIsReentrantRethrowingAndReturnsItsValue() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
@@ -92,13 +105,7 @@ struct ContextQueueTests {
     @Test func mergeKeepsTheReceiversUnsavedChanges() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container()
-        let a = container.newBackgroundContext(), b = container.newBackgroundContext()
-        let id = try a.performAndWait { () -> NSManagedObjectID in
-            let p = insertProducts(a, count: 1)[0]
-            try a.save()
-            return p.objectID
-        }
+        let (_, a, b, id) = try twoContextsSharingOneProduct(store)
         let box = NotificationBox()
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: b, queue: nil) { box.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -197,13 +204,7 @@ struct ContextQueueTests {
     @Test func conflictUnderTheErrorPolicyChangesNothing() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container()
-        let a = container.newBackgroundContext(), b = container.newBackgroundContext()
-        let id = try a.performAndWait { () -> NSManagedObjectID in
-            let p = insertProducts(a, count: 1)[0]
-            try a.save()
-            return p.objectID
-        }
+        let (_, a, b, id) = try twoContextsSharingOneProduct(store)
         try a.performAndWait { _ = try a.existingObject(with: id).value(forKey: "price") }
         try b.performAndWait {
             (try b.existingObject(with: id) as! Products).price = 10
