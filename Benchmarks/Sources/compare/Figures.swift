@@ -71,13 +71,12 @@ final class Figures {
         let request = LibraryStore.filteredRequest(Products.self)
         try checkSameProducts(store, request, raw: raw, grdb: grdb, expected: expected)
         progress("1. fetch objects")
-        let ours = try measure(repetitions: repetitions) {
+        let times = try measureInterleaved(repetitions: repetitions, [{
             let context = store.newContext()
             let (objects, t) = try timed { try context.fetch(request) }
             try expect(objects.count, expected, "objects fetched")
             return t
-        }
-        let oursRead = try measure(repetitions: repetitions) {
+        }, {
             let context = store.newContext()
             var total = 0
             let (objects, t) = try timed {
@@ -88,17 +87,16 @@ final class Figures {
             try expect(objects.count, expected, "objects fetched")
             blackHole(total)
             return t
-        }
-        let rawTime = try measure(repetitions: repetitions) {
+        }, {
             let (products, t) = try timed { try raw.fetchProducts(StoreSQL.fetchObjects, limit: priceLimit) }
             try expect(products.count, expected, "raw rows")
             return t
-        }
-        let grdbTime = try measure(repetitions: repetitions) {
+        }, {
             let (products, t) = try timed { try grdb.fetchProducts(StoreSQL.fetchObjects, limit: priceLimit) }
             try expect(products.count, expected, "GRDB rows")
             return t
-        }
+        }])
+        let (ours, oursRead, rawTime, grdbTime) = (times[0], times[1], times[2], times[3])
         let figure1 = "1. fetch ≈\(n) objects (predicate + 2-key sort)"
         table.append(ResultRow(figure: figure1 + " vs raw", ours: Format.seconds(ours), raw: Format.seconds(rawTime),
                                grdb: Format.seconds(grdbTime), ratio: Format.ratio(ours / rawTime) + " raw",
@@ -115,22 +113,21 @@ final class Figures {
         dictionaryRequest.resultType = .dictionaryResultType
         dictionaryRequest.propertiesToFetch = ["name", "price"]
         progress("2. fetch dictionaries")
-        let oursDictionaries = try measure(repetitions: repetitions) {
+        let dictionaryTimes = try measureInterleaved(repetitions: repetitions, [{
             let context = store.newContext()
             let (dictionaries, t) = try timed { try context.fetch(dictionaryRequest) }
             try expect(dictionaries.count, expected, "dictionaries fetched")
             return t
-        }
-        let rawDictionaries = try measure(repetitions: repetitions) {
+        }, {
             let (products, t) = try timed { try raw.fetchProducts(StoreSQL.fetchDictionaries, limit: priceLimit) }
             try expect(products.count, expected, "raw rows")
             return t
-        }
-        let grdbRows = try measure(repetitions: repetitions) {
+        }, {
             let (rows, t) = try timed { try grdb.fetchRows(StoreSQL.fetchDictionaries, limit: priceLimit) }
             try expect(rows.count, expected, "GRDB rows")
             return t
-        }
+        }])
+        let (oursDictionaries, rawDictionaries, grdbRows) = (dictionaryTimes[0], dictionaryTimes[1], dictionaryTimes[2])
         table.append(ResultRow(figure: "2. same into dictionaries (name, price)", ours: Format.seconds(oursDictionaries),
                                raw: Format.seconds(rawDictionaries), grdb: Format.seconds(grdbRows) + " (Row)",
                                ratio: Format.ratio(oursDictionaries / rawDictionaries) + " raw", target: "≤ 1.20× raw",
@@ -140,15 +137,14 @@ final class Figures {
         progress("3. count")
         let counts = 10
         let context = store.newContext()
-        let oursCount = try measure(repetitions: repetitions) {
+        let countTimes = try measureInterleaved(repetitions: repetitions, [{
             try time { for _ in 0..<counts { try expect(try context.count(for: request), expected, "count") } } / Double(counts)
-        }
-        let rawCount = try measure(repetitions: repetitions) {
+        }, {
             try time { for _ in 0..<counts { try expect(try raw.count(StoreSQL.count, limit: priceLimit), expected, "raw count") } } / Double(counts)
-        }
-        let grdbCount = try measure(repetitions: repetitions) {
+        }, {
             try time { for _ in 0..<counts { try expect(try grdb.count(StoreSQL.count, limit: priceLimit), expected, "GRDB count") } } / Double(counts)
-        }
+        }])
+        let (oursCount, rawCount, grdbCount) = (countTimes[0], countTimes[1], countTimes[2])
         table.append(ResultRow(figure: "3. count(for:) over \(Format.count(data.count)) rows", ours: Format.seconds(oursCount),
                                raw: Format.seconds(rawCount), grdb: Format.seconds(grdbCount),
                                ratio: Format.ratio(oursCount / rawCount) + " raw", target: "≤ 1.10× raw",
@@ -228,8 +224,9 @@ final class Figures {
     private func batchFigure(store: LibraryStore, raw: RawDatabase, rows: Int, order: BatchOrder) throws {
         let full = LibraryStore.allRequest(batchSize: 0, sorted: order.sorted)
         let batched = LibraryStore.allRequest(batchSize: 20, sorted: order.sorted)
-        // The batched runs go first: the full fetch's rows would otherwise sit in the row cache.
-        let firstTwenty = try measure(repetitions: repetitions) {
+        // Interleaved: a full fetch of more than `RowCache.largestFetchCached` rows leaves the shared row
+        // cache alone, so it cannot help the batched runs.
+        let times = try measureInterleaved(repetitions: repetitions, [{
             let context = store.newContext()
             var total = 0
             let (objects, t) = try timed {
@@ -240,23 +237,21 @@ final class Figures {
             try expect(objects.count, rows, "objects fetched")
             blackHole(total)
             return t
-        }
-        let oursFull = try measure(repetitions: repetitions) {
+        }, {
             let context = store.newContext()
             let (objects, t) = try timed { try context.fetch(full) }
             try expect(objects.count, rows, "objects fetched")
             return t
-        }
-        let rawFull = try measure(repetitions: repetitions) {
+        }, {
             let (products, t) = try timed { try raw.fetchProducts(order.rawSQL, limit: nil) }
             try expect(products.count, rows, "raw rows")
             return t
-        }
-        let rawKeys = try measure(repetitions: repetitions) {
+        }, {
             let (keys, t) = try timed { try raw.fetchKeys(order.keysSQL) }
             try expect(keys.count, rows, "raw keys")
             return t
-        }
+        }])
+        let (firstTwenty, oursFull, rawFull, rawKeys) = (times[0], times[1], times[2], times[3])
         let n = Format.count(rows)
         table.append(ResultRow(figure: "4. full fetch of \(n) objects, \(order.label)", ours: Format.seconds(oursFull),
                                raw: Format.seconds(rawFull), ratio: Format.ratio(oursFull / rawFull) + " raw"))
@@ -277,7 +272,7 @@ final class Figures {
             return directory.appendingPathComponent("insert-\(run).sqlite")
         }
         progress("6. insert and save")
-        let ours = try measure(repetitions: repetitions) {
+        let times = try measureInterleaved(repetitions: repetitions, [{
             let url = newFile()
             defer { removeDatabase(at: url) }
             let store = try LibraryStore(url: url)
@@ -286,21 +281,20 @@ final class Figures {
                 try store.insert(data, range: 0..<data.count, into: context)
                 try context.save()
             }
-        }
-        let rawTime = try measure(repetitions: repetitions) {
+        }, {
             let url = newFile()
             defer { removeDatabase(at: url) }
             let raw = try RawDatabase(path: url.path)
             try raw.createProductsSchema()
             return try time { try raw.insert(data) }
-        }
-        let grdbTime = try measure(repetitions: repetitions) {
+        }, {
             let url = newFile()
             defer { removeDatabase(at: url) }
             let grdb = try GRDBDatabase(path: url.path)
             try grdb.createProductsSchema()
             return try time { try grdb.insert(data) }
-        }
+        }])
+        let (ours, rawTime, grdbTime) = (times[0], times[1], times[2])
         let perSecond = { (seconds: Double) in Format.rate(Double(data.count) / seconds, unit: " rows/s") }
         table.append(ResultRow(figure: "6. insert + save \(Format.count(data.count)) objects", ours: perSecond(ours),
                                raw: perSecond(rawTime), grdb: perSecond(grdbTime),

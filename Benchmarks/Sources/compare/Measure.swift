@@ -31,6 +31,21 @@ func measure(repetitions: Int, _ sample: () throws -> Double) rethrows -> Double
     return median(samples)
 }
 
+/// Like ``measure(repetitions:_:)`` for variants compared with each other: after one warm-up run of each,
+/// every repetition runs each variant once, starting with a different one each time, so that a slow
+/// stretch of a shared, noisy machine falls on all of them alike. Returns the medians, in order.
+func measureInterleaved(repetitions: Int, _ variants: [() throws -> Double]) throws -> [Double] {
+    for variant in variants { _ = try variant() }
+    var samples = Array(repeating: [Double](), count: variants.count)
+    for rep in 0..<max(repetitions, 1) {
+        for k in 0..<variants.count {
+            let i = (rep + k) % variants.count
+            samples[i].append(try variants[i]())
+        }
+    }
+    return samples.map(median)
+}
+
 /// The median of `values` (the mean of the middle two for an even count).
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()

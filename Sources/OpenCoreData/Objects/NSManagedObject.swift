@@ -167,10 +167,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         value(at: try slot(forKey: key)).anyValue
     }
 
-    /// Predicate evaluation reads the slot's value as it is stored.
-    package func predicateValue(forKey key: String) throws -> Value {
-        value(at: try slot(forKey: key))
-    }
+    /// Predicate evaluation reads slots as they are stored; objects of one entity share a layout.
+    package var predicateLayout: ObjectIdentifier { ObjectIdentifier(layout) }
+
+    package func predicateSlot(forKey key: String) throws -> Int { try slot(forKey: key) }
+
+    package func predicateValue(atSlot slot: Int) -> Value { value(at: slot) }
 
     /// Mirrors `value(forKeyPath:)`.
     open func value(forKeyPath keyPath: String) -> Any? {

@@ -15,8 +15,22 @@ public protocol KeyValueCoding {
 /// A receiver that hands out values already in the predicates' own representation (managed objects keep
 /// theirs that way), so evaluation skips boxing into `Any` and converting back.
 package protocol PredicateValueReading: AnyObject {
+    /// Identifies where the receiver keeps its keys: receivers with the same layout keep a key in the same
+    /// slot (a managed object's entity layout), so a compiled predicate looks a key up once per layout.
+    var predicateLayout: ObjectIdentifier { get }
+
+    /// The slot of a plain key; throws for a key the receiver does not have.
+    func predicateSlot(forKey key: String) throws -> Int
+
+    /// The value in a slot that ``predicateSlot(forKey:)`` gave for this layout.
+    func predicateValue(atSlot slot: Int) -> Value
+}
+
+extension PredicateValueReading {
     /// The value for a plain key; throws for a key the receiver does not have.
-    func predicateValue(forKey key: String) throws -> Value
+    func predicateValue(forKey key: String) throws -> Value {
+        predicateValue(atSlot: try predicateSlot(forKey: key))
+    }
 }
 
 extension KeyValueCoding {

@@ -12,9 +12,12 @@ import Foundation
 /// - Block predicates (`NSPredicate(block:)`) are not provided: a store can never translate them to SQL.
 public class NSPredicate: NSObject, @unchecked Sendable {
     package let node: PredicateNode
+    /// The same predicate, compiled for fast evaluation when it has the common shape.
+    private let compiled: CompiledPredicate?
 
     package required init(node: PredicateNode) {
         self.node = node
+        self.compiled = CompiledPredicate.compile(node)
         super.init()
     }
 
@@ -61,7 +64,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// meaningless for the object (an unknown key of a managed object, an unbound `$VARIABLE`, `ANY` on
     /// something that is not a collection); ``evaluate(validating:substitutionVariables:)`` throws instead.
     public func evaluate(with object: Any?) -> Bool {
-        evaluate(with: object, substitutionVariables: nil)
+        if let compiled, let result = compiled.evaluate(object) { return result }
+        return evaluate(with: object, substitutionVariables: nil)
     }
 
     /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)``.
@@ -75,6 +79,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// The throwing form of `evaluate(with:substitutionVariables:)`. Not in Core Data.
     public func evaluate(validating object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool {
+        if let compiled, let result = compiled.evaluate(object) { return result }
         var evaluator = Evaluator(bindings: bindings.map { $0.mapValues { Value(any: $0) } } ?? [:])
         return try evaluator.evaluate(node, with: object)
     }

@@ -1,0 +1,160 @@
+import Foundation
+import Synchronization
+
+/// The common shape of a predicate — plain keys compared with constants (`price < 500`, `name == "Сыр"`),
+/// joined by `AND`, `OR` and `NOT`, without comparison options — made once, when the `NSPredicate` is
+/// made, into a tree of small objects that ``NSPredicate/evaluate(with:)`` runs without the general
+/// ``Evaluator``: a managed object's slot for each key is remembered per entity, so a key costs no
+/// string hashing after the first object.
+///
+/// It answers only what it can answer exactly as the ``Evaluator`` would; `nil` hands the object over to
+/// the ``Evaluator`` (an object that is neither a ``PredicateValueReading`` nor a `[String: Any]`, an
+/// unknown key, which must throw the evaluator's error).
+package class CompiledPredicate: @unchecked Sendable {
+    /// Compiles `node`, or `nil` when it is not of the common shape.
+    package static func compile(_ node: PredicateNode) -> CompiledPredicate? {
+        switch node {
+        case .constant(let b):
+            return CompiledConstant(b)
+        case .and(let parts), .or(let parts):
+            var compiled: [CompiledPredicate] = []
+            for part in parts {
+                guard let c = compile(part) else { return nil }
+                compiled.append(c)
+            }
+            if case .and = node { return CompiledAnd(compiled) }
+            return CompiledOr(compiled)
+        case .not(let part):
+            return compile(part).map(CompiledNot.init)
+        case .comparison(let c):
+            guard c.modifier == .direct, c.options.isEmpty, Self.ordered.contains(c.op) else { return nil }
+            switch (c.left, c.right) {
+            case (.keyPath(let key), .constant(let v)) where KeyPathReader.isPlainKey(key) && v.collectionElements == nil:
+                return CompiledComparison(key: key, op: c.op, constant: v, keyOnLeft: true)
+            case (.constant(let v), .keyPath(let key)) where KeyPathReader.isPlainKey(key) && v.collectionElements == nil:
+                return CompiledComparison(key: key, op: c.op, constant: v, keyOnLeft: false)
+            default:
+                return nil
+            }
+        }
+    }
+
+    private static let ordered: [NSComparisonPredicate.Operator] =
+        [.lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo, .equalTo, .notEqualTo]
+
+    /// The predicate's value for `object`, or `nil` when the ``Evaluator`` must decide.
+    package final func evaluate(_ object: Any?) -> Bool? {
+        guard let object else { return nil }
+        // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary.
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
+            return evaluate(.dictionary(object as! [String: Any]))
+        }
+        guard let reader = object as? PredicateValueReading else { return nil }
+        return evaluate(.reader(reader))
+    }
+
+    /// Overridden by each kind of node.
+    fileprivate func evaluate(_ target: CompiledTarget) -> Bool? { nil }
+}
+
+/// What a compiled predicate reads its keys from.
+private enum CompiledTarget {
+    case reader(PredicateValueReading)
+    case dictionary([String: Any])
+}
+
+private final class CompiledConstant: CompiledPredicate, @unchecked Sendable {
+    let value: Bool
+    init(_ value: Bool) { self.value = value }
+    override func evaluate(_ target: CompiledTarget) -> Bool? { value }
+}
+
+private final class CompiledAnd: CompiledPredicate, @unchecked Sendable {
+    let parts: [CompiledPredicate]
+    init(_ parts: [CompiledPredicate]) { self.parts = parts }
+    override func evaluate(_ target: CompiledTarget) -> Bool? {
+        for part in parts {
+            guard let b = part.evaluate(target) else { return nil }
+            if !b { return false }
+        }
+        return true
+    }
+}
+
+private final class CompiledOr: CompiledPredicate, @unchecked Sendable {
+    let parts: [CompiledPredicate]
+    init(_ parts: [CompiledPredicate]) { self.parts = parts }
+    override func evaluate(_ target: CompiledTarget) -> Bool? {
+        for part in parts {
+            guard let b = part.evaluate(target) else { return nil }
+            if b { return true }
+        }
+        return false
+    }
+}
+
+private final class CompiledNot: CompiledPredicate, @unchecked Sendable {
+    let part: CompiledPredicate
+    init(_ part: CompiledPredicate) { self.part = part }
+    override func evaluate(_ target: CompiledTarget) -> Bool? { part.evaluate(target).map(!) }
+}
+
+/// `key op constant` (or `constant op key`).
+private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
+    let key: String
+    let op: NSComparisonPredicate.Operator
+    let constant: Value
+    let keyOnLeft: Bool
+    /// The slot of `key` in the last layout seen, packed as `slot << 48 | layout address` (0: none yet).
+    /// Shared by every thread evaluating the predicate; a stale or racing entry only costs a lookup.
+    private let slotCache = Atomic<UInt>(0)
+
+    init(key: String, op: NSComparisonPredicate.Operator, constant: Value, keyOnLeft: Bool) {
+        self.key = key
+        self.op = op
+        self.constant = constant
+        self.keyOnLeft = keyOnLeft
+    }
+
+    override func evaluate(_ target: CompiledTarget) -> Bool? {
+        let value: Value
+        switch target {
+        case .dictionary(let dictionary):
+            value = Value(any: dictionary[key] ?? nil)
+        case .reader(let reader):
+            guard let v = read(reader) else { return nil }
+            value = v
+        }
+        if case .int(let x) = value, case .int(let c) = constant {
+            return keyOnLeft ? Self.order(x, op, c) : Self.order(c, op, x)
+        }
+        return try? keyOnLeft ? ValueComparison.evaluate(value, op, constant, [])
+                              : ValueComparison.evaluate(constant, op, value, [])
+    }
+
+    private func read(_ reader: PredicateValueReading) -> Value? {
+        let layout = UInt(bitPattern: reader.predicateLayout)
+        let cached = slotCache.load(ordering: .relaxed)
+        if cached != 0, cached & Self.addressMask == layout {
+            return reader.predicateValue(atSlot: Int(cached >> 48))
+        }
+        guard let slot = try? reader.predicateSlot(forKey: key) else { return nil }
+        if layout & ~Self.addressMask == 0, slot < 1 << 15 {
+            slotCache.store(UInt(slot) << 48 | layout, ordering: .relaxed)
+        }
+        return reader.predicateValue(atSlot: slot)
+    }
+
+    private static let addressMask: UInt = (1 << 48) - 1
+
+    private static func order(_ x: Int64, _ op: NSComparisonPredicate.Operator, _ y: Int64) -> Bool {
+        switch op {
+        case .lessThan: return x < y
+        case .lessThanOrEqualTo: return x <= y
+        case .greaterThan: return x > y
+        case .greaterThanOrEqualTo: return x >= y
+        case .equalTo: return x == y
+        default: return x != y
+        }
+    }
+}
