@@ -174,6 +174,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     package func predicateValue(atSlot slot: Int) -> Value { value(at: slot) }
 
+    package func predicateInteger(atSlot slot: Int) -> Int64? {
+        if _isFault { fulfill() }
+        guard slot < values.count, case .int(let x) = values[slot] else { return nil }
+        return x
+    }
+
     /// Mirrors `value(forKeyPath:)`.
     open func value(forKeyPath keyPath: String) -> Any? {
         do { return try KeyPathReader.value(of: self, keyPath: keyPath) } catch { fatalError("\(error)") }

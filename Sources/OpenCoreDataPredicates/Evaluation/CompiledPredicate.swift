@@ -47,34 +47,40 @@ package class CompiledPredicate: @unchecked Sendable {
         guard let object else { return nil }
         // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary.
         if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
-            return evaluate(.dictionary(object as! [String: Any]))
+            return evaluate(dictionary: object as! [String: Any])
         }
         guard let reader = object as? PredicateValueReading else { return nil }
-        return evaluate(.reader(reader))
+        return evaluate(reader: reader)
     }
 
-    /// Overridden by each kind of node.
-    fileprivate func evaluate(_ target: CompiledTarget) -> Bool? { nil }
-}
+    /// The same for an object known statically to be a ``PredicateValueReading``; overridden by each kind
+    /// of node (as is the dictionary form: one method per kind of object keeps the object unwrapped).
+    package func evaluate(reader: PredicateValueReading) -> Bool? { nil }
 
-/// What a compiled predicate reads its keys from.
-private enum CompiledTarget {
-    case reader(PredicateValueReading)
-    case dictionary([String: Any])
+    /// The same for a dictionary known statically to be one.
+    package func evaluate(dictionary: [String: Any]) -> Bool? { nil }
 }
 
 private final class CompiledConstant: CompiledPredicate, @unchecked Sendable {
     let value: Bool
     init(_ value: Bool) { self.value = value }
-    override func evaluate(_ target: CompiledTarget) -> Bool? { value }
+    override func evaluate(reader: PredicateValueReading) -> Bool? { value }
+    override func evaluate(dictionary: [String: Any]) -> Bool? { value }
 }
 
 private final class CompiledAnd: CompiledPredicate, @unchecked Sendable {
     let parts: [CompiledPredicate]
     init(_ parts: [CompiledPredicate]) { self.parts = parts }
-    override func evaluate(_ target: CompiledTarget) -> Bool? {
+    override func evaluate(reader: PredicateValueReading) -> Bool? {
         for part in parts {
-            guard let b = part.evaluate(target) else { return nil }
+            guard let b = part.evaluate(reader: reader) else { return nil }
+            if !b { return false }
+        }
+        return true
+    }
+    override func evaluate(dictionary: [String: Any]) -> Bool? {
+        for part in parts {
+            guard let b = part.evaluate(dictionary: dictionary) else { return nil }
             if !b { return false }
         }
         return true
@@ -84,9 +90,16 @@ private final class CompiledAnd: CompiledPredicate, @unchecked Sendable {
 private final class CompiledOr: CompiledPredicate, @unchecked Sendable {
     let parts: [CompiledPredicate]
     init(_ parts: [CompiledPredicate]) { self.parts = parts }
-    override func evaluate(_ target: CompiledTarget) -> Bool? {
+    override func evaluate(reader: PredicateValueReading) -> Bool? {
         for part in parts {
-            guard let b = part.evaluate(target) else { return nil }
+            guard let b = part.evaluate(reader: reader) else { return nil }
+            if b { return true }
+        }
+        return false
+    }
+    override func evaluate(dictionary: [String: Any]) -> Bool? {
+        for part in parts {
+            guard let b = part.evaluate(dictionary: dictionary) else { return nil }
             if b { return true }
         }
         return false
@@ -96,7 +109,8 @@ private final class CompiledOr: CompiledPredicate, @unchecked Sendable {
 private final class CompiledNot: CompiledPredicate, @unchecked Sendable {
     let part: CompiledPredicate
     init(_ part: CompiledPredicate) { self.part = part }
-    override func evaluate(_ target: CompiledTarget) -> Bool? { part.evaluate(target).map(!) }
+    override func evaluate(reader: PredicateValueReading) -> Bool? { part.evaluate(reader: reader).map(!) }
+    override func evaluate(dictionary: [String: Any]) -> Bool? { part.evaluate(dictionary: dictionary).map(!) }
 }
 
 /// `key op constant` (or `constant op key`).
@@ -105,6 +119,8 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
     let op: NSComparisonPredicate.Operator
     let constant: Value
     let keyOnLeft: Bool
+    /// The constant when it is an integer, kept unwrapped for the common comparison.
+    let integer: Int64?
     /// The slot of `key` in the last layout seen, packed as `slot << 48 | layout address` (0: none yet).
     /// Shared by every thread evaluating the predicate; a stale or racing entry only costs a lookup.
     private let slotCache = Atomic<UInt>(0)
@@ -114,35 +130,40 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
         self.op = op
         self.constant = constant
         self.keyOnLeft = keyOnLeft
+        if case .int(let c) = constant { integer = c } else { integer = nil }
     }
 
-    override func evaluate(_ target: CompiledTarget) -> Bool? {
-        let value: Value
-        switch target {
-        case .dictionary(let dictionary):
-            value = Value(any: dictionary[key] ?? nil)
-        case .reader(let reader):
-            guard let v = read(reader) else { return nil }
-            value = v
-        }
-        if case .int(let x) = value, case .int(let c) = constant {
+    override func evaluate(reader: PredicateValueReading) -> Bool? {
+        guard let slot = slot(reader) else { return nil }
+        if let c = integer, let x = reader.predicateInteger(atSlot: slot) {
             return keyOnLeft ? Self.order(x, op, c) : Self.order(c, op, x)
         }
-        return try? keyOnLeft ? ValueComparison.evaluate(value, op, constant, [])
-                              : ValueComparison.evaluate(constant, op, value, [])
+        return compare(reader.predicateValue(atSlot: slot))
     }
 
-    private func read(_ reader: PredicateValueReading) -> Value? {
+    override func evaluate(dictionary: [String: Any]) -> Bool? {
+        compare(Value(any: dictionary[key] ?? nil))
+    }
+
+    private func compare(_ value: Value) -> Bool {
+        if case .int(let x) = value, let c = integer {
+            return keyOnLeft ? Self.order(x, op, c) : Self.order(c, op, x)
+        }
+        // The ordered operators never throw.
+        return (try? keyOnLeft ? ValueComparison.evaluate(value, op, constant, [])
+                               : ValueComparison.evaluate(constant, op, value, [])) ?? false
+    }
+
+    /// The slot of `key` in the reader, or `nil` when it has no such key.
+    private func slot(_ reader: PredicateValueReading) -> Int? {
         let layout = UInt(bitPattern: reader.predicateLayout)
         let cached = slotCache.load(ordering: .relaxed)
-        if cached != 0, cached & Self.addressMask == layout {
-            return reader.predicateValue(atSlot: Int(cached >> 48))
-        }
+        if cached != 0, cached & Self.addressMask == layout { return Int(cached >> 48) }
         guard let slot = try? reader.predicateSlot(forKey: key) else { return nil }
         if layout & ~Self.addressMask == 0, slot < 1 << 15 {
             slotCache.store(UInt(slot) << 48 | layout, ordering: .relaxed)
         }
-        return reader.predicateValue(atSlot: slot)
+        return slot
     }
 
     private static let addressMask: UInt = (1 << 48) - 1

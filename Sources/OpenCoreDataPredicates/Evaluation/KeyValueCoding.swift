@@ -24,6 +24,10 @@ package protocol PredicateValueReading: AnyObject {
 
     /// The value in a slot that ``predicateSlot(forKey:)`` gave for this layout.
     func predicateValue(atSlot slot: Int) -> Value
+
+    /// The integer in a slot, or `nil` when it holds anything else: the common case, read without
+    /// copying a ``Value``.
+    func predicateInteger(atSlot slot: Int) -> Int64?
 }
 
 extension PredicateValueReading {

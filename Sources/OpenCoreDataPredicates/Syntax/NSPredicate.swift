@@ -68,6 +68,19 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         return evaluate(with: object, substitutionVariables: nil)
     }
 
+    /// Mirrors `evaluate(with:)` for a `[String: Any]` known as one where it is called: the same answer,
+    /// without the dynamic casts that an `Any` needs.
+    public func evaluate(with object: [String: Any]) -> Bool {
+        if let compiled, let result = compiled.evaluate(dictionary: object) { return result }
+        return evaluate(with: object as Any?, substitutionVariables: nil)
+    }
+
+    /// `evaluate(with:)` for an object known to read its values without boxing (a managed object).
+    package func evaluate(reader: PredicateValueReading) -> Bool {
+        if let compiled, let result = compiled.evaluate(reader: reader) { return result }
+        return evaluate(with: reader as Any?, substitutionVariables: nil)
+    }
+
     /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)``.
     public func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
         do {
