@@ -117,7 +117,7 @@ extension NSManagedObjectContext {
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
-        let candidates = inserted.values.sorted { $0.insertionIndex < $1.insertionIndex }
+        let candidates = insertedInOrder()
             + touched.values.filter { !$0._isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validating: object) { continue }
