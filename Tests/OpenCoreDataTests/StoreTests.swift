@@ -200,6 +200,37 @@ struct StoreTests {
         #expect(objects.map(\.price) == objects.map(\.price).sorted())
     }
 
+    /// Deleting a fault that was never read (from `object(with:)` or a batched fetch) deletes its row;
+    /// the fault fires first, as in Core Data, so the save checks the version the row really has.
+    @Test func deletingAnUnreadFaultDeletesTheRow() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let ids = try container.viewContext.performAndWait {
+            let products = insertProducts(container.viewContext, count: 30)
+            try container.viewContext.save()
+            products[3].price += 1  // the row's version is now 2
+            try container.viewContext.save()
+            return products.map(\.objectID)
+        }
+        // A new coordinator: its row cache is cold, so the batched fetch's objects stay faults.
+        let context = try store.container().newBackgroundContext()
+        try context.performAndWait {
+            let fault = context.object(with: ids[3])
+            #expect(fault.isFault)
+            context.delete(fault)
+            let request = NSFetchRequest<Products>(entityName: "Products")
+            request.fetchBatchSize = 5
+            request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+            let batched = try context.fetch(request)
+            let last = try #require(batched.last)
+            #expect(last.isFault)
+            context.delete(last)
+            try context.save()
+            #expect(try context.count(for: NSFetchRequest<Products>(entityName: "Products")) == 28)
+        }
+    }
+
     @Test func unknownKeysNameTheEntityAndKey() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }

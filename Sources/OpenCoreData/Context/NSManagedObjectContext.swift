@@ -152,6 +152,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         precondition(object.managedObjectContext === self, "delete(_:) of an object of another context")
         let id = ObjectIdentifier(object)
         guard !object._isDeleted else { return }
+        // As in Core Data, a fault fires first: the delete needs the row version it read (a fault
+        // deleted unread would look like a conflict at save).
+        if object._isFault { object.fulfill() }
         object.prepareForDeletion()
         if object._isInserted {
             inserted[id] = nil
