@@ -187,4 +187,27 @@ struct DifferentialTests {
             }
         }
     }
+
+    /// A compiled predicate remembers a key's slot per entity layout. Objects of models loaded one after
+    /// another (their layouts freed in between, so addresses may be reused) keep `price` in different
+    /// slots; one predicate must read the right one for each.
+    @Test func oneCompiledPredicateOverObjectsOfSuccessiveModels() throws {
+        let predicate = NSPredicate(format: "price < 5")
+        for round in 0..<20 {
+            let padding = (0..<(round % 4)).map { NSAttributeDescription(name: "a\($0)", type: .integer64AttributeType) }
+            let model = NSManagedObjectModel(entities: [NSEntityDescription(name: "Thing", properties:
+                padding + [NSAttributeDescription(name: "price", type: .integer64AttributeType)])])
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+            let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+            context.persistentStoreCoordinator = coordinator
+            context.performAndWait {
+                let thing = NSEntityDescription.insertNewObject(forEntityName: "Thing", into: context)
+                for p in padding { thing.setValue(100, forKey: p.name) }
+                thing.setValue(round % 2 == 0 ? 1 : 9, forKey: "price")
+                #expect(predicate.evaluate(with: thing) == (round % 2 == 0), "round \(round)")
+                #expect(predicate.evaluate(with: thing as Any) == (round % 2 == 0), "round \(round), as Any")
+            }
+        }
+    }
 }

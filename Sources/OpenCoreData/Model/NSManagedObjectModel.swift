@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code (Linux has no
 /// `.xcdatamodeld` compiler). A coordinator freezes and validates it; a model with duplicate names or an
@@ -191,6 +192,10 @@ final class EntityLayout: @unchecked Sendable {
     let persistentSlotSet: Set<Int>
     /// Each attribute's default value, as stored.
     let defaultValues: [Value]
+    /// A number no other layout of this process has, ever (an address can be reused once a layout is
+    /// freed): compiled predicates remember a key's slot per layout by it.
+    let serial: Int
+    private static let serials = Atomic<Int>(0)
 
     init(entityID: Int, root: NSEntityDescription, tableName: String, attributes: [NSAttributeDescription],
          columns: [String?], entityIDs: [Int], objectClass: NSManagedObject.Type) {
@@ -205,5 +210,6 @@ final class EntityLayout: @unchecked Sendable {
         self.persistentSlots = columns.indices.filter { columns[$0] != nil }
         self.persistentSlotSet = Set(persistentSlots)
         self.defaultValues = attributes.map { a in a.defaultValue.flatMap { a.attributeType.coerce(Value(any: $0)) } ?? .null }
+        self.serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 }

@@ -168,7 +168,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     /// Predicate evaluation reads slots as they are stored; objects of one entity share a layout.
-    package var predicateLayout: ObjectIdentifier { ObjectIdentifier(layout) }
+    package var predicateLayout: Int { layout.serial }
 
     package func predicateSlot(forKey key: String) throws -> Int { try slot(forKey: key) }
 

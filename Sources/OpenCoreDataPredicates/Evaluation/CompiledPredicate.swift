@@ -121,7 +121,7 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
     let keyOnLeft: Bool
     /// The constant when it is an integer, kept unwrapped for the common comparison.
     let integer: Int64?
-    /// The slot of `key` in the last layout seen, packed as `slot << 48 | layout address` (0: none yet).
+    /// The slot of `key` in the last layout seen, packed as `slot << 48 | layout number` (0: none yet).
     /// Shared by every thread evaluating the predicate; a stale or racing entry only costs a lookup.
     private let slotCache = Atomic<UInt>(0)
 
@@ -156,17 +156,17 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
 
     /// The slot of `key` in the reader, or `nil` when it has no such key.
     private func slot(_ reader: PredicateValueReading) -> Int? {
-        let layout = UInt(bitPattern: reader.predicateLayout)
+        let layout = UInt(bitPattern: reader.predicateLayout)  // layout numbers start at 1
         let cached = slotCache.load(ordering: .relaxed)
-        if cached != 0, cached & Self.addressMask == layout { return Int(cached >> 48) }
+        if cached != 0, cached & Self.layoutMask == layout { return Int(cached >> 48) }
         guard let slot = try? reader.predicateSlot(forKey: key) else { return nil }
-        if layout & ~Self.addressMask == 0, slot < 1 << 15 {
+        if layout & ~Self.layoutMask == 0, slot < 1 << 15 {
             slotCache.store(UInt(slot) << 48 | layout, ordering: .relaxed)
         }
         return slot
     }
 
-    private static let addressMask: UInt = (1 << 48) - 1
+    private static let layoutMask: UInt = (1 << 48) - 1
 
     private static func order(_ x: Int64, _ op: NSComparisonPredicate.Operator, _ y: Int64) -> Bool {
         switch op {

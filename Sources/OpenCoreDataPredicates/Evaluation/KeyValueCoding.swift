@@ -17,7 +17,8 @@ public protocol KeyValueCoding {
 package protocol PredicateValueReading: AnyObject {
     /// Identifies where the receiver keeps its keys: receivers with the same layout keep a key in the same
     /// slot (a managed object's entity layout), so a compiled predicate looks a key up once per layout.
-    var predicateLayout: ObjectIdentifier { get }
+    /// A positive number below 2⁴⁸, never reused for another layout in the process.
+    var predicateLayout: Int { get }
 
     /// The slot of a plain key; throws for a key the receiver does not have.
     func predicateSlot(forKey key: String) throws -> Int
