@@ -135,8 +135,8 @@ struct DifferentialTests {
             } catch {
                 continue  // e.g. arithmetic on a string: memory refuses; not a semantics question
             }
-            // The overload for a statically typed managed object answers as the `Any` form does.
-            let typed = Set(all.filter { predicate.evaluate(with: $0) }.map(\.objectID))
+            // The overloads for statically typed managed objects (`filtered(using:)` uses them) answer as the `Any` form does.
+            let typed = Set(all.filtered(using: predicate).map(\.objectID))
             if typed != memory {
                 Issue.record("seed \(seed): \(predicate.predicateFormat): evaluate(with: NSManagedObject) differs from evaluate(with: Any)")
             }

@@ -7,3 +7,11 @@ extension NSPredicate {
         evaluate(reader: object)
     }
 }
+
+extension Array where Element: NSManagedObject {
+    /// Mirrors `NSArray.filtered(using:)` for managed objects: each element is evaluated through the
+    /// managed-object form of `evaluate(with:)`, without dynamic casts.
+    public func filtered(using predicate: NSPredicate) -> [Element] {
+        filter { predicate.evaluate(with: $0 as NSManagedObject) }
+    }
+}
