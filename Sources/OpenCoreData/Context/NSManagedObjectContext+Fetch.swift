@@ -120,7 +120,7 @@ extension NSManagedObjectContext {
         let candidates = insertedInOrder()
             + touched.values.filter { !$0._isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         for object in candidates where included.contains(object.layout.entityID) {
-            if let predicate, try !predicate.evaluate(validating: object) { continue }
+            if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         // Store key order first (as SQL's final ORDER BY Z_PK), inserted objects last in insertion order.

@@ -58,7 +58,7 @@ extension NSManagedObjectContext {
         let candidates = insertedInOrder()
             + touched.values.filter { !$0._isDeleted }
         for object in candidates where included.contains(object.layout.entityID) {
-            if let predicate, try !predicate.evaluate(validating: object) { continue }
+            if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         if !plan.descriptors.isEmpty { result = result.sorted(using: plan.descriptors) }

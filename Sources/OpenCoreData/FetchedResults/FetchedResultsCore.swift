@@ -251,7 +251,7 @@ final class FetchedResultsCore: @unchecked Sendable {
                 }
             }
             var matches = !deleted.contains(object) && !object.isDeleted && object.managedObjectContext === context
-            if matches, let predicate { matches = (try? predicate.evaluate(validating: object)) ?? false }
+            if matches, let predicate { matches = (try? predicate.evaluate(validatingReader: object)) ?? false }
             let oldPath = oldEntry.flatMap { Self.locate($0, in: newSections, precedes: precedes) }
             guard oldPath != nil || matches else { continue }
             changes[id] = (object, oldPath, matches ? entry(for: object) : nil, isUpdate)

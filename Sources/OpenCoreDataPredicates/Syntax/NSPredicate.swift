@@ -81,6 +81,12 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         return evaluate(with: reader as Any?, substitutionVariables: nil)
     }
 
+    /// The throwing form of ``evaluate(reader:)``.
+    package func evaluate(validatingReader reader: PredicateValueReading) throws -> Bool {
+        if let compiled, let result = compiled.evaluate(reader: reader) { return result }
+        return try evaluate(validating: reader as Any?)
+    }
+
     /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)``.
     public func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
         do {
