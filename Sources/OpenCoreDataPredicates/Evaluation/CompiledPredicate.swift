@@ -22,8 +22,8 @@ package class CompiledPredicate: @unchecked Sendable {
                 guard let c = compile(part) else { return nil }
                 compiled.append(c)
             }
-            if case .and = node { return CompiledAnd(compiled) }
-            return CompiledOr(compiled)
+            if case .and = node { return CompiledJunction(compiled, decisive: false) }
+            return CompiledJunction(compiled, decisive: true)
         case .not(let part):
             return compile(part).map(CompiledNot.init)
         case .comparison(let c):
@@ -44,13 +44,11 @@ package class CompiledPredicate: @unchecked Sendable {
 
     /// The predicate's value for `object`, or `nil` when the ``Evaluator`` must decide.
     package final func evaluate(_ object: Any?) -> Bool? {
-        guard let object else { return nil }
-        // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary.
-        if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
-            return evaluate(dictionary: object as! [String: Any])
+        switch EvaluatedObject(object) {
+        case .dictionary(let d): return evaluate(dictionary: d)
+        case .reader(let r): return evaluate(reader: r)
+        case .other: return nil
         }
-        guard let reader = object as? PredicateValueReading else { return nil }
-        return evaluate(reader: reader)
     }
 
     /// The same for an object known statically to be a ``PredicateValueReading``; overridden by each kind
@@ -68,42 +66,23 @@ private final class CompiledConstant: CompiledPredicate, @unchecked Sendable {
     override func evaluate(dictionary: [String: Any]) -> Bool? { value }
 }
 
-private final class CompiledAnd: CompiledPredicate, @unchecked Sendable {
+/// `AND` (stops at the first false part) or `OR` (stops at the first true part).
+private final class CompiledJunction: CompiledPredicate, @unchecked Sendable {
     let parts: [CompiledPredicate]
-    init(_ parts: [CompiledPredicate]) { self.parts = parts }
-    override func evaluate(reader: PredicateValueReading) -> Bool? {
-        for part in parts {
-            guard let b = part.evaluate(reader: reader) else { return nil }
-            if !b { return false }
-        }
-        return true
-    }
-    override func evaluate(dictionary: [String: Any]) -> Bool? {
-        for part in parts {
-            guard let b = part.evaluate(dictionary: dictionary) else { return nil }
-            if !b { return false }
-        }
-        return true
-    }
-}
+    /// The part value that decides the whole: false for `AND`, true for `OR`.
+    let decisive: Bool
+    init(_ parts: [CompiledPredicate], decisive: Bool) { self.parts = parts; self.decisive = decisive }
 
-private final class CompiledOr: CompiledPredicate, @unchecked Sendable {
-    let parts: [CompiledPredicate]
-    init(_ parts: [CompiledPredicate]) { self.parts = parts }
-    override func evaluate(reader: PredicateValueReading) -> Bool? {
+    private func combine(_ evaluate: (CompiledPredicate) -> Bool?) -> Bool? {
         for part in parts {
-            guard let b = part.evaluate(reader: reader) else { return nil }
-            if b { return true }
+            guard let b = evaluate(part) else { return nil }
+            if b == decisive { return decisive }
         }
-        return false
+        return !decisive
     }
-    override func evaluate(dictionary: [String: Any]) -> Bool? {
-        for part in parts {
-            guard let b = part.evaluate(dictionary: dictionary) else { return nil }
-            if b { return true }
-        }
-        return false
-    }
+
+    override func evaluate(reader: PredicateValueReading) -> Bool? { combine { $0.evaluate(reader: reader) } }
+    override func evaluate(dictionary: [String: Any]) -> Bool? { combine { $0.evaluate(dictionary: dictionary) } }
 }
 
 private final class CompiledNot: CompiledPredicate, @unchecked Sendable {

@@ -20,14 +20,10 @@ package struct Evaluator {
 
     /// Evaluates a whole predicate against the object it is evaluated with.
     package mutating func evaluate(_ node: PredicateNode, with object: Any?) throws -> Bool {
-        // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary,
-        // and asking an object whether it is a dictionary is slow too.
-        if let object {
-            if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
-                dictionary = (object as! [String: Any])
-            } else {
-                reader = object as? PredicateValueReading
-            }
+        switch EvaluatedObject(object) {
+        case .dictionary(let d): dictionary = d
+        case .reader(let r): reader = r
+        case .other: break
         }
         defer { reader = nil; dictionary = nil }
         return try evaluate(node, object)

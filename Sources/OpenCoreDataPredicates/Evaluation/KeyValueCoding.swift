@@ -31,6 +31,27 @@ package protocol PredicateValueReading: AnyObject {
     func predicateInteger(atSlot slot: Int) -> Int64?
 }
 
+/// How an evaluated object's plain keys are read, decided once per evaluation.
+package enum EvaluatedObject {
+    case dictionary([String: Any])
+    case reader(PredicateValueReading)
+    /// Anything else: read through ``KeyPathReader``.
+    case other
+
+    package init(_ object: Any?) {
+        guard let object else { self = .other; return }
+        // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary,
+        // and asking an object whether it is a dictionary is slow too.
+        if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
+            self = .dictionary(object as! [String: Any])
+        } else if let reader = object as? PredicateValueReading {
+            self = .reader(reader)
+        } else {
+            self = .other
+        }
+    }
+}
+
 extension PredicateValueReading {
     /// The value for a plain key; throws for a key the receiver does not have.
     func predicateValue(forKey key: String) throws -> Value {

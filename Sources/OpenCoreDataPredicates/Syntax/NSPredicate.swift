@@ -64,43 +64,47 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// meaningless for the object (an unknown key of a managed object, an unbound `$VARIABLE`, `ANY` on
     /// something that is not a collection); ``evaluate(validating:substitutionVariables:)`` throws instead.
     public func evaluate(with object: Any?) -> Bool {
-        if let compiled, let result = compiled.evaluate(object) { return result }
-        return evaluate(with: object, substitutionVariables: nil)
+        evaluate(with: object, substitutionVariables: nil)
     }
 
     /// Mirrors `evaluate(with:)` for a `[String: Any]` known as one where it is called: the same answer,
     /// without the dynamic casts that an `Any` needs.
     public func evaluate(with object: [String: Any]) -> Bool {
         if let compiled, let result = compiled.evaluate(dictionary: object) { return result }
-        return evaluate(with: object as Any?, substitutionVariables: nil)
+        return trapping { try evaluateInEvaluator(object, bindings: nil) }
     }
 
     /// `evaluate(with:)` for an object known to read its values without boxing (a managed object).
     package func evaluate(reader: PredicateValueReading) -> Bool {
-        if let compiled, let result = compiled.evaluate(reader: reader) { return result }
-        return evaluate(with: reader as Any?, substitutionVariables: nil)
+        trapping { try evaluate(validatingReader: reader) }
     }
 
     /// The throwing form of ``evaluate(reader:)``.
     package func evaluate(validatingReader reader: PredicateValueReading) throws -> Bool {
         if let compiled, let result = compiled.evaluate(reader: reader) { return result }
-        return try evaluate(validating: reader as Any?)
+        return try evaluateInEvaluator(reader, bindings: nil)
     }
 
     /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)``.
     public func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
-        do {
-            return try evaluate(validating: object, substitutionVariables: bindings)
-        } catch {
-            fatalError("\(error)")
-        }
+        trapping { try evaluate(validating: object, substitutionVariables: bindings) }
     }
 
     /// The throwing form of `evaluate(with:substitutionVariables:)`. Not in Core Data.
     public func evaluate(validating object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool {
         if let compiled, let result = compiled.evaluate(object) { return result }
+        return try evaluateInEvaluator(object, bindings: bindings)
+    }
+
+    /// What the compiled form hands over: the general evaluator.
+    private func evaluateInEvaluator(_ object: Any?, bindings: [String: Any]?) throws -> Bool {
         var evaluator = Evaluator(bindings: bindings.map { $0.mapValues { Value(any: $0) } } ?? [:])
         return try evaluator.evaluate(node, with: object)
+    }
+
+    /// Darwin raises where evaluation fails; Swift cannot catch that, so the non-throwing forms trap.
+    private func trapping(_ body: () throws -> Bool) -> Bool {
+        do { return try body() } catch { fatalError("\(error)") }
     }
 
     /// The parsed structure when it is a comparison (`name == "x"`), however the predicate was made.

@@ -295,9 +295,11 @@ final class SQLiteStore: @unchecked Sendable {
         }
         // The transaction committed: the shared row cache follows. Inserted rows are new to every other
         // context, so a large import (bounded as fetches are) is not cached: nobody is about to fault it.
-        for (insert, pk) in zip(changes.inserts, result.insertedKeys) where changes.inserts.count <= RowCache.largestFetchCached {
-            rowCache.put(root: insert.layout.root.layout.entityID, pk: pk,
-                         row: StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values))
+        if changes.inserts.count <= RowCache.largestFetchCached {
+            for (insert, pk) in zip(changes.inserts, result.insertedKeys) {
+                rowCache.put(root: insert.layout.root.layout.entityID, pk: pk,
+                             row: StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values))
+            }
         }
         for (update, outcome) in zip(changes.updates, result.updated) {
             let root = update.layout.root.layout.entityID
