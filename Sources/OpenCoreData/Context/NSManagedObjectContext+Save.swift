@@ -181,8 +181,11 @@ extension NSManagedObjectContext {
                                                     userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name]))
                     }
                 } else if attribute.attributeType.coerce(value) != value {
+                    let problem = value.isNaN
+                        ? "is NaN (not a number), which a SQLite store cannot keep (SQLite stores NaN as NULL)"
+                        : "must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value)))"
                     errors.append(CoreDataError(NSManagedObjectValidationError,
-                                                "\(entityName).\(attribute.name) must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value))).",
+                                                "\(entityName).\(attribute.name) \(problem).",
                                                 userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name,
                                                            NSValidationValueErrorKey: value.anyValue ?? NSNull()]))
                 }

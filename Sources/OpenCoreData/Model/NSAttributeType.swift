@@ -21,7 +21,8 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         switch self {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return "INTEGER"
         case .decimalAttributeType: return "DECIMAL"
-        case .doubleAttributeType, .floatAttributeType: return "FLOAT"
+        // No declared type, so no affinity: a REAL column would store −0.0 as the integer 0.
+        case .doubleAttributeType, .floatAttributeType: return ""
         case .dateAttributeType: return "TIMESTAMP"
         case .stringAttributeType, .URIAttributeType: return "VARCHAR"
         case .binaryDataAttributeType, .UUIDAttributeType: return "BLOB"
@@ -85,11 +86,11 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case (.booleanAttributeType, .bool): return value
         case (.booleanAttributeType, .int(let i)) where i == 0 || i == 1: return .bool(i == 1)
         case (.doubleAttributeType, _), (.floatAttributeType, _):
-            guard let d = value.doubleValue else { return nil }
+            guard let d = value.doubleValue, !d.isNaN else { return nil }
             return .double(self == .floatAttributeType ? Double(Float(d)) : d)
-        case (.decimalAttributeType, .decimal): return value
+        case (.decimalAttributeType, .decimal(let d)): return d.isNaN ? nil : value
         case (.decimalAttributeType, .int(let i)): return .decimal(Decimal(i))
-        case (.decimalAttributeType, .double(let d)): return d.isFinite ? .decimal(Decimal(d)) : nil
+        case (.decimalAttributeType, .double(let d)): return Decimal(shortestDigitsOf: d).map { .decimal($0) }
         case (.stringAttributeType, .string): return value
         case (.dateAttributeType, .date): return value
         case (.binaryDataAttributeType, .data): return value

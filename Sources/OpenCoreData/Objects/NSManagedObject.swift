@@ -197,7 +197,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         let raw = Value(any: value)
         // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
         let new = layout.attributes[slot].attributeType.coerce(raw) ?? raw
-        guard values[slot] != new else { return }
+        guard !values[slot].isIdentical(to: new) else { return }
         values[slot] = new
         managedObjectContext?.objectDidChange(self, slot: slot)
     }

@@ -120,7 +120,7 @@ package enum FunctionEvaluation {
         switch v {
         case .decimal(let d): return d
         case .int(let i): return Decimal(i)
-        case .double(let d): return Decimal(d)
+        case .double(let d): return Decimal(shortestDigitsOf: d) ?? Decimal(d)
         case .bool(let b): return b ? 1 : 0
         default: return nil
         }

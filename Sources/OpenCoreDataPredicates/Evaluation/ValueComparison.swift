@@ -59,13 +59,21 @@ package enum ValueComparison {
         }
     }
 
+    /// A decimal against a double compares as doubles (the decimal correctly rounded), as the SQLite store
+    /// compares them: `price == 19.99` holds for the decimal 19.99. Decimals, integers and booleans
+    /// compare exactly.
     private static func compareDecimals(_ a: Value, _ b: Value) -> ComparisonResult? {
+        switch (a, b) {
+        case (.double, _), (_, .double):
+            guard let x = a.doubleValue, let y = b.doubleValue, !x.isNaN, !y.isNaN else { return nil }
+            return order(x, y)
+        default: break
+        }
         func decimal(_ v: Value) -> Decimal? {
             switch v {
             case .decimal(let d): return d
             case .int(let i): return Decimal(i)
             case .bool(let b): return b ? 1 : 0
-            case .double(let d): return d.isFinite ? Decimal(d) : nil
             default: return nil
             }
         }

@@ -54,7 +54,7 @@ struct FormatArguments {
             switch Value(any: value) {
             case .double(let d): return .constant(.double(d))
             case .int(let v): return .constant(.double(Double(v)))
-            case .decimal(let d): return .constant(.double(NSDecimalNumber(decimal: d).doubleValue))
+            case .decimal(let d): return .constant(.double(d.nearestDouble))
             default: throw bad("\(kind), expected a floating-point number")
             }
         case "c":

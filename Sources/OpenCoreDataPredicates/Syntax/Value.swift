@@ -122,6 +122,21 @@ extension Value {
         }
     }
 
+    /// True for a double or decimal NaN.
+    package var isNaN: Bool {
+        switch self {
+        case .double(let d): return d.isNaN
+        case .decimal(let d): return d.isNaN
+        default: return false
+        }
+    }
+
+    /// Equal and of the same sign: unlike `==`, tells −0.0 from 0.0, so that assigning −0.0 is a change.
+    package func isIdentical(to other: Value) -> Bool {
+        if case .double(let x) = self, case .double(let y) = other { return x.bitPattern == y.bitPattern }
+        return self == other
+    }
+
     package var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// The elements when the value is a collection (array or set), else `nil`.
@@ -139,12 +154,17 @@ extension Value {
         case .bool(let v): return v ? 1 : 0
         case .int(let v): return Double(v)
         case .double(let v): return v
-        case .decimal(let v): return NSDecimalNumber(decimal: v).doubleValue
+        case .decimal(let v): return v.nearestDouble
         default: return nil
         }
     }
 
-    package var isNumber: Bool { doubleValue != nil }
+    package var isNumber: Bool {
+        switch self {
+        case .bool, .int, .double, .decimal: return true
+        default: return false
+        }
+    }
 }
 
 private let kTrue = NSNumber(value: true)

@@ -23,7 +23,7 @@ package enum ValueCasting {
         case ("NSDecimalNumber", .string(let s)): return Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")).map { .decimal($0) }
         case ("NSDecimalNumber", .int(let i)): return .decimal(Decimal(i))
         case ("NSDecimalNumber", .decimal): return value
-        case ("NSDecimalNumber", .double(let d)): return .decimal(Decimal(d))
+        case ("NSDecimalNumber", .double(let d)): return Decimal(shortestDigitsOf: d).map { .decimal($0) }
         case ("NSUUID", .string(let s)): return UUID(uuidString: s).map { .uuid($0) }
         case ("NSUUID", .uuid): return value
         case ("NSData", .string(let s)): return Data(base64Encoded: s).map { .data($0) }

@@ -76,13 +76,20 @@ enum SQLiteFunctions {
     private static let call: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = { context, argc, argv in
         guard let context, let argv, let function = Function(rawValue: Int(bitPattern: sqlite3_user_data(context))) else { return }
         func text(_ i: Int) -> String? {
+            // By byte length (text may hold NUL characters); `sqlite3_value_bytes` after `sqlite3_value_text`.
             guard sqlite3_value_type(argv[i]) != SQLITE_NULL, let p = sqlite3_value_text(argv[i]) else { return nil }
-            return String(cString: p)
+            return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(sqlite3_value_bytes(argv[i]))), as: UTF8.self)
         }
         func options(_ i: Int) -> NSComparisonPredicate.Options {
             NSComparisonPredicate.Options(rawValue: UInt(sqlite3_value_int64(argv[i])))
         }
-        func result(_ s: String) { sqlite3_result_text(context, s, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self)) }
+        func result(_ s: String) {
+            var s = s
+            s.withUTF8 { utf8 in
+                let start = UnsafeRawPointer(utf8.baseAddress ?? ("" as StaticString).utf8Start)
+                sqlite3_result_text(context, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            }
+        }
         switch function {
         case .fold:
             guard let s = text(0) else { return sqlite3_result_null(context) }

@@ -37,7 +37,7 @@ struct TableInfo {
 
     var createSQL: String {
         "CREATE TABLE \(name) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
-            + columns.map { ", \($0.name) \($0.type.sqlType)" }.joined() + ")"
+            + columns.map { ", \($0.name)" + ($0.type.sqlType.isEmpty ? "" : " \($0.type.sqlType)") }.joined() + ")"
     }
 
     var indexSQL: String { "CREATE INDEX IF NOT EXISTS \(name)_Z_ENT_INDEX ON \(name) (Z_ENT)" }

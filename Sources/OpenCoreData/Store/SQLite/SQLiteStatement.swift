@@ -31,7 +31,7 @@ final class SQLiteStatement {
             case .bool(let b): rc = sqlite3_bind_int64(raw, index, b ? 1 : 0)
             case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
             case .double(let d): rc = sqlite3_bind_double(raw, index, d)
-            case .decimal(let d): rc = sqlite3_bind_double(raw, index, NSDecimalNumber(decimal: d).doubleValue)
+            case .decimal(let d): rc = sqlite3_bind_double(raw, index, d.nearestDouble)
             case .string(let s):
                 var text = SQLiteText.store(s)
                 rc = text.withUTF8 { utf8 in
@@ -77,7 +77,7 @@ final class SQLiteStatement {
         case .doubleAttributeType, .floatAttributeType: return .double(sqlite3_column_double(raw, column))
         case .decimalAttributeType:
             let d = sqlite3_column_double(raw, column)
-            return .decimal(Decimal(string: "\(d)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(d))
+            return .decimal(Decimal(shortestDigitsOf: d) ?? Decimal(d))
         case .dateAttributeType: return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, column)))
         case .stringAttributeType: return .string(text(column))
         case .URIAttributeType: return URL(string: text(column)).map { .url($0) } ?? .null
@@ -101,9 +101,10 @@ final class SQLiteStatement {
         }
     }
 
+    /// Text by its byte length: a string may hold NUL characters, where `String(cString:)` would stop.
     private func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(raw, column) else { return "" }
-        return String(cString: p)
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(raw, column))), as: UTF8.self)
     }
 
     private func blob(_ column: Int32) -> Data {
