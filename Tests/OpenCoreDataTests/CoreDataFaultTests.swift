@@ -153,4 +153,69 @@ struct CoreDataFaultTests {
             }
         }
     }
+
+    /// Core Data's controller misses an object that a merged save makes match when its context never
+    /// registered it (the "touch every updated object before merging" workaround); ours inserts it.
+    /// Also: a merged delete of a row outside a `fetchOffset` window (never registered) shifts the window.
+    @Test func aMergedSaveThatMakesAnUnregisteredRowMatchIsInserted() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeItemsModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let background = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        background.persistentStoreCoordinator = coordinator
+        let ids = try background.performAndWait {
+            let items = [("a", 90), ("b", 10), ("c", 20), ("d", 30)].map { group, rank in
+                let item = NSEntityDescription.insertNewObject(forEntityName: "Item", into: background)
+                item.setValue(group, forKey: "group")
+                item.setValue(rank, forKey: "rank")
+                return item
+            }
+            try background.save()
+            return items.map(\.objectID)
+        }
+        // Two view contexts: one with a filtering controller, one with a windowed controller.
+        let view = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        view.persistentStoreCoordinator = coordinator
+        let windowView = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        windowView.persistentStoreCoordinator = coordinator
+        let request = NSFetchRequest<Item>(entityName: "Item")
+        request.predicate = NSPredicate(format: "rank < 80")
+        request.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        let windowed = NSFetchRequest<Item>(entityName: "Item")
+        windowed.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+        windowed.fetchOffset = 1
+        let (controller, table, delegate) = try view.performAndWait { try makeTrackedTable(request, in: view) }
+        let (windowController, windowTable, windowDelegate) = try windowView.performAndWait { try makeTrackedTable(windowed, in: windowView) }
+        defer { withExtendedLifetime((delegate, windowDelegate)) {} }
+        #expect(view.performAndWait { view.registeredObject(for: ids[0]) } == nil, "the view context never saw item a")
+        #expect(windowView.performAndWait { windowView.registeredObject(for: ids[1]) } == nil, "item b is before the window")
+
+        var observers: [NSObjectProtocol] = []
+        for context in [view, windowView] {
+            observers.append(NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification,
+                                                                    object: background, queue: nil) { note in
+                context.performAndWait { context.mergeChanges(fromContextDidSave: note) }
+            })
+        }
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        try background.performAndWait {
+            background.delete(try background.existingObject(with: ids[1]))  // b: before the window
+            try background.save()
+        }
+        let windowAfterDelete = try windowView.performAndWait { try windowView.fetch(windowed) }
+        #expect(windowView.performAndWait { windowTable.rows.flatMap { $0 } == windowAfterDelete.map(content) })
+        #expect(windowView.performAndWait { windowController.fetchedObjects?.map { $0.value(forKey: "group") as! String } } == ["d", "a"])
+        try background.performAndWait {
+            try background.existingObject(with: ids[0]).setValue(19, forKey: "rank")  // a: 90 → 19, now matches
+            try background.save()
+        }
+        let freshWindow = try windowView.performAndWait { try windowView.fetch(windowed) }
+        try view.performAndWait {
+            #expect(table.errors.isEmpty && windowTable.errors.isEmpty, "\(table.errors) \(windowTable.errors)")
+            let fresh = try view.fetch(request)
+            #expect(table.rows.flatMap { $0 } == fresh.map(content))
+            #expect(controller.fetchedObjects?.map { $0.value(forKey: "group") as! String } == ["a", "c", "d"])
+            #expect(windowTable.rows.flatMap { $0 } == freshWindow.map(content))
+            #expect(windowController.fetchedObjects?.map { $0.value(forKey: "group") as! String } == ["c", "d"])
+        }
+    }
 }

@@ -74,6 +74,8 @@ extension NSManagedObjectContext {
         var updatedHere: [NSManagedObject] = []
         var deletedHere: [NSManagedObject] = []
         var changedKeys: [(NSManagedObjectID, Set<Int>)] = []
+        var unregistered: [SavedChanges.Row] = []
+        var unregisteredDeletes: [NSManagedObjectID] = []
         for row in saved.inserted {
             if let object = registry[row.id.key] {
                 absorb(object, row)
@@ -86,21 +88,32 @@ extension NSManagedObjectContext {
             insertedHere.append(object)
         }
         for row in saved.updated {
-            guard let object = registry[row.id.key] else { continue }
+            guard let object = registry[row.id.key] else {
+                // Not registered here, so not announced (as in Core Data); but a fetched results controller
+                // must still see it: the save may have made it match the controller's predicate.
+                unregistered.append(row)
+                continue
+            }
             let visible = absorb(object, row)
             updatedHere.append(object)
             changedKeys.append((object.objectID, visible))
         }
         for id in saved.deleted {
-            guard let object = registry.removeValue(forKey: id.key) else { continue }
+            guard let object = registry.removeValue(forKey: id.key) else {
+                unregisteredDeletes.append(id)  // may still move a controller's fetchLimit/fetchOffset window
+                continue
+            }
             let oid = ObjectIdentifier(object)
             touched[oid] = nil
             deleted[oid] = nil
             object._isDeleted = true
             deletedHere.append(object)
         }
-        guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty) else { return }
+        guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty && unregistered.isEmpty && unregisteredDeletes.isEmpty) else { return }
         var info: [AnyHashable: Any] = [ChangedKeys.userInfoKey: ChangedKeys(changedKeys)]
+        if !unregistered.isEmpty || !unregisteredDeletes.isEmpty {
+            info[UnregisteredChanges.userInfoKey] = UnregisteredChanges(updated: unregistered, deleted: unregisteredDeletes)
+        }
         if !insertedHere.isEmpty { info[NSInsertedObjectsKey] = Set(insertedHere) }
         if !updatedHere.isEmpty {
             info[NSUpdatedObjectsKey] = Set(updatedHere)
@@ -108,6 +121,23 @@ extension NSManagedObjectContext {
         }
         if !deletedHere.isEmpty { info[NSDeletedObjectsKey] = Set(deletedHere) }
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+    }
+
+    /// The object for a merged row that was not registered here: a fault holding the row (no query), and
+    /// whether it was made now (the caller unregisters it again if it has no use for it).
+    func objectForMergedRow(_ row: SavedChanges.Row) -> (object: NSManagedObject, isNew: Bool) {
+        if let object = registry[row.id.key] { return (object, false) }
+        let object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
+        object.prefetched = row.values
+        object.prefetchedVersion = row.version
+        registry[row.id.key] = object
+        return (object, true)
+    }
+
+    /// Forgets an object made by ``objectForMergedRow(_:)`` that nobody kept.
+    func unregisterMergedObject(_ object: NSManagedObject) {
+        guard registry[object.objectID.key] === object, !object.hasChanges else { return }
+        registry[object.objectID.key] = nil
     }
 
     /// Takes a saved row into a registered object, keeping this context's unsaved changes on top.

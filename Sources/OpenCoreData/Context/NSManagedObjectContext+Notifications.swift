@@ -62,3 +62,13 @@ struct ChangedKeys: @unchecked Sendable {
         slots = Dictionary(pairs, uniquingKeysWith: { a, b in a.union(b) })
     }
 }
+
+/// Rows of a merged save that were not registered in the merging context: not announced in
+/// `ObjectsDidChange` (Core Data announces registered objects only), but handed to fetched results
+/// controllers, which evaluate updated rows against their requests and let deleted ones move a
+/// `fetchLimit`/`fetchOffset` window (Core Data's controllers miss both).
+struct UnregisteredChanges: @unchecked Sendable {
+    static let userInfoKey = "OpenCoreDataUnregisteredChanges"
+    let updated: [SavedChanges.Row]
+    let deleted: [NSManagedObjectID]
+}

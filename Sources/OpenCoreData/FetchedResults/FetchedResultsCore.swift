@@ -221,17 +221,30 @@ final class FetchedResultsCore: @unchecked Sendable {
             return
         }
         let inserted = (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? []
-        let updated = ((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>) ?? []).union((info[NSRefreshedObjectsKey] as? Set<NSManagedObject>) ?? [])
+        var updated = ((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>) ?? []).union((info[NSRefreshedObjectsKey] as? Set<NSManagedObject>) ?? [])
         let deleted = (info[NSDeletedObjectsKey] as? Set<NSManagedObject>) ?? []
         let changedSlots = (info[ChangedKeys.userInfoKey] as? ChangedKeys)?.slots ?? [:]
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let root = plan.layout.root
         func relevant(_ o: NSManagedObject) -> Bool { o.layout.root === root && included.contains(o.layout.entityID) }
+        // Rows a merged save changed that this context never registered: they may match now.
+        var madeForMerge: [NSManagedObject] = []
+        let unregistered = info[UnregisteredChanges.userInfoKey] as? UnregisteredChanges
+        for row in unregistered?.updated ?? [] {
+            let layout = row.id.entity.layout!
+            guard layout.root === root, included.contains(layout.entityID) else { continue }
+            let (object, isNew) = context.objectForMergedRow(row)
+            if isNew { madeForMerge.append(object) }
+            updated.insert(object)
+        }
+        // Those that did not enter the results are forgotten again (the context had not registered them).
+        defer { for object in madeForMerge where entries[ObjectIdentifier(object)] == nil { context.unregisterMergedObject(object) } }
 
         if plan.limit > 0 || plan.offset > 0 {
             // The window depends on objects outside it: ask the store (with pending changes) for the window.
             let touched = inserted.union(updated).union(deleted).filter(relevant)
-            guard !touched.isEmpty, let fresh = try? refetchedSections() else { return }
+            let windowShifted = unregistered?.deleted.contains { included.contains($0.entity.layout.entityID) && $0.entity.layout.root === root } ?? false
+            guard !touched.isEmpty || windowShifted, let fresh = try? refetchedSections() else { return }
             deliver(old: sections, new: fresh, changed: Set(updated.filter(relevant).map(ObjectIdentifier.init)))
             return
         }
