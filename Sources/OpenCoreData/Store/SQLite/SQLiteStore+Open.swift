@@ -233,14 +233,16 @@ extension SQLiteStore {
     }
 
     /// Runs `body` again (after a short, jittered sleep) while it fails with `SQLITE_BUSY` or
-    /// `SQLITE_LOCKED`, at most `busyRetries` times.
+    /// `SQLITE_LOCKED`, at most `busyRetries` times and not after 10 seconds (a step that did wait out the
+    /// busy timeout is not retried for long).
     static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
         var attempt = 0
+        let deadline = Date().addingTimeInterval(10)
         while true {
             do {
                 return try body()
             } catch let error as SQLiteError where (error.primaryCode == SQLITE_BUSY || error.primaryCode == SQLITE_LOCKED)
-                && attempt < busyRetries {
+                && attempt < busyRetries && Date() < deadline {
                 attempt += 1
                 usleep(UInt32.random(in: 2_000...20_000))
             }
