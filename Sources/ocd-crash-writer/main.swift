@@ -7,9 +7,17 @@ import OpenCoreDataTesting
 // Saves forever into the store at argv[1]: each save inserts `LedgerModel.entriesPerBatch` entries of the
 // next batch number and sets the single Counter's `lastBatch` to it. The crash-consistency test kills
 // this process with SIGKILL at random moments and checks that every batch is wholly present or absent.
+//
+// `ocd-crash-writer --open-once STORE_PATH [GO_FILE]` is the store-opening test's helper instead: it waits
+// until GO_FILE exists (so that many helpers open at the same moment), opens the store, saves one Entry
+// and exits 0; any error is printed and exits 1.
 guard CommandLine.arguments.count > 1 else {
-    print("usage: ocd-crash-writer STORE_PATH")
+    print("usage: ocd-crash-writer STORE_PATH | --open-once STORE_PATH [GO_FILE]")
     exit(2)
+}
+if CommandLine.arguments[1] == "--open-once" {
+    guard CommandLine.arguments.count > 2 else { print("usage: ocd-crash-writer --open-once STORE_PATH [GO_FILE]"); exit(2) }
+    openOnce(path: CommandLine.arguments[2], goFile: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil)
 }
 let container = NSPersistentContainer(name: "Ledger", managedObjectModel: LedgerModel.make())
 container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: CommandLine.arguments[1]))]

@@ -7,6 +7,18 @@ public let NSSQLiteStoreType = "SQLite"
 /// exactly as the file store does (same SQL, same semantics), without a file.
 public let NSInMemoryStoreType = "InMemory"
 
+/// Mirrors `NSReadOnlyPersistentStoreOption`: a store added with this option set to true (or through a
+/// description whose `isReadOnly` is true) is opened with `SQLITE_OPEN_READONLY`. Fetches and counts
+/// work; a save with changes throws `NSPersistentStoreSaveError` before anything is written, and the
+/// context keeps its changes. The file must exist and hold a store. A WAL store in a directory where the
+/// `-shm` file cannot be created is opened with SQLite's `immutable=1` (see docs/Store.md).
+public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
+
+/// Not in Core Data: lets a SQLite store be added to an existing database of another program (tables
+/// but no `Z_METADATA`), creating the store's tables beside the others. Without it such a file is refused
+/// with `NSPersistentStoreInvalidTypeError` and left untouched. Set it to `true` (a `Bool` or `NSNumber`).
+public let OpenCoreDataAdoptForeignDatabaseOption = "OpenCoreDataAdoptForeignDatabaseOption"
+
 /// Mirrors Core Data's `NSPersistentStore`: one store added to a coordinator.
 public class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Mirrors `url`.
@@ -26,9 +38,14 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
         self.url = url
         self.options = options
         self.configurationName = "PF_DEFAULT_CONFIGURATION_NAME"
-        self.backend = try SQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, logger: logger)
+        self.backend = try SQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model,
+                                       options: StoreOpenOptions(options), logger: logger)
         super.init()
     }
+
+    /// Mirrors `isReadOnly` (from `NSReadOnlyPersistentStoreOption`). Read-only here: Core Data lets it be
+    /// set, but our read-only store holds a read-only SQLite connection, so it is fixed when the store is added.
+    public var isReadOnly: Bool { backend.isReadOnly }
 
     /// Mirrors `identifier`: the store's UUID, kept in its metadata.
     public var identifier: String! { backend.identifier }
@@ -51,8 +68,11 @@ public class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public private(set) var options: [String: NSObject] = [:]
     /// Mirrors `shouldAddStoreAsynchronously` (stores are added synchronously on Linux; the flag is kept).
     public var shouldAddStoreAsynchronously = false
-    /// Mirrors `isReadOnly`.
-    public var isReadOnly = false
+    /// Mirrors `isReadOnly`: as in Core Data, a convenience for `NSReadOnlyPersistentStoreOption` in `options`.
+    public var isReadOnly: Bool {
+        get { StoreOpenOptions.flag(options[NSReadOnlyPersistentStoreOption]) }
+        set { options[NSReadOnlyPersistentStoreOption] = NSNumber(value: newValue) }
+    }
 
     public override init() { super.init() }
 

@@ -12,9 +12,11 @@ final class SQLiteConnection {
     private(set) var queryCount = 0
     let logger: Logger?
 
-    init(path: String, logger: Logger? = nil) throws {
+    /// Opens (creating it unless `readOnly`) the database at `path`, a file path or a `file:` URI.
+    init(path: String, readOnly: Bool = false, logger: Logger? = nil) throws {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | (path.hasPrefix("file:") ? SQLITE_OPEN_URI : 0)
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = mode | SQLITE_OPEN_NOMUTEX | (path.hasPrefix("file:") ? SQLITE_OPEN_URI : 0)
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

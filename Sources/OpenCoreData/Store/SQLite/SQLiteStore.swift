@@ -62,20 +62,18 @@ final class SQLiteStore: @unchecked Sendable {
     /// The INSERT statement of each entity, by entity ID.
     private let insertSQL: [Int: String]
 
-    init(url: URL?, model: NSManagedObjectModel, logger: Logger?) throws {
+    /// True when the store was added with `NSReadOnlyPersistentStoreOption`: saves throw before writing.
+    let isReadOnly: Bool
+    /// False for a read-only store whose file has no `Z_OCDGENERATION` table (its generation reads as 0).
+    private let hasGenerationTable: Bool
+    /// The store file's path (`:memory:` for an in-memory store).
+    let path: String
+
+    /// Opens the store (see `SQLiteStore+Open.swift`); every failure is a `CoreDataError` naming the path.
+    init(url: URL?, model: NSManagedObjectModel, options: StoreOpenOptions = StoreOpenOptions(), logger: Logger?) throws {
         self.model = model
-        let path: String
-        if let url {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            path = url.path
-        } else {
-            path = ":memory:"
-        }
-        do {
-            connection = try SQLiteConnection(path: path, logger: logger)
-        } catch let error as SQLiteError {
-            throw CoreDataError(NSPersistentStoreOperationError, error.description)
-        }
+        self.isReadOnly = options.readOnly
+        self.path = url?.path ?? ":memory:"
         var entitiesByID: [Int: NSEntityDescription] = [:]
         for e in model.entities { entitiesByID[e.layout.entityID] = e }
         self.entitiesByID = entitiesByID
@@ -87,20 +85,11 @@ final class SQLiteStore: @unchecked Sendable {
         var insertSQL: [Int: String] = [:]
         for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.root.layout.entityID]!) }
         self.insertSQL = insertSQL
-        do {
-            if url != nil {
-                try connection.execute("PRAGMA journal_mode = WAL")
-                try connection.execute("PRAGMA synchronous = NORMAL")
-            }
-            identifier = try Self.openSchema(connection, model: model, tables: tables)
-            readers = url == nil ? [] : try (0..<2).map { _ in
-                let reader = try SQLiteConnection(path: path, logger: logger)
-                try reader.execute("PRAGMA query_only = 1")
-                return (reader, NSLock())
-            }
-        } catch let error as SQLiteError {
-            throw CoreDataError(NSPersistentStoreOperationError, "cannot open the store at \(path): \(error)")
-        }
+        let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
+        connection = opened.writer
+        readers = opened.readers.map { ($0, NSLock()) }
+        identifier = opened.identifier
+        hasGenerationTable = opened.hasGenerationTable
     }
 
     /// Runs `body` on a reader connection (the writer for an in-memory store).
@@ -122,49 +111,6 @@ final class SQLiteStore: @unchecked Sendable {
     /// Queries run so far on all connections.
     var queryCount: Int {
         writerLock.withLock { connection.queryCount } + readers.reduce(0) { sum, r in sum + r.lock.withLock { r.connection.queryCount } }
-    }
-
-    /// Creates the schema of a new store, or checks that an existing one was made with this model.
-    private static func openSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws -> String {
-        var exists = false
-        try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") { exists = $0.int64(0) > 0 }
-        if exists {
-            var metadata: StoreMetadata?
-            try db.query("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1") { row in
-                if case .data(let d) = row.value(0, as: .binaryDataAttributeType) {
-                    metadata = try? JSONDecoder().decode(StoreMetadata.self, from: d)
-                }
-            }
-            guard let metadata else {
-                throw CoreDataError(NSPersistentStoreInvalidTypeError, "The store's metadata is missing or unreadable: \(db.path)")
-            }
-            guard metadata.versionHash == model.versionHash else {
-                throw CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                                    "The model used to open the store is incompatible with the one used to create the store (store model hash \(metadata.versionHash), this model \(model.versionHash)).",
-                                    userInfo: ["NSStoreModelVersionHash": metadata.versionHash])
-            }
-            try db.execute("CREATE TABLE IF NOT EXISTS Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
-            try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM Z_OCDGENERATION)")
-            return metadata.storeUUID
-        }
-        let metadata = StoreMetadata(storeUUID: UUID().uuidString, storeType: NSSQLiteStoreType, versionHash: model.versionHash)
-        try db.transaction {
-            try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-            try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-            try db.execute("CREATE TABLE Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
-            try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) VALUES (0)")
-            for table in tables.values.sorted(by: { $0.name < $1.name }) {
-                try db.execute(table.createSQL)
-                try db.execute(table.indexSQL)
-            }
-            for e in model.entities {
-                try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                           [.int(Int64(e.layout.entityID)), .string(e.name ?? ""), .int(Int64(e.superentity?.layout.entityID ?? 0))])
-            }
-            let plist = try JSONEncoder().encode(metadata)
-            try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.string(metadata.storeUUID), .data(plist)])
-        }
-        return metadata.storeUUID
     }
 
     func table(for layout: EntityLayout) -> TableInfo { tables[layout.root.layout.entityID]! }
@@ -236,6 +182,7 @@ final class SQLiteStore: @unchecked Sendable {
     /// recorded with derived data (the controller's cache) tells whether the store changed since.
     func generation() throws -> Int64 {
         var value: Int64 = 0
+        guard hasGenerationTable else { return value }
         try wrap { try read { db in try db.query("SELECT Z_VALUE FROM Z_OCDGENERATION") { value = $0.int64(0) } } }
         return value
     }
@@ -270,6 +217,7 @@ final class SQLiteStore: @unchecked Sendable {
     /// Reserves `count` primary keys for a hierarchy (Core Data's `Z_PRIMARYKEY.Z_MAX`).
     func allocatePrimaryKeys(root: Int, count: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
+        if isReadOnly { throw readOnlyError("allocate permanent IDs") }
         var keys: [Int64] = []
         try wrap { try write { db in try db.transaction { keys = try reserveKeys(root: root, count: count, db) } } }
         return keys
@@ -287,6 +235,7 @@ final class SQLiteStore: @unchecked Sendable {
     /// (`Z_OPT`): a row changed since is a conflict, resolved by `policy` inside the same transaction
     /// (or, under `.errorMergePolicyType`, thrown as `StoreConflictError` with nothing written).
     func save(_ changes: StoreChangeset, policy: NSMergePolicyType) throws -> StoreSaveResult {
+        if isReadOnly { throw readOnlyError("save") }
         var result = StoreSaveResult()
         try wrap {
             try write { db in try db.transaction {

@@ -1,0 +1,308 @@
+import CSQLite
+import Foundation
+import Logging
+
+/// The store options that decide how a SQLite store is opened (from the options dictionary of
+/// `addPersistentStore(ofType:configurationName:at:options:)` or a store description).
+struct StoreOpenOptions {
+    /// `NSReadOnlyPersistentStoreOption` (or `NSPersistentStoreDescription.isReadOnly`).
+    var readOnly = false
+    /// `OpenCoreDataAdoptForeignDatabaseOption`.
+    var adoptForeignDatabase = false
+
+    init(readOnly: Bool = false, adoptForeignDatabase: Bool = false) {
+        self.readOnly = readOnly
+        self.adoptForeignDatabase = adoptForeignDatabase
+    }
+
+    init(_ options: [AnyHashable: Any]?) {
+        readOnly = Self.flag(options?[NSReadOnlyPersistentStoreOption])
+        adoptForeignDatabase = Self.flag(options?[OpenCoreDataAdoptForeignDatabaseOption])
+    }
+
+    /// A Boolean option given as `Bool`, `NSNumber` (Core Data's `@YES`) or a string such as `"YES"`.
+    static func flag(_ value: Any?) -> Bool {
+        switch value {
+        case let value as Bool: return value
+        case let value as NSNumber: return value.boolValue
+        case let value as String: return ["1", "yes", "true"].contains(value.lowercased())
+        default: return false
+        }
+    }
+}
+
+/// The connections and identity of a store that opened.
+struct OpenedStore {
+    let writer: SQLiteConnection
+    let readers: [SQLiteConnection]
+    let identifier: String
+    /// False for a read-only store made before `Z_OCDGENERATION` existed (its generation reads as 0).
+    let hasGenerationTable: Bool
+}
+
+/// What a database file holds before we touch it.
+enum DatabaseContents {
+    /// `Z_METADATA` exists: a store (ours or Core Data's; the metadata check decides).
+    case store
+    /// No tables at all (a new, 0-byte or empty database): we create the schema.
+    case empty
+    /// Tables but no `Z_METADATA`: another program's database.
+    case foreign
+}
+
+extension SQLiteStore {
+    /// Attempts for a step that failed with `SQLITE_BUSY`/`SQLITE_LOCKED` despite the busy timeout (a
+    /// journal-mode change or a lock upgrade that would deadlock is refused at once, without waiting).
+    static let busyRetries = 100
+
+    /// Opens (and, unless read-only, creates) the database of a store at `url`, or an in-memory one.
+    static func open(url: URL?, model: NSManagedObjectModel, tables: [Int: TableInfo], options: StoreOpenOptions,
+                     logger: Logger?) throws -> OpenedStore {
+        guard let url else {
+            let db = try opening(":memory:", "cannot open an in-memory database") { try SQLiteConnection(path: ":memory:", logger: logger) }
+            let identifier = try opening(":memory:", "cannot create the schema") {
+                try openSchema(db, model: model, tables: tables, options: options)
+            }
+            return OpenedStore(writer: db, readers: [], identifier: identifier, hasGenerationTable: true)
+        }
+        return options.readOnly
+            ? try openReadOnly(path: url.path, model: model, logger: logger, options: options)
+            : try openReadWrite(url: url, model: model, tables: tables, options: options, logger: logger)
+    }
+
+    private static func openReadWrite(url: URL, model: NSManagedObjectModel, tables: [Int: TableInfo], options: StoreOpenOptions,
+                                       logger: Logger?) throws -> OpenedStore {
+        let path = url.path
+        let directory = url.deletingLastPathComponent()
+        try opening(path, "cannot create its directory \(directory.path)") {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        // SQLite takes a file shorter than one page for an empty database and would overwrite it.
+        if !isEmptyOrSQLite(path) { throw foreignDatabaseError(path, sqlite: false) }
+        let db = try opening(path, "cannot open or create the database file") {
+            try retryingBusy { try SQLiteConnection(path: path, logger: logger) }
+        }
+        // Look before writing anything: another program's database is refused untouched.
+        let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
+        if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
+        let identifier = try opening(path, "cannot set up the database") { () -> String in
+            try retryingBusy { try db.execute("PRAGMA journal_mode = WAL") }
+            try db.execute("PRAGMA synchronous = NORMAL")
+            return try retryingBusy { try openSchema(db, model: model, tables: tables, options: options) }
+        }
+        let readers = try opening(path, "cannot open a reader connection") {
+            try (0..<2).map { _ in
+                try retryingBusy { () -> SQLiteConnection in
+                    let reader = try SQLiteConnection(path: path, logger: logger)
+                    try reader.execute("PRAGMA query_only = 1")
+                    return reader
+                }
+            }
+        }
+        return OpenedStore(writer: db, readers: readers, identifier: identifier, hasGenerationTable: true)
+    }
+
+    /// Opens an existing store with `SQLITE_OPEN_READONLY`: no schema creation, no journal-mode change,
+    /// nothing written. A WAL database whose `-shm` file cannot be created (an unwritable directory) is
+    /// opened again with `immutable=1`, which reads the main file only.
+    private static func openReadOnly(path: String, model: NSManagedObjectModel, logger: Logger?,
+                                     options: StoreOpenOptions) throws -> OpenedStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CoreDataError(NSPersistentStoreOperationError,
+                                "cannot open the store at \(path) read-only: there is no file at that path (a read-only store is never created)",
+                                userInfo: [NSFilePathErrorKey: path])
+        }
+        if !isEmptyOrSQLite(path) { throw foreignDatabaseError(path, sqlite: false) }
+        var location = path
+        var db = try opening(path, "cannot open the database file read-only") {
+            try retryingBusy { try SQLiteConnection(path: location, readOnly: true, logger: logger) }
+        }
+        var contents: DatabaseContents
+        do {
+            contents = try retryingBusy { try Self.contents(of: db) }
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_CANTOPEN || error.primaryCode == SQLITE_READONLY {
+            // The -shm (or -wal) file cannot be created next to the database: read the file as immutable.
+            logger?.debug("CoreData: annotation: \(path) cannot be opened for shared reading (\(error.message)); opening it immutable")
+            location = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?immutable=1"
+            db = try opening(path, "cannot open the database file as immutable") {
+                try SQLiteConnection(path: location, readOnly: true, logger: logger)
+            }
+            contents = try opening(path, "cannot read the database (opened as immutable)") { try Self.contents(of: db) }
+        } catch {
+            throw openError(path, "cannot read the database", error)
+        }
+        switch contents {
+        case .foreign: throw foreignDatabaseError(path)
+        case .empty:
+            throw CoreDataError(NSPersistentStoreOperationError,
+                                "cannot open the store at \(path) read-only: the database has no store schema, and a read-only store cannot create one",
+                                userInfo: [NSFilePathErrorKey: path])
+        case .store: break
+        }
+        let (identifier, hasGeneration) = try opening(path, "cannot read the store's metadata") { () -> (String, Bool) in
+            let identifier = try checkMetadata(db, model: model)
+            return (identifier, try tableExists(db, "Z_OCDGENERATION"))
+        }
+        let readers = try opening(path, "cannot open a reader connection") {
+            try (0..<2).map { _ in try SQLiteConnection(path: location, readOnly: true, logger: logger) }
+        }
+        return OpenedStore(writer: db, readers: readers, identifier: identifier, hasGenerationTable: hasGeneration)
+    }
+
+    /// Whether the database holds a store, nothing, or another program's tables. Reads only.
+    static func contents(of db: SQLiteConnection) throws -> DatabaseContents {
+        var tables = 0, metadata = false
+        try db.query("SELECT name FROM sqlite_master WHERE type = ?", [.string("table")]) { row in
+            tables += 1
+            if case .string("Z_METADATA") = row.value(0, as: .stringAttributeType) { metadata = true }
+        }
+        return metadata ? .store : tables == 0 ? .empty : .foreign
+    }
+
+    static func tableExists(_ db: SQLiteConnection, _ name: String) throws -> Bool {
+        var exists = false
+        try db.query("SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", [.string("table"), .string(name)]) {
+            exists = $0.int64(0) > 0
+        }
+        return exists
+    }
+
+    /// Creates the schema of a new store, or checks that an existing one was made with this model. The
+    /// schema is created in one `BEGIN IMMEDIATE` transaction that looks again for `Z_METADATA` once it
+    /// holds the write lock: of several processes creating one new store at once, one creates it and the
+    /// others find it made.
+    static func openSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo],
+                           options: StoreOpenOptions) throws -> String {
+        if try !tableExists(db, "Z_METADATA") {
+            let created = try db.transaction { () -> String? in
+                switch try contents(of: db) {
+                case .store: return nil  // another process made it while we waited for the lock
+                case .foreign where !options.adoptForeignDatabase: throw foreignDatabaseError(db.path)
+                case .empty, .foreign: return try createSchema(db, model: model, tables: tables)
+                }
+            }
+            if let created { return created }
+        }
+        let identifier = try checkMetadata(db, model: model)
+        if try !tableExists(db, "Z_OCDGENERATION") {  // a store made before the generation table existed
+            try db.transaction {
+                try db.execute("CREATE TABLE IF NOT EXISTS Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
+                try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM Z_OCDGENERATION)")
+            }
+        }
+        return identifier
+    }
+
+    /// The store's UUID, after checking that its metadata is readable and its model hash is this model's.
+    static func checkMetadata(_ db: SQLiteConnection, model: NSManagedObjectModel) throws -> String {
+        var metadata: StoreMetadata?
+        try db.query("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", [.int(1)]) { row in
+            if case .data(let d) = row.value(0, as: .binaryDataAttributeType) {
+                metadata = try? JSONDecoder().decode(StoreMetadata.self, from: d)
+            }
+        }
+        guard let metadata else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "The store's metadata is missing or unreadable: \(db.path)")
+        }
+        guard metadata.versionHash == model.versionHash else {
+            throw CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
+                                "The model used to open the store is incompatible with the one used to create the store (store model hash \(metadata.versionHash), this model \(model.versionHash)).",
+                                userInfo: ["NSStoreModelVersionHash": metadata.versionHash])
+        }
+        return metadata.storeUUID
+    }
+
+    /// Creates every table of a new store inside the caller's transaction; returns the new store UUID.
+    private static func createSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws -> String {
+        let metadata = StoreMetadata(storeUUID: UUID().uuidString, storeType: NSSQLiteStoreType, versionHash: model.versionHash)
+        try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        try db.execute("CREATE TABLE Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
+        try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) VALUES (0)")
+        for table in tables.values.sorted(by: { $0.name < $1.name }) {
+            try db.execute(table.createSQL)
+            try db.execute(table.indexSQL)
+        }
+        for e in model.entities {
+            try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
+                       [.int(Int64(e.layout.entityID)), .string(e.name ?? ""), .int(Int64(e.superentity?.layout.entityID ?? 0))])
+        }
+        let plist = try JSONEncoder().encode(metadata)
+        try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.string(metadata.storeUUID), .data(plist)])
+        return metadata.storeUUID
+    }
+
+    /// Runs `body` again (after a short, jittered sleep) while it fails with `SQLITE_BUSY` or
+    /// `SQLITE_LOCKED`, at most `busyRetries` times and not after 10 seconds (a step that did wait out the
+    /// busy timeout is not retried for long).
+    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                return try body()
+            } catch let error as SQLiteError where (error.primaryCode == SQLITE_BUSY || error.primaryCode == SQLITE_LOCKED)
+                && attempt < busyRetries && Date() < deadline {
+                attempt += 1
+                usleep(UInt32.random(in: 2_000...20_000))
+            }
+        }
+    }
+
+    /// Runs one step of opening the store at `path`; a failure becomes Core Data's store error naming
+    /// the path and `step` (errors that already are `CoreDataError`s pass through).
+    @discardableResult
+    static func opening<T>(_ path: String, _ step: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw openError(path, step, error)
+        }
+    }
+
+    static func openError(_ path: String, _ step: String, _ error: Error) -> CoreDataError {
+        if let error = error as? CoreDataError { return error }
+        var userInfo: [String: Any] = [NSFilePathErrorKey: path]
+        let reason: String
+        if let error = error as? SQLiteError {
+            userInfo[NSSQLiteErrorDomain] = Int(error.code)
+            reason = error.description
+        } else {
+            let error = error as NSError
+            userInfo[NSUnderlyingErrorKey] = error
+            reason = (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription ?? error.localizedDescription
+        }
+        return CoreDataError(NSPersistentStoreOperationError, "cannot open the store at \(path): \(step): \(reason)", userInfo: userInfo)
+    }
+
+    static func foreignDatabaseError(_ path: String, sqlite: Bool = true) -> CoreDataError {
+        guard sqlite else {
+            return CoreDataError(NSPersistentStoreInvalidTypeError,
+                                 "The file at \(path) is not a SQLite database; it was left untouched.",
+                                 userInfo: [NSFilePathErrorKey: path])
+        }
+        return CoreDataError(NSPersistentStoreInvalidTypeError,
+                             "The file at \(path) is a SQLite database that was not made by Core Data (it has tables but no Z_METADATA); it was left untouched. Set OpenCoreDataAdoptForeignDatabaseOption to add the store's tables to it.",
+                             userInfo: [NSFilePathErrorKey: path])
+    }
+
+    /// True when there is no file at `path`, or it is empty, or it starts with SQLite's header string.
+    static func isEmptyOrSQLite(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? file.close() }
+        let header = (try? file.read(upToCount: 16)) ?? Data()
+        return header.isEmpty || header == Data("SQLite format 3\0".utf8)
+    }
+
+    /// The error of a save (or key allocation) on a read-only store: Core Data's `NSPersistentStoreSaveError`.
+    func readOnlyError(_ operation: String) -> CoreDataError {
+        CoreDataError(NSPersistentStoreSaveError,
+                      "cannot \(operation): the store at \(path) was added read-only (NSReadOnlyPersistentStoreOption); nothing was written",
+                      userInfo: [NSFilePathErrorKey: path])
+    }
+}
+
+extension SQLiteError {
+    /// The primary result code (the low byte of an extended code).
+    var primaryCode: Int32 { code & 0xff }
+}
