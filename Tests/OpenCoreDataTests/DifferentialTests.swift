@@ -50,8 +50,15 @@ struct DifferentialTests {
         }
 
         mutating func argument(for key: String) -> Any {
-            let kind = rng.chance(0.85) ? key : rng.pick(["s", "i", "d", "b", "dt", "nil"])
-            if kind == "nil" { return NSNull() }
+            // Sometimes a collection or an arbitrary object, which equals no attribute value (issue 11).
+            let kind = rng.chance(0.85) ? key : rng.pick(["s", "i", "d", "b", "dt", "nil", "array", "set", "object"])
+            switch kind {
+            case "nil": return NSNull()
+            case "array": return [value(for: key) ?? 1, value(for: key) ?? 2] as [Any]
+            case "set": return Set([DifferentialTests.strings[rng.int(0...3)]])
+            case "object": return OpaqueArgument(tag: rng.int(0...3))
+            default: break
+            }
             return value(for: kind) ?? NSNull()
         }
 
@@ -211,3 +218,6 @@ struct DifferentialTests {
         }
     }
 }
+
+/// A format argument of the caller's own type (neither a number, a string nor a collection).
+struct OpaqueArgument: Hashable { let tag: Int }

@@ -34,6 +34,16 @@ struct SQLTextTests {
                 == "\(columns) WHERE t0.Z_ENT = 2 AND t0.ZPRICE = ? ORDER BY t0.Z_PK")
     }
 
+    /// A collection or an arbitrary object equals no attribute value (was `IS NULL`, matching nil names).
+    @Test func collectionsAndObjectsNeverEqualAnAttribute() throws {
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        for argument in [["a", "b"] as Any, Set(["a"]) as Any, OpaqueArgument(tag: 1) as Any] {
+            #expect(try sql { $0.predicate = NSPredicate(format: "name == %@", argument) } == ("\(columns) WHERE 0 ORDER BY t0.Z_PK", []))
+            #expect(try sql { $0.predicate = NSPredicate(format: "name != %@", argument) } == ("\(columns) ORDER BY t0.Z_PK", []))
+            #expect(try sql { $0.predicate = NSPredicate(format: "price < %@", argument) } == ("\(columns) WHERE 0 ORDER BY t0.Z_PK", []))
+        }
+    }
+
     @Test func countRequests() throws {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
         try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)

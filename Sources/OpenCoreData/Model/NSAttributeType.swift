@@ -101,9 +101,10 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The kinds of values that compare with each other.
+/// The kinds of values that compare with each other. `other` (a collection, or an object such as a
+/// managed object) equals no attribute value: `name == %@` with an array is false, `!=` true.
 enum ValueKind: Equatable {
-    case number, string, date, data, uuid, url, any
+    case number, string, date, data, uuid, url, any, other
 
     init?(_ value: Value) {
         switch value {
@@ -113,7 +114,8 @@ enum ValueKind: Equatable {
         case .data: self = .data
         case .uuid: self = .uuid
         case .url: self = .url
-        default: return nil
+        case .array, .set, .object: self = .other
+        case .null: return nil
         }
     }
 }

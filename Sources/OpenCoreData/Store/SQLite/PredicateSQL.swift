@@ -121,6 +121,7 @@ struct PredicateSQL {
 
     private static func compatible(_ a: ValueKind?, _ b: ValueKind?) -> Bool {
         guard let a, let b else { return true }
+        if a == .other || b == .other { return false }
         return a == b || a == .any || b == .any
     }
 
