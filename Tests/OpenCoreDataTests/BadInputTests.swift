@@ -17,4 +17,20 @@ struct BadInputTests {
         #expect { try context.fetch(request) } throws: { "\($0)".contains("b)|(c") }
         #expect(throws: (any Error).self) { try request.predicate!.evaluate(validating: ["name": "abc"]) }
     }
+
+    @Test func anUnknownSectionNameKeyPathFailsPerformFetch() throws {
+        let context = try makeItemsContext()
+        try context.performAndWait {
+            let request = NSFetchRequest<Item>(entityName: "Item")
+            request.sortDescriptors = [NSSortDescriptor(key: "rank", ascending: true)]
+            for path in ["nonsense", "group.name", ""] {
+                let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                            sectionNameKeyPath: path, cacheName: nil)
+                let error = try #require(throws: CoreDataError.self) { try controller.performFetch() }
+                #expect(error.code == NSCoreDataError)
+                #expect(error.message == "keypath \(path) not found in entity Item (sectionNameKeyPath)")
+                #expect(controller.sections == nil)
+            }
+        }
+    }
 }

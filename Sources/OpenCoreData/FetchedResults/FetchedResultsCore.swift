@@ -55,6 +55,10 @@ final class FetchedResultsCore: @unchecked Sendable {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
         let plan = try FetchPlan(request, model: model)
+        if let path = sectionNameKeyPath, plan.layout.slotByName[path] == nil {
+            throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(plan.entity.name ?? "?") (sectionNameKeyPath)",
+                                userInfo: [NSValidationKeyErrorKey: path])
+        }
         self.plan = plan
         relevantKeys = Set(descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])
         if let predicate = request.predicate { relevantKeys.formUnion(Self.keys(in: predicate.node)) }
