@@ -33,4 +33,31 @@ struct BadInputTests {
             }
         }
     }
+
+    /// Another coordinator deleted the row: a save of changes to the object is a merge conflict naming
+    /// it (was "Products.name is a required value." when the object's fault fired after the delete).
+    @Test func updatingARowDeletedElsewhereIsAConflictNamingTheObject() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let first = try store.container().viewContext
+        let products = insertProducts(first, count: 2)
+        try first.save()
+        let ids = products.map(\.objectID)
+        let other = try store.container().viewContext
+        let fetched = try other.existingObject(with: ids[0])       // values read before the delete
+        let fault = other.object(with: ids[1])                      // a fault, fired after the delete
+        for id in ids { first.delete(first.object(with: id)) }
+        try first.save()
+        for object in [fetched, fault] {
+            object.setValue(7, forKey: "price")
+            let error = try #require(throws: CoreDataError.self) { try other.save() }
+            #expect(error.code == NSManagedObjectMergeError)
+            #expect(error.message.contains("Products \(object.objectID.uriRepresentation().lastPathComponent)"), "\(error.message)")
+            let conflicts = error.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict]
+            #expect(conflicts?.map(\.sourceObject) == [object])
+            #expect(conflicts?.first?.persistedSnapshot == nil, "the row is gone")
+            #expect(other.hasChanges, "the context keeps its changes")
+            other.rollback()
+        }
+    }
 }

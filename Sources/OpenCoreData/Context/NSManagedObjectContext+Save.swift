@@ -45,7 +45,10 @@ extension NSManagedObjectContext {
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
         let (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
-        try validate(insertedObjects + updatedObjects)
+        // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
+        // store reports the conflict (naming it), unless the policy writes the object's values back.
+        let rewrites = mergeType == .mergeByPropertyObjectTrumpMergePolicyType || mergeType == .overwriteMergePolicyType
+        try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.rowMissing })
 
         var changes = StoreChangeset()
         for object in insertedObjects {

@@ -249,7 +249,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         } catch {
             // Core Data raises here; a fault whose row cannot be read keeps empty values.
         }
-        if object._isFault { object.fill(with: object.layout.attributes.map { _ in .null }, version: 0) }
+        if object._isFault {
+            object.fill(with: object.layout.attributes.map { _ in .null }, version: 0)
+            object.rowMissing = true
+        }
     }
 
     /// Reads the rows of faults: from the parent context, or the coordinator's row cache, else in one

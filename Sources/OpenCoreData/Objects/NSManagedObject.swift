@@ -50,6 +50,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     var insertionIndex = 0
 
     var _isFault = false
+    /// The fault fired but its row was gone (deleted elsewhere): Core Data raises "could not fulfill a
+    /// fault"; we keep empty values and let a save of changes to it report the conflict.
+    var rowMissing = false
     var _isInserted = false
     var _isDeleted = false
 
@@ -128,6 +131,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         prefetched = nil
         batch = nil
         _isFault = false
+        rowMissing = false
         awakeFromFetch()
     }
 
