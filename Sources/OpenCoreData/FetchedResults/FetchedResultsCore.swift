@@ -61,7 +61,7 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
         self.plan = plan
         relevantKeys = Set(descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])
-        if let predicate = request.predicate { relevantKeys.formUnion(Self.keys(in: predicate.node)) }
+        if let predicate = plan.predicate { relevantKeys.formUnion(Self.keys(in: predicate)) }
         // The cache is consulted and written only when the results are the store's (no unsaved changes).
         let signature = cacheName != nil && !context.hasChanges ? FetchedResultsCache.signature(self, plan: plan) : nil
         if let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),

@@ -36,8 +36,14 @@ struct FetchPlan {
         let tableIDs = layout.root.layout.entityIDs
         self.entityIDs = ids.count == tableIDs.count ? nil : ids
         if let predicate = request.predicate {
-            try FetchPlan.check(predicate.node, entity: entity)
-            self.predicate = predicate.node
+            let node: PredicateNode
+            do {
+                node = try predicate.runnableNode()
+            } catch let error as PredicateEvaluationError {
+                throw CoreDataError(NSCoreDataError, "cannot fetch entity \(name): \(error)")
+            }
+            try FetchPlan.check(node, entity: entity)
+            self.predicate = node
         } else {
             self.predicate = nil
         }

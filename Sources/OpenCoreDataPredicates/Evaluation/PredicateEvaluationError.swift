@@ -11,6 +11,7 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Sendable
         case indexOutOfRange(index: String, count: Int)
         case unsupported(String)
         case wrongArgument(function: String, found: String)
+        case tooDeeplyNested(Int)
     }
 
     package let kind: Kind
@@ -27,6 +28,8 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Sendable
         case .indexOutOfRange(let index, let count): return "index \(index) out of range for a collection of \(count)"
         case .unsupported(let what): return "\(what) is not supported"
         case .wrongArgument(let function, let found): return "\(function) cannot take \(found)"
+        case .tooDeeplyNested(let depth):
+            return "the predicate is too deeply nested: \(depth) levels after merging nested ANDs and ORs, at most \(PredicateNode.maximumNestingDepth)"
         }
     }
 }

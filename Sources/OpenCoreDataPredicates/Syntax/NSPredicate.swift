@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Mirrors Foundation's `NSPredicate`: a logical condition, made from a format string or built from
 /// `NSComparisonPredicate` / `NSCompoundPredicate`, evaluated in memory or translated to SQL by a store.
@@ -11,15 +12,26 @@ import Foundation
 ///   traps with the same message, as Darwin's raises `NSInvalidArgumentException`.
 /// - Block predicates (`NSPredicate(block:)`) are not provided: a store can never translate them to SQL.
 public class NSPredicate: NSObject, @unchecked Sendable {
+    /// The tree as built (its structure is what `subpredicates` and `predicateFormat` show).
     package let node: PredicateNode
-    /// The same predicate, compiled for fast evaluation when it has the common shape.
-    private let compiled: CompiledPredicate?
+    /// The flattened tree and its compiled form, made on first use (see ``PreparedPredicate``).
+    private let preparation = AtomicLazyReference<PreparedPredicate>()
 
     package required init(node: PredicateNode) {
         self.node = node
-        self.compiled = CompiledPredicate.compile(node)
         super.init()
     }
+
+    /// What every pass runs on: made once, on first use, so that building predicates costs nothing.
+    package var prepared: PreparedPredicate {
+        if let done = preparation.load() { return done }
+        return preparation.storeIfNil(PreparedPredicate(node))
+    }
+
+    /// The tree a store or the evaluator runs, or the "too deeply nested" error.
+    package func runnableNode() throws -> PredicateNode { try prepared.runnable() }
+
+    private var compiled: CompiledPredicate? { prepared.compiled }
 
     /// Mirrors `NSPredicate(format:_:)`. Traps on a malformed format, printing where it broke; use
     /// ``init(validatingFormat:_:)`` for input you do not control.
@@ -53,11 +65,22 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `predicateFormat`: the canonical format string. Parsing it again gives an equal predicate.
-    public var predicateFormat: String { PredicatePrinter.format(node) }
+    /// A predicate nested deeper than ``PredicateNode/maximumNestingDepth`` prints its flattened form
+    /// (nested `AND`s and `OR`s merged: equal in meaning), or, deeper still, a note saying so.
+    public var predicateFormat: String {
+        let prepared = self.prepared
+        if prepared.rawIsShallow { return PredicatePrinter.format(node) }
+        if let flat = prepared.node { return PredicatePrinter.format(flat) }
+        return "<a predicate nested \(prepared.depth) levels deep, too deeply to print>"
+    }
 
     /// Mirrors `withSubstitutionVariables(_:)`: replaces `$VARIABLE`s by constants.
     public func withSubstitutionVariables(_ variables: [String: Any]) -> Self {
-        Self(node: node.substituting(variables.mapValues { Value(any: $0) }))
+        let bindings = variables.mapValues { Value(any: $0) }
+        let prepared = self.prepared
+        if prepared.rawIsShallow { return Self(node: node.substituting(bindings)) }
+        // Too deep to walk as built: substitute in the flattened tree, or leave it (it cannot run anyway).
+        return Self(node: prepared.node?.substituting(bindings) ?? node)
     }
 
     /// Mirrors `evaluate(with:)`. Like Darwin, which raises, this traps on an error that makes the predicate
@@ -99,7 +122,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// What the compiled form hands over: the general evaluator.
     private func evaluateInEvaluator(_ object: Any?, bindings: [String: Any]?) throws -> Bool {
         var evaluator = Evaluator(bindings: bindings.map { $0.mapValues { Value(any: $0) } } ?? [:])
-        return try evaluator.evaluate(node, with: object)
+        return try evaluator.evaluate(try runnableNode(), with: object)
     }
 
     /// Darwin raises where evaluation fails; Swift cannot catch that, so the non-throwing forms trap.

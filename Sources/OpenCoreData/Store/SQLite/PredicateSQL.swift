@@ -52,7 +52,7 @@ struct PredicateSQL {
             if case .and = node { isAnd = true } else { isAnd = false }
             guard !parts.isEmpty else { return (isAnd ? "1" : "0", []) }
             let pieces = try parts.map { try fragment($0) }
-            return ("(" + pieces.map(\.0).joined(separator: isAnd ? " AND " : " OR ") + ")", pieces.flatMap(\.1))
+            return Self.junction(pieces[...], isAnd ? " AND " : " OR ")
         case .not(let inner):
             let (sql, args) = try fragment(inner)
             return ("NOT COALESCE(" + sql + ", 0)", args)
@@ -61,6 +61,17 @@ struct PredicateSQL {
             let sql = try sub.comparison(c)
             return (sql, sub.arguments)
         }
+    }
+
+    /// `(a AND b AND …)`; a long list is grouped into a balanced tree of groups of at most 16, because
+    /// SQLite parses a chain as nested binary operators and refuses expressions deeper than 1,000.
+    private static func junction(_ pieces: ArraySlice<(String, [Value])>, _ separator: String) -> (String, [Value]) {
+        guard pieces.count > 16 else {
+            return ("(" + pieces.map(\.0).joined(separator: separator) + ")", pieces.flatMap(\.1))
+        }
+        let middle = pieces.startIndex + pieces.count / 2
+        let (l, r) = (junction(pieces[..<middle], separator), junction(pieces[middle...], separator))
+        return ("(" + l.0 + separator + r.0 + ")", l.1 + r.1)
     }
 
     private func unsupported(_ what: String) -> CoreDataError {

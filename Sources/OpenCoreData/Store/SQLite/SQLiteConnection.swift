@@ -137,6 +137,11 @@ struct SQLiteError: Error, CustomStringConvertible {
     }
 
     var coreDataError: CoreDataError {
-        CoreDataError(NSSQLiteError, description, userInfo: [NSSQLiteErrorDomain: Int(code)])
+        // SQLite's parser holds about 50 levels of parentheses, and expressions at most 1,000 deep.
+        if message.contains("parser stack overflow") || message.contains("Expression tree is too large") {
+            return CoreDataError(NSCoreDataError, "the predicate is too deeply nested for SQLite (\(message)); nest it less, or evaluate it in memory with filtered(using:)",
+                                 userInfo: [NSSQLiteErrorDomain: Int(code)])
+        }
+        return CoreDataError(NSSQLiteError, description, userInfo: [NSSQLiteErrorDomain: Int(code)])
     }
 }
