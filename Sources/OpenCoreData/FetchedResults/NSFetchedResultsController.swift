@@ -59,13 +59,33 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
         core.sections.map { $0.flatMap { $0.entries.map { $0.object as! ResultType } } }
     }
 
-    /// Mirrors `object(at:)`. An index path outside the results is a programming error and traps, as
-    /// Core Data raises (its Swift signature cannot throw).
+    /// Mirrors `object(at:)`. An index path outside the results (negative indexes included, or before
+    /// `performFetch()`) is a programming error and traps with Core Data's `NSRangeException` reason
+    /// ("no object at index 5 in section at index 0", "no section at index 2"), as Core Data raises (its
+    /// Swift signature cannot throw).
     public func object(at indexPath: IndexPath) -> ResultType {
-        guard let sections = core.sections, indexPath.section < sections.count, indexPath.row < sections[indexPath.section].entries.count else {
-            preconditionFailure("NSFetchedResultsController.object(at:): no object at \(indexPath) (\(core.sections?.map(\.numberOfObjects) ?? []))")
+        let sections = core.sections
+        if let message = Self.outOfRangeMessage(indexPath, objectCounts: sections?.map(\.entries.count)) {
+            preconditionFailure("NSFetchedResultsController.object(at:): " + message)
         }
-        return sections[indexPath.section].entries[indexPath.row].object as! ResultType
+        return sections![indexPath.section].entries[indexPath.row].object as! ResultType
+    }
+
+    /// Why `indexPath` names no object of sections holding `objectCounts` objects (`nil`: not fetched
+    /// yet), or `nil` when it names one.
+    static func outOfRangeMessage(_ indexPath: IndexPath, objectCounts: [Int]?) -> String? {
+        guard indexPath.count == 2 else {
+            return "\(indexPath) is not an index path of a section and a row"
+        }
+        let section = indexPath.section, row = indexPath.row
+        guard let objectCounts else { return "no section at index \(section) (performFetch() has not run)" }
+        guard objectCounts.indices.contains(section) else {
+            return "no section at index \(section) (\(objectCounts.count) sections)"
+        }
+        guard row >= 0 && row < objectCounts[section] else {
+            return "no object at index \(row) in section at index \(section) (\(objectCounts[section]) objects)"
+        }
+        return nil
     }
 
     /// Mirrors `indexPath(forObject:)`.

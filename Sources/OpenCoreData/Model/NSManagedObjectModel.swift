@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code (Linux has no
-/// `.xcdatamodeld` compiler). A coordinator freezes and validates it; a model with duplicate names or an
-/// inheritance cycle is an error then, not later.
+/// `.xcdatamodeld` compiler). A coordinator freezes and validates it; a model with duplicate names, names
+/// that are not identifiers or would share a SQLite table or column, reserved property names (see
+/// `ModelNameRules`) or an inheritance cycle is an error then, not at the first save.
 public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var _entities: [NSEntityDescription] = []
     private let freezeLock = NSLock()
@@ -89,8 +90,10 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
             func assign(_ e: NSEntityDescription) {
                 for p in e.properties where p.entity === e && !p.isTransient {
                     guard let a = p as? NSAttributeDescription else { continue }
-                    var column = "Z" + a.name.uppercased()
-                    if used.contains(column) { column = "Z\(ids[ObjectIdentifier(e)]!)" + a.name.uppercased() }
+                    var column = ModelNameRules.columnName(forAttributeNamed: a.name)
+                    if used.contains(column) {
+                        column = ModelNameRules.columnName(forAttributeNamed: a.name, entityNumber: ids[ObjectIdentifier(e)]!)
+                    }
                     used.insert(column)
                     columns[ObjectIdentifier(a)] = column
                 }
@@ -111,7 +114,7 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
             e.layout = EntityLayout(
                 entityID: ids[ObjectIdentifier(e)]!,
                 root: root,
-                tableName: "Z" + (root.name ?? "").uppercased(),
+                tableName: ModelNameRules.tableName(forRootEntityNamed: root.name ?? ""),
                 attributes: attributes,
                 columns: attributes.map { $0.isTransient ? nil : columns[ObjectIdentifier($0)] },
                 entityIDs: descendants.sorted(),
@@ -128,14 +131,20 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
         return cls
     }
 
+    /// Checks names (see ``ModelNameRules``), inheritance and attribute types; the error names the entity
+    /// and the property and says why.
     private func validate() throws {
         func fail(_ message: String) -> CoreDataError {
             CoreDataError(NSPersistentStoreInvalidTypeError, "Invalid model: " + message)
         }
         var names = Set<String>()
+        var tables: [String: String] = [:]
         for e in _entities {
             guard let name = e.name, !name.isEmpty else { throw fail("an entity has no name") }
             guard names.insert(name).inserted else { throw fail("duplicate entity name \(name)") }
+            guard ModelNameRules.isIdentifier(name) else {
+                throw fail("entity \"\(name)\": the entity name is not a valid identifier (\(ModelNameRules.identifierRule))")
+            }
             // Inheritance cycle: walking up must end.
             var steps = 0
             var current = e.superentity
@@ -147,11 +156,28 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
             if let s = e.superentity, !_entities.contains(where: { $0 === s }) {
                 throw fail("entity \(name) inherits from \(s.name ?? "?"), which is not in the model")
             }
-            var propertyNames = Set<String>()
+            if e.superentity == nil {
+                let table = ModelNameRules.tableName(forRootEntityNamed: name)
+                if let other = tables.updateValue(name, forKey: table) {
+                    throw fail("entities \(other) and \(name) would both be stored in the SQLite table \(table) (SQLite table names ignore case): entity names must differ in more than case")
+                }
+            }
+            var propertyNames: [String: String] = [:]
             for p in e.properties {
                 guard !p.name.isEmpty else { throw fail("entity \(name) has a property without a name") }
-                guard propertyNames.insert(p.name.lowercased()).inserted else {
-                    throw fail("entity \(name) has two properties named \(p.name)")
+                if let other = propertyNames.updateValue(p.name, forKey: p.name.lowercased()) {
+                    guard other != p.name else { throw fail("entity \(name) has two properties named \(p.name)") }
+                    throw fail("entity \(name): the properties \"\(other)\" and \"\(p.name)\" differ only in case; both would be the SQLite column \(ModelNameRules.columnName(forAttributeNamed: p.name)) (SQLite column names ignore case)")
+                }
+                let column = ModelNameRules.columnName(forAttributeNamed: p.name)
+                if ModelNameRules.storeColumns.contains(column) {
+                    throw fail("entity \(name): the property \"\(p.name)\" would be stored in the column \(column), which is Core Data's own column")
+                }
+                guard ModelNameRules.isIdentifier(p.name) else {
+                    throw fail("entity \(name): the property name \"\(p.name)\" is not a valid identifier (\(ModelNameRules.identifierRule))")
+                }
+                if ModelNameRules.isReservedPropertyName(p.name) {
+                    throw fail("entity \(name): \"\(p.name)\" is a reserved property name (a property cannot be named like a method of NSObject or NSManagedObject, or self, entity, objectID)")
                 }
                 guard let a = p as? NSAttributeDescription else {
                     throw fail("entity \(name): property \(p.name) is not an attribute (relationships come in wave 2)")
@@ -161,9 +187,6 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 }
                 if let d = a.defaultValue, a.attributeType.coerce(Value(any: d)) == nil {
                     throw fail("entity \(name): the default value of \(p.name) is not a \(a.attributeType.name)")
-                }
-                if ["self", "objectid", "entity"].contains(p.name.lowercased()) || p.name.hasPrefix("@") || p.name.contains(".") {
-                    throw fail("entity \(name): \(p.name) is a reserved property name")
                 }
             }
         }

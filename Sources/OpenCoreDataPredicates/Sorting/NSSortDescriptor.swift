@@ -114,8 +114,21 @@ extension ComparisonResult {
 extension Array {
     /// Sorts by a list of sort descriptors, the first one deciding first (`NSArray.sortedArray(using:)`).
     /// Stable: elements equal under every descriptor keep their order.
+    ///
+    /// A key an element does not have traps, as Foundation's key-value coding raises
+    /// `valueForUndefinedKey:`: a managed object's message names its entity and the key, as
+    /// `NSManagedObject.value(forKey:)` does; so does any ``KeyValueCoding`` value whose
+    /// `validatedValue(forKey:)` throws, and a value that does not conform at all. Dictionaries are the
+    /// exception, as `NSDictionary` is in Foundation: a missing key reads as `nil`, which sorts first.
+    /// ``sorted(validatingUsing:)`` throws instead of trapping.
     public func sorted(using sortDescriptors: [NSSortDescriptor]) -> [Element] {
-        let keyed = map { element in (element, sortDescriptors.map { (try? $0.sortValue(element)) ?? .null }) }
+        do { return try sorted(validatingUsing: sortDescriptors) } catch { fatalError("sorted(using:): \(error)") }
+    }
+
+    /// The throwing form of ``sorted(using:)``: a key an element does not have throws the error of its
+    /// key lookup (for a managed object, naming its entity and the key). Not in Foundation.
+    public func sorted(validatingUsing sortDescriptors: [NSSortDescriptor]) throws -> [Element] {
+        let keyed = try map { element in (element, try sortDescriptors.map { try $0.sortValue(element) }) }
         return keyed.enumerated().sorted { l, r in
             for (i, d) in sortDescriptors.enumerated() {
                 var order = NSSortDescriptor.compare(l.element.1[i], r.element.1[i], collation: d.collation ?? .compare)
