@@ -41,7 +41,7 @@ struct CrashConsistencyTests {
             #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer should have been killed")
 
             let container = try store.container(LedgerModel.make())
-            let backend = try container.persistentStoreCoordinator.store().backend
+            let backend = try container.persistentStoreCoordinator.sqlite
             var integrity = ""
             try backend.read { db in try db.query("PRAGMA integrity_check") { integrity = String(describing: $0.dynamicValue(0)) } }
             #expect(integrity == "string(\"ok\")", "round \(round)")

@@ -15,7 +15,7 @@ struct ReaderWriterTests {
             insertProducts(reader, count: 3)
             try reader.save()
         }
-        let backend = try container.persistentStoreCoordinator.store().backend
+        let backend = try container.persistentStoreCoordinator.sqlite
         #expect(throws: RollBack.self) { try backend.write { db in
             try db.transaction {
                 try db.run("INSERT INTO ZPRODUCTS (Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE) VALUES (1000, 1, 1, 'uncommitted', 1)")

@@ -12,7 +12,7 @@ struct SQLTextTests {
         let request = NSFetchRequest<Products>(entityName: "Products")
         configure(request)
         let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
-        return try coordinator.withStore { try $0.selectSQL(plan, limited: limited) }
+        return try coordinator.sqlite.selectSQL(plan, limited: limited)
     }
 
     @Test func seed000Steps() throws {
@@ -52,7 +52,7 @@ struct SQLTextTests {
             request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
             configure(request)
             let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
-            return try coordinator.withStore { try $0.countSQL(plan) }
+            return try coordinator.sqlite.countSQL(plan)
         }
         let cheap = try countSQL { $0.predicate = NSPredicate(format: "price < %d", 500) }
         #expect(cheap.0 == "SELECT COUNT(*) FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ?")
@@ -67,7 +67,7 @@ struct SQLTextTests {
         let request = NSFetchRequest<Products>(entityName: "Products")
         request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
         let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
-        let sql = try coordinator.withStore { try $0.selectSQL(plan, columns: "t0.Z_PK, t0.Z_ENT, t0.Z_OPT", limited: true) }.0
+        let sql = try coordinator.sqlite.selectSQL(plan, columns: "t0.Z_PK, t0.Z_ENT, t0.Z_OPT", limited: true).0
         #expect(sql == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0 ORDER BY t0.ZPRICE, t0.Z_PK")
     }
 

@@ -131,7 +131,7 @@ struct StoreOpeningTests {
             try db.execute("DROP TABLE Z_OCDGENERATION")
         }
         let container = try Self.load(store.url) { $0.isReadOnly = true }
-        let backend = try container.persistentStoreCoordinator.store().backend
+        let backend = try container.persistentStoreCoordinator.sqlite
         #expect(try backend.generation() == 0)
         #expect(try Self.entryCount(container) == 2)
         var tables = 0
@@ -189,7 +189,7 @@ struct StoreOpeningTests {
         defer { Self.chattr("-i", store.directory) }
 
         let container = try Self.load(store.url) { $0.isReadOnly = true }
-        #expect(try container.persistentStoreCoordinator.store().backend.connection.path.hasSuffix("?immutable=1"), "the fallback was taken")
+        #expect(try container.persistentStoreCoordinator.sqlite.connection.path.hasSuffix("?immutable=1"), "the fallback was taken")
         #expect(try Self.entryCount(container) == 4)
         let context = container.viewContext
         let entry = NSEntityDescription.insertNewObject(forEntityName: "Entry", into: context)
@@ -279,7 +279,7 @@ struct StoreOpeningTests {
         try Self.saveOneEntry(container)
         #expect(try Self.entryCount(container) == 1)
         var names: [String] = []
-        try container.persistentStoreCoordinator.store().backend.read { db in
+        try container.persistentStoreCoordinator.sqlite.read { db in
             try db.query("SELECT name FROM people") { names.append(String(describing: $0.dynamicValue(0))) }
         }
         #expect(names.count == 1, "the other program's table is kept")

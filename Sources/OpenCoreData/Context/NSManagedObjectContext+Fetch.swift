@@ -36,7 +36,7 @@ extension NSManagedObjectContext {
         if request.includesPendingChanges, hasPendingChanges(for: plan) {
             return try objectsMergingPendingChanges(plan, request).count
         }
-        return try coordinator.withStore { try $0.count(plan) }
+        return try coordinator.countRows(plan)
     }
 
     private func prepare<T>(_ request: NSFetchRequest<T>) throws -> (FetchPlan, NSPersistentStoreCoordinator) {
@@ -51,7 +51,7 @@ extension NSManagedObjectContext {
         case .countResultType:
             return [NSNumber(value: try count(for: request))]
         case .dictionaryResultType:
-            return try coordinator.withStore { try DictionaryFetch(plan: plan, request: request).run(on: $0) }
+            return try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
         case _ where parent != nil:
             let objects = try fetchThroughParent(parent!, request, plan: plan)
             return request.resultType == .managedObjectIDResultType ? objects.map(\.objectID) : objects
@@ -59,12 +59,13 @@ extension NSManagedObjectContext {
             if request.includesPendingChanges, hasPendingChanges(for: plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
             }
-            let store = try coordinator.store()
-            let rows = try coordinator.withStore { try $0.fetchRows(plan, withValues: false, limited: true) }
+            let identifier = try coordinator.backend().identifier
+            let model = coordinator.managedObjectModel
+            let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
             return rows.compactMap { row -> NSManagedObjectID? in
-                guard let entity = store.backend.entitiesByID[row.entityID] else { return nil }
+                guard let entity = model.entity(number: row.entityID) else { return nil }
                 let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
-                return registry[key]?.objectID ?? NSManagedObjectID(entity: entity, key: key, storeIdentifier: store.identifier)
+                return registry[key]?.objectID ?? NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier)
             }
         default:
             return try fetchObjects(request, plan: plan, coordinator: coordinator)
@@ -76,13 +77,13 @@ extension NSManagedObjectContext {
         if request.includesPendingChanges, hasPendingChanges(for: plan) {
             return try objectsMergingPendingChanges(plan, request)
         }
-        let store = try coordinator.store()
+        let identifier = try coordinator.backend().identifier
         if plan.batchSize > 0 {
-            let rows = try store.backend.fetchRows(plan, withValues: false, limited: true)
+            let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
             let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
-                let object = try materialize(row, faulting: true, store: store)
+                let object = try materialize(row, faulting: true, storeIdentifier: identifier)
                 if object._isFault, object.prefetched == nil {
                     object.batch = batch
                     object.batchIndex = i
@@ -90,9 +91,9 @@ extension NSManagedObjectContext {
                 return object
             }
         }
-        let rows = try store.backend.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
+        let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
         registry.reserveCapacity(registry.count + rows.count)
-        return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults, store: store) }
+        return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
     }
 
     /// Whether unsaved changes touch the fetched entity's table.
@@ -107,7 +108,7 @@ extension NSManagedObjectContext {
     /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
     /// then offset and limit.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
-        let rows = try persistentStoreCoordinator!.withStore { try $0.fetchRows(plan, withValues: true, limited: false) }
+        let rows = try persistentStoreCoordinator!.fetchRows(plan, withValues: true, limited: false)
         var result: [NSManagedObject] = []
         for row in rows {
             let object = try materialize(row, faulting: request.returnsObjectsAsFaults)
@@ -155,20 +156,17 @@ struct DictionaryFetch {
         self.groupBy = request.propertiesToGroupBy
     }
 
-    private enum Column { case attribute(String, Int), expression(String, String, NSAttributeType) }
-
-    private func column(_ property: Any) throws -> Column {
+    /// Each property as a column of the store's fetch, with the key it has in the dictionaries.
+    private func column(_ property: Any) throws -> (key: String, column: DictionaryColumns.Column) {
         let layout = plan.layout
         let entityName = plan.entity.name ?? "?"
         if let expression = property as? NSExpressionDescription {
-            guard let e = expression.expression, case .function(let name, let args) = e.node, args.count == 1 else {
+            guard let e = expression.expression, case .function(let name, let args) = e.node, args.count == 1,
+                  ["sum:", "min:", "max:", "average:", "count:"].contains(name),
+                  case .keyPath(let key) = args[0], let slot = layout.slotByName[key], layout.columns[slot] != nil else {
                 throw CoreDataError(NSCoreDataError, "unsupported expression in propertiesToFetch of \(entityName): \(expression.expression?.description ?? "nil")")
             }
-            let sqlFunction = ["sum:": "SUM", "min:": "MIN", "max:": "MAX", "average:": "AVG", "count:": "COUNT"][name]
-            guard let sqlFunction, case .keyPath(let key) = args[0], let slot = layout.slotByName[key], let c = layout.columns[slot] else {
-                throw CoreDataError(NSCoreDataError, "unsupported expression in propertiesToFetch of \(entityName): \(e.description)")
-            }
-            return .expression(expression.name, "\(sqlFunction)(t0.\(c))", expression.expressionResultType)
+            return (expression.name, .aggregate(function: name, slot: slot, type: expression.expressionResultType))
         }
         let name = (property as? NSPropertyDescription)?.name ?? (property as? String) ?? ""
         guard let slot = layout.slotByName[name] else {
@@ -177,52 +175,30 @@ struct DictionaryFetch {
         guard layout.columns[slot] != nil else {
             throw CoreDataError(NSCoreDataError, "transient property \(name) of entity \(entityName) cannot be fetched into a dictionary")
         }
-        return .attribute(name, slot)
+        return (name, .attribute(slot: slot))
     }
 
-    func run(on store: SQLiteStore) throws -> [Any] {
-        let columns = try properties.map(column)
-        let layout = plan.layout
-        let list = columns.map { c -> String in
-            switch c {
-            case .attribute(_, let slot): return "t0.\(layout.columns[slot]!)"
-            case .expression(_, let sql, _): return sql
-            }
-        }.joined(separator: ", ")
-        let group = try groupBy.map { try $0.map { p -> String in
-            guard case .attribute(_, let slot) = try column(p) else { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes") }
-            return "t0.\(layout.columns[slot]!)"
-        }.joined(separator: ", ") }
-        let (sql, arguments) = try store.selectSQL(plan, columns: list, limited: true, distinct: distinct, groupBy: group)
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> [Any] {
+        let resolved = try properties.map(column)
+        let groupSlots = try groupBy.map { try $0.map { p -> Int in
+            guard case .attribute(let slot) = try column(p).column else { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes") }
+            return slot
+        } }
+        let rows = try coordinator.fetchColumns(plan, DictionaryColumns(columns: resolved.map(\.column), distinct: distinct, groupBy: groupSlots))
         // Keys are made once per fetch; each row is one NSDictionary built from arrays, the cheapest
         // construction Foundation offers on Linux (no per-key insertion into a mutable dictionary).
-        let keys: [NSString] = columns.map { c in
-            switch c {
-            case .attribute(let name, _), .expression(let name, _, _): return NSString(string: name)
+        let keys: [NSString] = resolved.map { NSString(string: $0.key) }
+        return rows.map { row in
+            var objects: [AnyObject] = [], present: [NSString] = []
+            objects.reserveCapacity(row.count)
+            present.reserveCapacity(row.count)
+            for (i, value) in row.enumerated() {
+                guard let object = Self.object(value) else { continue }
+                objects.append(object)
+                present.append(keys[i])
             }
+            return NSDictionary(objects: objects, forKeys: present)
         }
-        var results: [Any] = []
-        try store.wrap {
-            try store.read { db in try db.query(sql, arguments) { row in
-                var objects: [AnyObject] = [], present: [NSString] = []
-                objects.reserveCapacity(columns.count)
-                present.reserveCapacity(columns.count)
-                for (i, c) in columns.enumerated() {
-                    let value: Value
-                    switch c {
-                    case .attribute(_, let slot):
-                        value = row.value(Int32(i), as: layout.attributes[slot].attributeType)
-                    case .expression(_, _, let type):
-                        value = type == .undefinedAttributeType ? row.dynamicValue(Int32(i)) : row.value(Int32(i), as: type)
-                    }
-                    guard let object = Self.object(value) else { continue }
-                    objects.append(object)
-                    present.append(keys[i])
-                }
-                results.append(NSDictionary(objects: objects, forKeys: present))
-            } }
-        }
-        return results
     }
 
     /// A value as a Foundation object (`NSString`, `NSNumber`, …, as Core Data's dictionaries hold), or

@@ -45,20 +45,18 @@ extension NSManagedObjectContext {
     }
 
     private func mergeRemote(inserted: [NSManagedObjectID], updated: [NSManagedObjectID], deleted: [NSManagedObjectID]) {
-        guard let coordinator = persistentStoreCoordinator, let store = try? coordinator.store() else { return }
+        guard let coordinator = persistentStoreCoordinator else { return }
         var saved = SavedChanges(source: ObjectIdentifier(coordinator), coordinator: ObjectIdentifier(coordinator))
         func rows(_ ids: [NSManagedObjectID]) -> [SavedChanges.Row] {
-            let groups = Dictionary(grouping: ids.filter { $0.primaryKey != nil }) { $0.entity.layout.root.layout.entityID }
-            return groups.flatMap { root, group -> [SavedChanges.Row] in
-                let loaded = (try? store.backend.loadRows(root: root, pks: group.map { $0.primaryKey! })) ?? [:]
-                return group.compactMap { id in
-                    guard let row = loaded[id.primaryKey!], let values = row.values else { return nil }
-                    let entity = store.backend.entitiesByID[row.entityID] ?? id.entity
-                    let real = NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
-                    let old = registry[id.key]?.snapshot
-                    let changed = Set(entity.layout.persistentSlots.filter { old == nil || old![$0] != values[$0] })
-                    return .init(id: real, values: values, version: row.version, changedSlots: changed)
-                }
+            let saved = ids.filter { $0.primaryKey != nil }
+            let loaded = (try? coordinator.loadRows(saved.map(\.key), bypassingCache: true)) ?? [:]
+            return saved.compactMap { id in
+                guard let row = loaded[id.key], let values = row.values else { return nil }
+                let entity = coordinator.managedObjectModel.entity(number: row.entityID) ?? id.entity
+                let real = NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
+                let old = registry[id.key]?.snapshot
+                let changed = Set(entity.layout.persistentSlots.filter { old == nil || old![$0] != values[$0] })
+                return .init(id: real, values: values, version: row.version, changedSlots: changed)
             }
         }
         saved.inserted = rows(inserted)
@@ -189,8 +187,8 @@ extension NSManagedObjectContext {
     /// Mirrors `refresh(_:mergeChanges:)`. With `false` the object becomes a fault again and loses its
     /// unsaved changes; with `true` it rereads its row from the store and keeps its unsaved changes on top.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
-        guard object.managedObjectContext === self, !object._isInserted, let pk = object.objectID.primaryKey else { return }
-        let root = object.layout.root.layout.entityID
+        guard object.managedObjectContext === self, !object._isInserted, object.objectID.primaryKey != nil else { return }
+        let key = object.objectID.key
         if !flag || object._isFault {
             touched[ObjectIdentifier(object)] = nil
             unprocessed.updatedKeys[ObjectIdentifier(object)] = nil
@@ -199,11 +197,10 @@ extension NSManagedObjectContext {
             object.prefetched = nil
             object.batch = nil
             object._isFault = true
-            try? persistentStoreCoordinator?.store().backend.rowCache.remove(root: root, pk: pk)
+            persistentStoreCoordinator?.forgetCachedRow(key)
             return
         }
-        guard let store = try? persistentStoreCoordinator?.store().backend,
-              let row = try? store.loadRows(root: root, pks: [pk])[pk], let values = row.values else { return }
+        guard let row = try? persistentStoreCoordinator?.loadRows([key], bypassingCache: true)[key], let values = row.values else { return }
         absorb(object, .init(id: object.objectID, values: values, version: row.version, changedSlots: []))
     }
 

@@ -47,35 +47,57 @@ extension NSManagedObjectContext {
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
         // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
         // store reports the conflict (naming it), unless the policy writes the object's values back.
-        let rewrites = mergeType == .mergeByPropertyObjectTrumpMergePolicyType || mergeType == .overwriteMergePolicyType
+        let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
+        let rewrites = MergeArithmetic.rewritesDeletedRow(policy.mergeType)
         try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.rowMissing })
 
-        var changes = StoreChangeset()
+        var changes = StoreChanges()
+        var byKey: [ObjectKey: NSManagedObject] = [:]
         for object in insertedObjects {
-            changes.inserts.append(.init(layout: object.layout, pk: object.objectID.primaryKey, values: object.values))
+            changes.inserts.append(.init(key: object.objectID.key, layout: object.layout, values: object.values))
         }
         for object in updatedObjects {
-            changes.updates.append(.init(layout: object.layout, pk: object.objectID.primaryKey!, values: object.values,
+            changes.updates.append(.init(key: object.objectID.key, layout: object.layout, values: object.values,
                                          snapshot: object.snapshot!, version: object.version))
+            byKey[object.objectID.key] = object
         }
         for object in deletedObjects {
-            changes.deletes.append(.init(layout: object.layout, pk: object.objectID.primaryKey!, version: object.version))
+            changes.deletes.append(.init(key: object.objectID.key, layout: object.layout, version: object.version))
+            byKey[object.objectID.key] = object
         }
-        let store = try coordinator.store()
-        let result: StoreSaveResult
+        let identifier = try coordinator.backend().identifier
+        let readSnapshots = Dictionary(uniqueKeysWithValues: updatedObjects.map { ($0.objectID.key, $0.snapshot!) })
+        // Resolving conflicts changes the objects: what they were is kept, to restore if the save fails.
+        var beforeResolution: [(NSManagedObject, [Value], [Value]?, Int64)] = []
+        let outcome: StoreSaveOutcome
         do {
-            result = try store.backend.save(changes, policy: mergeType)
-        } catch let error as StoreConflictError {
-            throw mergeError(error, updated: updatedObjects, deleted: deletedObjects)
+            outcome = try coordinator.save(changes) { conflicts in
+                let list = conflicts.map { c -> NSMergeConflict in
+                    let object = byKey[c.key]!
+                    beforeResolution.append((object, object.values, object.snapshot, object.version))
+                    return NSMergeConflict(source: object, read: object.snapshot ?? object.values, store: c.current?.values,
+                                           newVersion: Int(c.current?.version ?? 0), oldVersion: Int(c.objectVersion), isDelete: c.isDelete)
+                }
+                try policy.resolve(optimisticLockingConflicts: list)
+                try policy.resolve(constraintConflicts: [])
+                return Self.decisions(conflicts, objects: byKey, type: policy.mergeType)
+            }
+        } catch {
+            for (object, values, snapshot, version) in beforeResolution {
+                object.values = values
+                object.snapshot = snapshot
+                object.version = version
+            }
+            throw error
         }
 
         // The store has committed: now the context follows.
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
-        for (object, pk) in zip(insertedObjects, result.insertedKeys) {
-            if object.objectID.isTemporaryID {
+        for object in insertedObjects {
+            if object.objectID.isTemporaryID, let pk = outcome.insertedKeys[object.objectID.key] {
                 registry[object.objectID.key] = nil
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
-                                                    storeIdentifier: store.identifier)
+                                                    storeIdentifier: identifier)
                 registry[object.objectID.key] = object
             }
             object._isInserted = false
@@ -83,20 +105,48 @@ extension NSManagedObjectContext {
             object.version = 1
             saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: object.layout.persistentSlotSet))
         }
-        for (object, outcome) in zip(updatedObjects, result.updated) {
-            let changed = Set(object.layout.persistentSlots.filter { object.snapshot![$0] != (outcome?.values ?? object.values)[$0] })
-            if let outcome {
-                object.values = outcome.values
-                object.snapshot = outcome.values
-                object.version = outcome.version
-                saved.updated.append(.init(id: object.objectID, values: outcome.values, version: outcome.version, changedSlots: changed))
-            } else {
-                // The merge policy dropped the object's changes and the row is gone: it was deleted elsewhere.
+        for object in updatedObjects {
+            let key = object.objectID.key
+            guard case .some(.some(let row)) = outcome.rows[key], let values = row.values else {
+                // The merge policy followed the store, where the row is gone: it was deleted elsewhere.
                 object.fill(with: object.layout.attributes.map { _ in .null }, version: 0)
                 saved.deleted.append(object.objectID)
+                continue
             }
+            let read = readSnapshots[key]!
+            let changed = Set(object.layout.persistentSlots.filter { read[$0] != values[$0] })
+            object.values = values
+            object.snapshot = values
+            object.version = row.version
+            saved.updated.append(.init(id: object.objectID, values: values, version: row.version, changedSlots: changed))
         }
         finishSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+    }
+
+    /// What the store writes for each conflict, once the merge policy has resolved them (changing the
+    /// objects): an updated object is written where it differs from the store's row (if the policy left
+    /// it at its old row version, it now answers to the store's); a row deleted elsewhere is written again
+    /// or left deleted, and a row deleted here but changed in the store deleted or kept, by `type`.
+    static func decisions(_ conflicts: [StoreConflict], objects: [ObjectKey: NSManagedObject], type: NSMergePolicyType) -> [ObjectKey: ConflictResolution] {
+        var decisions: [ObjectKey: ConflictResolution] = [:]
+        for conflict in conflicts {
+            let object = objects[conflict.key]!
+            switch (conflict.isDelete, conflict.current) {
+            case (true, let row?):
+                decisions[conflict.key] = MergeArithmetic.deletesChangedRow(type) ? .delete(version: row.version) : .keepStore
+            case (true, nil):
+                decisions[conflict.key] = .keepStore
+            case (false, nil):
+                decisions[conflict.key] = MergeArithmetic.rewritesDeletedRow(type) ? .reinsert(values: object.values) : .keepStore
+            case (false, let row?):
+                if object.version != row.version, let values = row.values {
+                    object.snapshot = values
+                    object.version = row.version
+                }
+                decisions[conflict.key] = .write(values: object.values, snapshot: object.snapshot ?? object.values, version: object.version)
+            }
+        }
+        return decisions
     }
 
     /// The end of every save: deleted objects leave the context, pending changes are cleared, `DidSave`
@@ -153,19 +203,6 @@ extension NSManagedObjectContext {
             NSDeletedObjectIDsKey: Set(saved.deleted),
             SavedChanges.userInfoKey: saved,
         ])
-    }
-
-    private func mergeError(_ error: StoreConflictError, updated: [NSManagedObject], deleted: [NSManagedObject]) -> CoreDataError {
-        let conflicts = error.conflicts.map { c -> NSMergeConflict in
-            let object = c.isDelete ? deleted[c.index] : updated[c.index]
-            return NSMergeConflict(source: object, objectSnapshot: object.dictionary(object.values),
-                                   cachedSnapshot: object.dictionary(object.snapshot), persistedSnapshot: object.dictionary(c.storeValues),
-                                   newVersion: Int(c.storeVersion), oldVersion: Int(c.objectVersion))
-        }
-        let names = conflicts.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().lastPathComponent)" }
-        return CoreDataError(NSManagedObjectMergeError,
-                             "Could not merge changes: \(conflicts.count) object\(conflicts.count == 1 ? "" : "s") changed in the store since they were read (\(names.joined(separator: ", "))).",
-                             userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
     }
 
     /// Required values present, values of the attribute's type. One error throws as itself; several as

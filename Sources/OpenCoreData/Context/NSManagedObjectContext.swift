@@ -49,7 +49,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
     }
 
-    var mergeType: NSMergePolicyType { (mergePolicy as? NSMergePolicy)?.mergeType ?? .errorMergePolicyType }
 
     // MARK: - Registered objects
 
@@ -88,18 +87,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let pk = objectID.primaryKey, let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists.")
         }
-        let root = objectID.entity.layout.root.layout.entityID
-        let rows = try coordinator.withStore { try $0.loadRows(root: root, pks: [pk]) }
-        guard let row = rows[pk] else {
+        _ = pk
+        guard let row = try coordinator.loadRows([objectID.key])[objectID.key] else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
         return try materialize(row, faulting: false)
     }
 
     /// The registered object for a store row, created (as a fault holding the row's values) if needed.
-    func materialize(_ row: StoreRow, faulting: Bool, store: NSPersistentStore? = nil) throws -> NSManagedObject {
-        let store = try store ?? persistentStoreCoordinator!.store()
-        guard let entity = store.backend.entitiesByID[row.entityID] else {
+    func materialize(_ row: StoreRow, faulting: Bool, storeIdentifier: String? = nil) throws -> NSManagedObject {
+        let coordinator = persistentStoreCoordinator!
+        guard let entity = coordinator.managedObjectModel.entity(number: row.entityID) else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }
         let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
@@ -107,7 +105,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if let registered = registry[key] {
             object = registered
         } else {
-            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: store.identifier)
+            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.backend().identifier)
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
             registry[key] = object
         }
@@ -184,14 +182,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `obtainPermanentIDs(for:)`: gives inserted objects their store keys before saving.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
-        let store = try coordinator.store()
+        let identifier = try coordinator.backend().identifier
         let temporary = objects.filter { $0.objectID.isTemporaryID }
         let groups = Dictionary(grouping: temporary) { $0.layout.root.layout.entityID }
         for (root, group) in groups {
-            let keys = try coordinator.withStore { try $0.allocatePrimaryKeys(root: root, count: group.count) }
+            let keys = try coordinator.allocateKeys(root: root, count: group.count)
             for (object, pk) in zip(group, keys) {
                 registry[object.objectID.key] = nil
-                object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: root, pk: pk), storeIdentifier: store.identifier)
+                object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: root, pk: pk), storeIdentifier: identifier)
                 if object.managedObjectContext === self { registry[object.objectID.key] = object }
             }
         }
@@ -260,22 +258,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func load(_ objects: [NSManagedObject], bypassingCache: Bool = false) throws {
         if let parent { return loadFromParent(parent, objects) }
         guard let coordinator = persistentStoreCoordinator else { return }
-        let store = try coordinator.store().backend
-        var missing: [NSManagedObject] = []
-        for object in objects {
-            guard let pk = object.objectID.primaryKey else { continue }
-            if !bypassingCache, let row = store.rowCache.row(root: object.layout.root.layout.entityID, pk: pk), let values = row.values {
-                object.fill(with: values, version: row.version)
-            } else {
-                missing.append(object)
-            }
-        }
-        let groups = Dictionary(grouping: missing) { $0.layout.root.layout.entityID }
-        for (root, group) in groups {
-            let rows = try store.loadRows(root: root, pks: group.map { $0.objectID.primaryKey! })
-            for object in group {
-                if let row = rows[object.objectID.primaryKey!], let values = row.values { object.fill(with: values, version: row.version) }
-            }
+        let saved = objects.filter { $0.objectID.primaryKey != nil }
+        let rows = try coordinator.loadRows(saved.map(\.objectID.key), bypassingCache: bypassingCache)
+        for object in saved {
+            if let row = rows[object.objectID.key], let values = row.values { object.fill(with: values, version: row.version) }
         }
     }
 }

@@ -14,9 +14,19 @@ public enum NSMergePolicyType: UInt, Sendable {
     case rollbackMergePolicyType = 0x04
 }
 
-/// Mirrors Core Data's `NSMergePolicy`: how a save resolves optimistic-locking conflicts (a row changed in
-/// the store since the object read it, detected by the row version `Z_OPT`).
-public class NSMergePolicy: NSObject, @unchecked Sendable {
+/// Mirrors Core Data's `NSMergePolicy`: how a save resolves conflicts. The store finds them (a row changed
+/// since the object read it, detected by the row version `Z_OPT`) and hands them, inside the save's
+/// transaction, to the context's policy; `resolve(optimisticLockingConflicts:)` settles each by changing
+/// the conflicting objects, and the store writes the outcome before committing. Subclass it and override
+/// `resolve(optimisticLockingConflicts:)` (calling `super` for the standard arithmetic, then adjusting the
+/// objects) to merge your own way.
+///
+/// After `resolve` returns, each object of an update conflict is written where its values differ from
+/// the store's current row. A subclass that does not call `super` therefore overwrites the row with the
+/// object's values. A row deleted in the store is written again (`mergeByPropertyObjectTrump`,
+/// `overwrite`) or left deleted (`mergeByPropertyStoreTrump`, `rollback`, by `mergeType`); a delete
+/// conflict deletes the row, except under `rollback`, which keeps it.
+open class NSMergePolicy: NSObject, @unchecked Sendable {
     /// Mirrors `mergeType`.
     public let mergeType: NSMergePolicyType
 
@@ -36,6 +46,45 @@ public class NSMergePolicy: NSObject, @unchecked Sendable {
     public static let overwrite = NSMergePolicy(merge: .overwriteMergePolicyType)
     /// Mirrors `NSMergePolicy.rollback`.
     public static let rollback = NSMergePolicy(merge: .rollbackMergePolicyType)
+
+    /// Mirrors `resolve(optimisticLockingConflicts:)`: under `.errorMergePolicyType` throws
+    /// `NSManagedObjectMergeError` (133020) with the conflicts under `NSPersistentStoreSaveConflictsErrorKey`;
+    /// otherwise gives each conflicting object the values `mergeType` says (see ``MergeArithmetic``) and
+    /// the store's row version, so that the save writes them.
+    open func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
+        if mergeType == .errorMergePolicyType { throw NSMergePolicy.mergeError(list) }
+        for conflict in list where !conflict.isDelete {
+            guard let store = conflict.storeValues else { continue }  // row gone: decided by mergeType at save
+            let object = conflict.sourceObject
+            object.values = MergeArithmetic.merged(mergeType, object: object.values, read: conflict.readValues,
+                                                   store: store, slots: object.layout.persistentSlots)
+            object.snapshot = store
+            object.version = Int64(conflict.newVersionNumber)
+        }
+    }
+
+    /// Mirrors `resolve(constraintConflicts:)`. Uniqueness constraints arrive with model files (issue 14):
+    /// no store reports constraint conflicts yet, so this is called with none. Under
+    /// `.errorMergePolicyType` a non-empty list throws `NSManagedObjectConstraintMergeError`.
+    open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+        if mergeType == .errorMergePolicyType, !list.isEmpty {
+            throw CoreDataError(NSManagedObjectConstraintMergeError, "Could not merge changes: \(list.count) uniqueness constraint conflict\(list.count == 1 ? "" : "s").",
+                                userInfo: [NSPersistentStoreSaveConflictsErrorKey: list])
+        }
+    }
+
+    /// Mirrors `resolve(mergeConflicts:)` (the older name): resolves optimistic-locking conflicts.
+    open func resolve(mergeConflicts list: [Any]) throws {
+        try resolve(optimisticLockingConflicts: list.compactMap { $0 as? NSMergeConflict })
+    }
+
+    /// The error a failed save throws for `conflicts`, naming each object.
+    static func mergeError(_ conflicts: [NSMergeConflict]) -> CoreDataError {
+        let names = conflicts.map { "\($0.sourceObject.entity.name ?? "?") \($0.sourceObject.objectID.uriRepresentation().lastPathComponent)" }
+        return CoreDataError(NSManagedObjectMergeError,
+                             "Could not merge changes: \(conflicts.count) object\(conflicts.count == 1 ? "" : "s") changed in the store since they were read (\(names.joined(separator: ", "))).",
+                             userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
+    }
 }
 
 /// Mirrors `NSErrorMergePolicy`.
@@ -67,18 +116,50 @@ public class NSMergeConflict: NSObject, @unchecked Sendable {
     /// Mirrors `oldVersionNumber`.
     public let oldVersionNumber: Int
 
-    init(source: NSManagedObject, objectSnapshot: [String: Any]?, cachedSnapshot: [String: Any]?,
-         persistedSnapshot: [String: Any]?, newVersion: Int, oldVersion: Int) {
+    /// The values the object read (its snapshot), and the store's current row (`nil`: deleted), by slot.
+    let readValues: [Value]
+    let storeValues: [Value]?
+    /// A conflict of an object deleted in this context (the row changed since it was read).
+    let isDelete: Bool
+
+    init(source: NSManagedObject, read: [Value], store: [Value]?, newVersion: Int, oldVersion: Int, isDelete: Bool) {
         self.sourceObject = source
-        self.objectSnapshot = objectSnapshot
-        self.cachedSnapshot = cachedSnapshot
-        self.persistedSnapshot = persistedSnapshot
+        self.objectSnapshot = source.dictionary(source.values)
+        self.cachedSnapshot = source.dictionary(read)
+        self.persistedSnapshot = source.dictionary(store)
+        self.readValues = read
+        self.storeValues = store
         self.newVersionNumber = newVersion
         self.oldVersionNumber = oldVersion
+        self.isDelete = isDelete
         super.init()
     }
 
     public override var description: String {
         "NSMergeConflict (\(sourceObject.objectID.uriRepresentation().absoluteString)) old version \(oldVersionNumber), new version \(newVersionNumber)"
+    }
+}
+
+/// Mirrors Core Data's `NSConstraintConflict`: objects that would violate a uniqueness constraint.
+/// Nothing reports these yet (uniqueness constraints arrive with model files); the type is here so that
+/// merge policy subclasses written for Core Data compile.
+public class NSConstraintConflict: NSObject, @unchecked Sendable {
+    /// Mirrors `constraint`: the constrained property names.
+    public let constraint: [String]
+    /// Mirrors `constraintValues`.
+    public let constraintValues: [String: Any]
+    /// Mirrors `databaseObject`: the object already in the store, if any.
+    public let databaseObject: NSManagedObject?
+    /// Mirrors `conflictingObjects`.
+    public let conflictingObjects: [NSManagedObject]
+
+    /// Mirrors `init(constraint:databaseObject:databaseSnapshot:conflictingObjects:conflictingSnapshots:)`,
+    /// without the snapshots.
+    public init(constraint: [String], constraintValues: [String: Any], databaseObject: NSManagedObject?, conflictingObjects: [NSManagedObject]) {
+        self.constraint = constraint
+        self.constraintValues = constraintValues
+        self.databaseObject = databaseObject
+        self.conflictingObjects = conflictingObjects
+        super.init()
     }
 }

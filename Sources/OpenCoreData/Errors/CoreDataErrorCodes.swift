@@ -12,6 +12,8 @@ public let NSValidationMissingMandatoryPropertyError = 1570
 public let NSManagedObjectReferentialIntegrityError = 133000
 /// Mirrors `NSManagedObjectConstraintMergeError`.
 public let NSManagedObjectMergeError = 133020
+/// Mirrors `NSManagedObjectConstraintMergeError`.
+public let NSManagedObjectConstraintMergeError = 133021
 /// Mirrors `NSPersistentStoreInvalidTypeError`.
 public let NSPersistentStoreInvalidTypeError = 134000
 /// Mirrors `NSPersistentStoreIncompatibleVersionHashError`: the store was made with another model.

@@ -61,8 +61,8 @@ enum FetchedResultsCache {
     /// What a cache for this controller must record, read before the fetch (a save between the two
     /// makes the cache look older than it is, never newer).
     static func signature(_ core: FetchedResultsCore, plan: FetchPlan) -> File? {
-        guard let store = try? core.context.persistentStoreCoordinator?.store(),
-              let generation = try? store.backend.generation() else { return nil }
+        guard let coordinator = core.context.persistentStoreCoordinator, let store = try? coordinator.store(),
+              let generation = try? coordinator.generation() else { return nil }
         let request = core.request
         return File(entity: plan.entity.name ?? "", modelVersion: plan.entity.managedObjectModel.versionHash,
                     predicate: request.predicate?.predicateFormat ?? "",

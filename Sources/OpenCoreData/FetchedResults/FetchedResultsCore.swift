@@ -91,7 +91,7 @@ final class FetchedResultsCore: @unchecked Sendable {
     /// Sections from a matching cache file: faults for the cached keys, placed by the cached sort values,
     /// with the cached section names and index titles. No query runs.
     private func restore(_ file: FetchedResultsCache.File) -> [FetchedSection]? {
-        guard let store = try? context.persistentStoreCoordinator?.store() else { return nil }
+        guard let coordinator = context.persistentStoreCoordinator, let identifier = try? coordinator.backend().identifier else { return nil }
         let width = request.sortDescriptors?.count ?? 0
         var result: [FetchedSection] = []
         for s in file.sections {
@@ -100,9 +100,9 @@ final class FetchedResultsCore: @unchecked Sendable {
             rows.reserveCapacity(s.keys.count)
             for i in s.keys.indices {
                 let keys = s.sortValues[i].compactMap(\.value)
-                guard let entity = store.backend.entitiesByID[s.entities[i]], keys.count == width else { return nil }
+                guard let entity = coordinator.managedObjectModel.entity(number: s.entities[i]), keys.count == width else { return nil }
                 let id = NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.root.layout.entityID, pk: s.keys[i]),
-                                           storeIdentifier: store.identifier)
+                                           storeIdentifier: identifier)
                 rows.append(FetchedEntry(object: context.object(with: id), section: s.name, keys: keys, tiebreak: s.keys[i]))
             }
             result.append(FetchedSection(name: s.name, indexTitle: s.indexTitle, entries: rows))

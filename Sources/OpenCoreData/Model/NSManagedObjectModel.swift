@@ -9,6 +9,8 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var _entities: [NSEntityDescription] = []
     private let freezeLock = NSLock()
     private(set) var isFrozen = false
+    /// Entities by their number (`Z_ENT`), set when the model is frozen.
+    private var entitiesByNumber: [Int: NSEntityDescription] = [:]
 
     public override init() { super.init() }
 
@@ -121,8 +123,12 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 objectClass: Self.resolveClass(e.managedObjectClassName)
             )
         }
+        entitiesByNumber = Dictionary(uniqueKeysWithValues: sorted.map { ($0.layout.entityID, $0) })
         isFrozen = true
     }
+
+    /// The entity whose number (`Z_ENT`) is `number`, once a coordinator has loaded the model.
+    func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
 
     private static func resolveClass(_ name: String?) -> NSManagedObject.Type {
         guard let name, name != "NSManagedObject", let cls = NSClassFromString(name) as? NSManagedObject.Type else {

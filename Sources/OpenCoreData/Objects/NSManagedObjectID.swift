@@ -29,10 +29,7 @@ public final class NSManagedObjectID: NSObject, NSFetchRequestResult, @unchecked
     }
 
     /// The row's primary key (`Z_PK`), `nil` while temporary.
-    var primaryKey: Int64? {
-        if case .permanent(_, let pk) = key { return pk }
-        return nil
-    }
+    var primaryKey: Int64? { key.primaryKey }
 
     /// Mirrors `uriRepresentation()`: `x-coredata://STORE-UUID/Entity/pN`, or
     /// `x-coredata:///Entity/tUUID` while temporary.
@@ -57,6 +54,12 @@ public final class NSManagedObjectID: NSObject, NSFetchRequestResult, @unchecked
 enum ObjectKey: Hashable, Sendable {
     case permanent(root: Int, pk: Int64)
     case temporary(UInt64)
+
+    /// The row's primary key (`Z_PK`), `nil` while temporary.
+    var primaryKey: Int64? {
+        if case .permanent(_, let pk) = self { return pk }
+        return nil
+    }
 }
 
 private let temporaryCounter = Atomic<UInt64>(0)

@@ -29,17 +29,19 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
     public let configurationName: String
     /// Mirrors `options`.
     public let options: [AnyHashable: Any]?
-    let backend: SQLiteStore
+    let backend: any StoreBackend
     /// Queries run on the store so far (for tests that count queries). Not in Core Data.
     public var queryCount: Int { backend.queryCount }
 
+    private let versionHash: String
+
     init(type: String, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel, logger: Logger?) throws {
+        self.versionHash = model.versionHash
         self.type = type
         self.url = url
         self.options = options
         self.configurationName = "PF_DEFAULT_CONFIGURATION_NAME"
-        self.backend = try SQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model,
-                                       options: StoreOpenOptions(options), logger: logger)
+        self.backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, options: options, logger: logger)
         super.init()
     }
 
@@ -52,7 +54,7 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// Mirrors `metadata`.
     public var metadata: [String: Any]! {
-        ["NSStoreUUID": backend.identifier, "NSStoreType": type, "NSStoreModelVersionHash": backend.model.versionHash]
+        ["NSStoreUUID": backend.identifier, "NSStoreType": type, "NSStoreModelVersionHash": versionHash]
     }
 }
 

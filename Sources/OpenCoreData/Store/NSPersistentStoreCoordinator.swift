@@ -10,6 +10,8 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
     private var stores: [NSPersistentStore] = []
     let lock = NSRecursiveLock()
+    /// Rows last read or written, shared by every context of this coordinator (see `+Rows`).
+    let rowCache = RowCache()
 
     /// Mirrors `init(managedObjectModel:)`. Traps if the model is invalid (Core Data raises); use
     /// ``init(validatingModel:)`` to get the error.
@@ -81,11 +83,6 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             throw CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store: call loadPersistentStores or addPersistentStore first.")
         }
         return store
-    }
-
-    /// Runs `body` on the store (which serializes each of its connections itself).
-    func withStore<T>(_ body: (SQLiteStore) throws -> T) throws -> T {
-        try body(try store().backend)
     }
 }
 

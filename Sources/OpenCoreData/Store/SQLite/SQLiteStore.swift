@@ -2,44 +2,6 @@ import CSQLite
 import Foundation
 import Logging
 
-/// One row read by a fetch: its key, entity number, row version (`Z_OPT`) and (when asked) its values
-/// by storage slot.
-struct StoreRow: Sendable {
-    let pk: Int64
-    let entityID: Int
-    let version: Int64
-    let values: [Value]?
-}
-
-/// What a save writes, in one transaction.
-struct StoreChangeset {
-    struct Insert { let layout: EntityLayout; let pk: Int64?; let values: [Value] }
-    /// `values` are the object's, `snapshot` what it read at row version `version`.
-    struct Update { let layout: EntityLayout; let pk: Int64; let values: [Value]; let snapshot: [Value]; let version: Int64 }
-    struct Delete { let layout: EntityLayout; let pk: Int64; let version: Int64 }
-    var inserts: [Insert] = []
-    var updates: [Update] = []
-    var deletes: [Delete] = []
-}
-
-/// What a save did: keys of inserted rows, and for each update the values and version now in the store
-/// (after merging under the merge policy), or `nil` when the policy dropped the object's changes.
-struct StoreSaveResult {
-    var insertedKeys: [Int64] = []
-    var updated: [(values: [Value], version: Int64)?] = []
-}
-
-/// An optimistic-locking failure: the row changed (or vanished) since the object read it.
-struct StoreConflict {
-    let index: Int
-    let isDelete: Bool
-    let storeValues: [Value]?
-    let storeVersion: Int64
-    let objectVersion: Int64
-}
-
-struct StoreConflictError: Error { let conflicts: [StoreConflict] }
-
 /// The SQLite store: one database file (WAL journal) or an in-memory database, one table per entity
 /// hierarchy, `Z_PRIMARYKEY` for key allocation and `Z_METADATA` for the store's identity and model hash.
 ///
@@ -47,20 +9,17 @@ struct StoreConflictError: Error { let conflicts: [StoreConflict] }
 /// In WAL mode a reader sees the last committed state and is never blocked by a writer's transaction, so
 /// fetches in one context proceed while another context saves. Each connection is used by one thread at
 /// a time under its own lock. An in-memory store has one connection for both.
-final class SQLiteStore: @unchecked Sendable {
+final class SQLiteStore: StoreBackend, @unchecked Sendable {
     let connection: SQLiteConnection
     private let writerLock = NSLock()
     private let readers: [(connection: SQLiteConnection, lock: NSLock)]
     private let readerCounter = NSLock()
     private var nextReader = 0
-    /// Rows last read or written, shared by every context of the coordinator.
-    let rowCache = RowCache()
     let model: NSManagedObjectModel
     let identifier: String
     let tables: [Int: TableInfo]
-    let entitiesByID: [Int: NSEntityDescription]
     /// The INSERT statement of each entity, by entity ID.
-    private let insertSQL: [Int: String]
+    let insertSQL: [Int: String]
 
     /// True when the store was added with `NSReadOnlyPersistentStoreOption`: saves throw before writing.
     let isReadOnly: Bool
@@ -74,9 +33,6 @@ final class SQLiteStore: @unchecked Sendable {
         self.model = model
         self.isReadOnly = options.readOnly
         self.path = url?.path ?? ":memory:"
-        var entitiesByID: [Int: NSEntityDescription] = [:]
-        for e in model.entities { entitiesByID[e.layout.entityID] = e }
-        self.entitiesByID = entitiesByID
         var tables: [Int: TableInfo] = [:]
         for root in model.entities where root.superentity == nil {
             tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities)
@@ -162,15 +118,11 @@ final class SQLiteStore: @unchecked Sendable {
                 }
             }
         }
-        // Small fetches feed the shared row cache (faults in other contexts then cost no query). A large
-        // fetch hands its values to its own objects only: filling the cache would cost a hash insert per
-        // row and evict what other contexts use.
-        if withValues, rows.count <= RowCache.largestFetchCached { rowCache.store(rows, root: table.rootEntityID) }
         return rows
     }
 
     private func values(of row: SQLiteStatement, entityID: Int, table: TableInfo) -> [Value] {
-        guard let positions = table.slotPositions[entityID], let entity = entitiesByID[entityID] else { return [] }
+        guard let positions = table.slotPositions[entityID], let entity = model.entity(number: entityID) else { return [] }
         let attributes = entity.layout.attributes
         return positions.indices.map { slot in
             guard let column = positions[slot] else { return entity.layout.defaultValues[slot] }
@@ -201,166 +153,24 @@ final class SQLiteStore: @unchecked Sendable {
         return count
     }
 
-    /// Values of rows by primary key (for faults), in chunks of 500 keys.
-    func loadRows(root: Int, pks: [Int64]) throws -> [Int64: StoreRow] {
-        var result: [Int64: StoreRow] = [:]
-        for start in stride(from: 0, to: pks.count, by: 500) {
-            let chunk = Array(pks[start..<min(start + 500, pks.count)])
-            try wrap { try read { db in result.merge(try loadRows(root: root, pks: chunk, db)) { _, new in new } } }
+    /// Rows by key (for faults), one query per hierarchy and 500 keys.
+    func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow] {
+        var byRoot: [Int: [Int64]] = [:]
+        for case .permanent(let root, let pk) in keys { byRoot[root, default: []].append(pk) }
+        var result: [ObjectKey: StoreRow] = [:]
+        for (root, pks) in byRoot {
+            for start in stride(from: 0, to: pks.count, by: 500) {
+                let chunk = Array(pks[start..<min(start + 500, pks.count)])
+                try wrap { try read { db in
+                    for (pk, row) in try loadRows(root: root, pks: chunk, db) { result[.permanent(root: root, pk: pk)] = row }
+                } }
+            }
         }
-        rowCache.store(Array(result.values), root: root)
         return result
-    }
-
-    // MARK: - Saving
-
-    /// Reserves `count` primary keys for a hierarchy (Core Data's `Z_PRIMARYKEY.Z_MAX`).
-    func allocatePrimaryKeys(root: Int, count: Int) throws -> [Int64] {
-        guard count > 0 else { return [] }
-        if isReadOnly { throw readOnlyError("allocate permanent IDs") }
-        var keys: [Int64] = []
-        try wrap { try write { db in try db.transaction { keys = try reserveKeys(root: root, count: count, db) } } }
-        return keys
-    }
-
-    /// Advances `Z_MAX` of a hierarchy by `count` inside the caller's transaction; returns the keys.
-    private func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> [Int64] {
-        var first: Int64 = 0
-        try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
-        try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
-        return (0..<Int64(count)).map { first + $0 }
-    }
-
-    /// Writes a changeset in one transaction. Updates and deletes check the row version they read
-    /// (`Z_OPT`): a row changed since is a conflict, resolved by `policy` inside the same transaction
-    /// (or, under `.errorMergePolicyType`, thrown as `StoreConflictError` with nothing written).
-    func save(_ changes: StoreChangeset, policy: NSMergePolicyType) throws -> StoreSaveResult {
-        if isReadOnly { throw readOnlyError("save") }
-        var result = StoreSaveResult()
-        try wrap {
-            try write { db in try db.transaction {
-                result = try apply(changes, policy: policy, db)
-            } }
-        }
-        // The transaction committed: the shared row cache follows. Inserted rows are new to every other
-        // context, so a large import (bounded as fetches are) is not cached: nobody is about to fault it.
-        if changes.inserts.count <= RowCache.largestFetchCached {
-            for (insert, pk) in zip(changes.inserts, result.insertedKeys) {
-                rowCache.put(root: insert.layout.root.layout.entityID, pk: pk,
-                             row: StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values))
-            }
-        }
-        for (update, outcome) in zip(changes.updates, result.updated) {
-            let root = update.layout.root.layout.entityID
-            if let outcome {
-                rowCache.put(root: root, pk: update.pk,
-                             row: StoreRow(pk: update.pk, entityID: update.layout.entityID, version: outcome.version, values: outcome.values))
-            } else {
-                rowCache.remove(root: root, pk: update.pk)
-            }
-        }
-        for delete in changes.deletes { rowCache.remove(root: delete.layout.root.layout.entityID, pk: delete.pk) }
-        return result
-    }
-
-    private func apply(_ changes: StoreChangeset, policy: NSMergePolicyType, _ db: SQLiteConnection) throws -> StoreSaveResult {
-        var result = StoreSaveResult()
-        // Keys for inserts that have none yet.
-        var needed: [Int: Int] = [:]
-        for i in changes.inserts where i.pk == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
-        var pools: [Int: [Int64]] = [:]
-        for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
-        for insert in changes.inserts {
-            let pk = insert.pk ?? pools[insert.layout.root.layout.entityID]!.removeLast()
-            result.insertedKeys.append(pk)
-            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, db)
-        }
-        var conflicts: [StoreConflict] = []
-        for (index, update) in changes.updates.enumerated() {
-            let changed = update.layout.persistentSlots.filter { update.snapshot[$0] != update.values[$0] }
-            if try writeRow(update.layout, pk: update.pk, slots: changed, values: update.values,
-                            newVersion: update.version + 1, expected: update.version, db) {
-                result.updated.append((update.values, update.version + 1))
-                continue
-            }
-            // Conflict: the row changed or vanished since the object read it.
-            let current = try loadRows(root: update.layout.root.layout.entityID, pks: [update.pk], db)[update.pk]
-            let conflict = StoreConflict(index: index, isDelete: false, storeValues: current?.values,
-                                         storeVersion: current?.version ?? 0, objectVersion: update.version)
-            switch policy {
-            case .errorMergePolicyType:
-                conflicts.append(conflict)
-                result.updated.append(nil)
-            case .rollbackMergePolicyType:
-                result.updated.append(current.map { ($0.values!, $0.version) })
-            case .mergeByPropertyStoreTrumpMergePolicyType, .mergeByPropertyObjectTrumpMergePolicyType, .overwriteMergePolicyType:
-                guard let current, let store = current.values else {
-                    if policy == .mergeByPropertyStoreTrumpMergePolicyType {
-                        result.updated.append(nil)  // deleted in the store: the store wins
-                    } else {
-                        try insertRow(update.layout, pk: update.pk, values: update.values, version: update.version + 1, db)
-                        result.updated.append((update.values, update.version + 1))
-                    }
-                    continue
-                }
-                var merged = update.values
-                for slot in update.layout.persistentSlots {
-                    let mine = update.values[slot] != update.snapshot[slot]
-                    let theirs = store[slot] != update.snapshot[slot]
-                    switch policy {
-                    case .mergeByPropertyStoreTrumpMergePolicyType: merged[slot] = theirs || !mine ? store[slot] : update.values[slot]
-                    case .mergeByPropertyObjectTrumpMergePolicyType: merged[slot] = mine ? update.values[slot] : store[slot]
-                    default: merged[slot] = update.values[slot]
-                    }
-                }
-                let slots = update.layout.persistentSlots.filter { merged[$0] != store[$0] }
-                _ = try writeRow(update.layout, pk: update.pk, slots: slots, values: merged,
-                                 newVersion: current.version + 1, expected: current.version, db)
-                result.updated.append((merged, current.version + 1))
-            }
-        }
-        for (index, delete) in changes.deletes.enumerated() {
-            let table = self.table(for: delete.layout)
-            let removed = try db.run("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(delete.pk), .int(delete.version)])
-            guard removed == 0 else { continue }
-            let current = try loadRows(root: delete.layout.root.layout.entityID, pks: [delete.pk], db)[delete.pk]
-            guard let current else { continue }  // already gone
-            if policy == .errorMergePolicyType {
-                conflicts.append(StoreConflict(index: index, isDelete: true, storeValues: current.values,
-                                               storeVersion: current.version, objectVersion: delete.version))
-            } else if policy != .rollbackMergePolicyType {
-                try db.run("DELETE FROM \(table.name) WHERE Z_PK = ?", [.int(delete.pk)])
-            }
-        }
-        if !conflicts.isEmpty { throw StoreConflictError(conflicts: conflicts) }
-        try db.run("UPDATE Z_OCDGENERATION SET Z_VALUE = Z_VALUE + 1", [])
-        return result
-    }
-
-    private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, _ db: SQLiteConnection) throws {
-        var arguments: [Value] = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
-        arguments.reserveCapacity(3 + layout.persistentSlots.count)
-        for slot in layout.persistentSlots { arguments.append(values[slot]) }
-        try db.run(insertSQL[layout.entityID]!, arguments)
-    }
-
-    /// `INSERT INTO table (Z_PK, Z_ENT, Z_OPT, columns…) VALUES (?, …)` for an entity.
-    private static func insertSQL(_ layout: EntityLayout, table: TableInfo) -> String {
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.persistentSlots.map { layout.columns[$0]! }
-        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?\(String(repeating: ", ?", count: layout.persistentSlots.count)))"
-    }
-
-    /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
-    private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
-                          expected: Int64, _ db: SQLiteConnection) throws -> Bool {
-        let table = self.table(for: layout)
-        let sets = slots.map { ", \(layout.columns[$0]!) = ?" }.joined()
-        let sql = "UPDATE \(table.name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?"
-        return try db.run(sql, [.int(newVersion)] + slots.map { values[$0] } + [.int(pk), .int(expected)]) == 1
     }
 
     /// Rows by key on a given connection (inside a write transaction).
-    private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
+    func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
         guard let table = tables[root], !pks.isEmpty else { return [:] }
         var result: [Int64: StoreRow] = [:]
         let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: pks.count).joined(separator: ", ")))"
@@ -380,4 +190,9 @@ final class SQLiteStore: @unchecked Sendable {
             throw error.coreDataError
         }
     }
+}
+
+/// Opens the SQLite store behind an `NSPersistentStore` (a file, or an in-memory database for `url == nil`).
+func openSQLiteStore(url: URL?, model: NSManagedObjectModel, options: [AnyHashable: Any]?, logger: Logger?) throws -> any StoreBackend {
+    try SQLiteStore(url: url, model: model, options: StoreOpenOptions(options), logger: logger)
 }

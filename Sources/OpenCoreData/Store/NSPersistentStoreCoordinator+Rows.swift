@@ -1,0 +1,65 @@
+import Foundation
+
+/// The coordinator's side of the store boundary: every read and write of a context goes through here, and
+/// this is the one place that fills the row cache.
+extension NSPersistentStoreCoordinator {
+    /// The store behind every request.
+    func backend() throws -> any StoreBackend { try store().backend }
+
+    /// The rows of a fetch. A fetch of values of at most ``RowCache/largestBatchCached`` rows feeds the
+    /// row cache, so faults in other contexts then cost no query.
+    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
+        let rows = try backend().fetchRows(plan, withValues: withValues, limited: limited)
+        if withValues, rows.count <= RowCache.largestBatchCached {
+            let root = plan.layout.root.layout.entityID
+            rowCache.put(rows.map { (.permanent(root: root, pk: $0.pk), $0) })
+        }
+        return rows
+    }
+
+    /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
+    /// from the store (and into the cache). A missing key is a row that is gone.
+    func loadRows(_ keys: [ObjectKey], bypassingCache: Bool = false) throws -> [ObjectKey: StoreRow] {
+        var result: [ObjectKey: StoreRow] = [:]
+        var missing: [ObjectKey] = []
+        for key in keys {
+            if !bypassingCache, let row = rowCache.row(key) { result[key] = row } else { missing.append(key) }
+        }
+        guard !missing.isEmpty else { return result }
+        let loaded = try backend().loadRows(missing)
+        rowCache.put(loaded.map { ($0.key, $0.value) })
+        result.merge(loaded) { _, new in new }
+        return result
+    }
+
+    /// `count(for:)` in the store.
+    func countRows(_ plan: FetchPlan) throws -> Int { try backend().count(plan) }
+
+    /// A dictionary-result fetch.
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns) throws -> [[Value]] {
+        try backend().fetchColumns(plan, columns)
+    }
+
+    /// Reserves primary keys of a hierarchy.
+    func allocateKeys(root: Int, count: Int) throws -> [Int64] { try backend().allocateKeys(root: root, count: count) }
+
+    /// Saves a changeset; once the transaction has committed the row cache follows what was written.
+    func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
+        let outcome = try backend().save(changes, resolve: resolve)
+        var written: [(ObjectKey, StoreRow?)] = []
+        for insert in changes.inserts {
+            guard let pk = outcome.insertedKeys[insert.key] else { continue }
+            written.append((.permanent(root: insert.layout.root.layout.entityID, pk: pk),
+                            StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values)))
+        }
+        rowCache.put(written)
+        rowCache.put(outcome.rows.map { ($0.key, $0.value) })
+        return outcome
+    }
+
+    /// The store's save generation.
+    func generation() throws -> Int64 { try backend().generation() }
+
+    /// Forgets a cached row (a refreshed object reads its row again).
+    func forgetCachedRow(_ key: ObjectKey) { rowCache.remove(key) }
+}

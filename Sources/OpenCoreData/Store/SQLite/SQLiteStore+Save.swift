@@ -1,0 +1,129 @@
+import Foundation
+
+extension SQLiteStore {
+    /// Reserves `count` primary keys for a hierarchy (Core Data's `Z_PRIMARYKEY.Z_MAX`).
+    func allocateKeys(root: Int, count: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        if isReadOnly { throw readOnlyError("allocate permanent IDs") }
+        var keys: [Int64] = []
+        try wrap { try write { db in try db.transaction { keys = try reserveKeys(root: root, count: count, db) } } }
+        return keys
+    }
+
+    /// Advances `Z_MAX` of a hierarchy by `count` inside the caller's transaction; returns the keys.
+    private func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> [Int64] {
+        var first: Int64 = 0
+        try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
+        try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
+        return (0..<Int64(count)).map { first + $0 }
+    }
+
+    /// Writes a changeset in one transaction. Updates and deletes check the row version they read
+    /// (`Z_OPT`); the rows that changed since are handed to `resolve` inside the transaction, and its
+    /// decisions are written before the commit. If anything throws, nothing is written.
+    func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
+        if isReadOnly { throw readOnlyError("save") }
+        var outcome = StoreSaveOutcome()
+        try wrap {
+            try write { db in try db.transaction {
+                outcome = try apply(changes, resolve: resolve, db)
+            } }
+        }
+        return outcome
+    }
+
+    private func apply(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution],
+                       _ db: SQLiteConnection) throws -> StoreSaveOutcome {
+        var outcome = StoreSaveOutcome()
+        // Keys for inserts that have none yet.
+        var needed: [Int: Int] = [:]
+        for i in changes.inserts where i.key.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
+        var pools: [Int: [Int64]] = [:]
+        for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
+        for insert in changes.inserts {
+            let pk = insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast()
+            outcome.insertedKeys[insert.key] = pk
+            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, db)
+        }
+        var conflicts: [StoreConflict] = []
+        var layouts: [ObjectKey: EntityLayout] = [:]
+        for update in changes.updates {
+            let pk = update.key.primaryKey!
+            let changed = update.layout.persistentSlots.filter { update.snapshot[$0] != update.values[$0] }
+            if try writeRow(update.layout, pk: pk, slots: changed, values: update.values,
+                            newVersion: update.version + 1, expected: update.version, db) {
+                outcome.rows[update.key] = StoreRow(pk: pk, entityID: update.layout.entityID, version: update.version + 1, values: update.values)
+                continue
+            }
+            // The row changed or vanished since the object read it.
+            let current = try loadRows(root: update.layout.root.layout.entityID, pks: [pk], db)[pk]
+            conflicts.append(StoreConflict(key: update.key, isDelete: false, current: current, objectVersion: update.version))
+            layouts[update.key] = update.layout
+        }
+        for delete in changes.deletes {
+            let pk = delete.key.primaryKey!
+            let table = self.table(for: delete.layout)
+            guard try db.run("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(delete.version)]) == 0 else {
+                outcome.rows[delete.key] = .some(nil)
+                continue
+            }
+            // Gone already is no conflict; a row at another version is.
+            guard let current = try loadRows(root: delete.layout.root.layout.entityID, pks: [pk], db)[pk] else {
+                outcome.rows[delete.key] = .some(nil)
+                continue
+            }
+            conflicts.append(StoreConflict(key: delete.key, isDelete: true, current: current, objectVersion: delete.version))
+            layouts[delete.key] = delete.layout
+        }
+        if !conflicts.isEmpty {
+            let decisions = try resolve(conflicts)
+            for conflict in conflicts {
+                let layout = layouts[conflict.key]!, pk = conflict.key.primaryKey!
+                switch decisions[conflict.key] ?? .keepStore {
+                case .keepStore:
+                    outcome.rows[conflict.key] = .some(conflict.current)
+                case .write(let values, let snapshot, let version):
+                    let slots = layout.persistentSlots.filter { values[$0] != snapshot[$0] }
+                    guard !slots.isEmpty else {
+                        outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: version, values: values)
+                        continue
+                    }
+                    guard try writeRow(layout, pk: pk, slots: slots, values: values, newVersion: version + 1, expected: version, db) else {
+                        throw CoreDataError(NSManagedObjectMergeError, "The merge policy resolved a conflict against row version \(version), which is not the store's.")
+                    }
+                    outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: version + 1, values: values)
+                case .reinsert(let values):
+                    try insertRow(layout, pk: pk, values: values, version: conflict.objectVersion + 1, db)
+                    outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: conflict.objectVersion + 1, values: values)
+                case .delete(let version):
+                    try db.run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(version)])
+                    outcome.rows[conflict.key] = .some(nil)
+                }
+            }
+        }
+        try db.run("UPDATE Z_OCDGENERATION SET Z_VALUE = Z_VALUE + 1", [])
+        return outcome
+    }
+
+    private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, _ db: SQLiteConnection) throws {
+        var arguments: [Value] = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
+        arguments.reserveCapacity(3 + layout.persistentSlots.count)
+        for slot in layout.persistentSlots { arguments.append(values[slot]) }
+        try db.run(insertSQL[layout.entityID]!, arguments)
+    }
+
+    /// `INSERT INTO table (Z_PK, Z_ENT, Z_OPT, columns…) VALUES (?, …)` for an entity.
+    static func insertSQL(_ layout: EntityLayout, table: TableInfo) -> String {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.persistentSlots.map { layout.columns[$0]! }
+        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?\(String(repeating: ", ?", count: layout.persistentSlots.count)))"
+    }
+
+    /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
+    private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
+                          expected: Int64, _ db: SQLiteConnection) throws -> Bool {
+        let table = self.table(for: layout)
+        let sets = slots.map { ", \(layout.columns[$0]!) = ?" }.joined()
+        let sql = "UPDATE \(table.name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?"
+        return try db.run(sql, [.int(newVersion)] + slots.map { values[$0] } + [.int(pk), .int(expected)]) == 1
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The one way into a store: what the coordinator asks of it. The SQLite store is the first conformer;
+/// everything outside Store/ reaches a store through the coordinator, which owns the row cache.
+///
+/// Rows and changes are named by ``ObjectKey`` (hierarchy root + primary key), never by position, so a
+/// save's writes need not map one-to-one onto objects.
+protocol StoreBackend: AnyObject, Sendable {
+    /// The store's UUID (`NSStoreUUID`).
+    var identifier: String { get }
+    /// True for a store added with `NSReadOnlyPersistentStoreOption`: saves throw before writing.
+    var isReadOnly: Bool { get }
+    /// Queries run so far (tests count them).
+    var queryCount: Int { get }
+
+    /// The rows matching a plan, in the plan's order; with `limited`, only the plan's window
+    /// (`fetchLimit`/`fetchOffset`). Without `withValues`, keys, entities and versions only.
+    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow]
+    /// The rows of some keys, with values (missing keys are rows that are gone).
+    func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
+    /// The number of matches of a plan (of its window when it has one).
+    func count(_ plan: FetchPlan) throws -> Int
+    /// A dictionary-result fetch: one array of values per row, in the plan's column order.
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns) throws -> [[Value]]
+    /// Reserves `count` primary keys of a hierarchy.
+    func allocateKeys(root: Int, count: Int) throws -> [Int64]
+    /// Writes a changeset in one transaction. Rows whose version changed since the object read them
+    /// are handed to `resolve` inside the transaction; it decides each (or throws, and nothing is
+    /// written), and the store writes the outcome before committing.
+    func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome
+    /// The save generation: advanced by every save transaction (the controller's cache compares it).
+    func generation() throws -> Int64
+}
+
+/// One row as a store hands it over: its key, entity number, row version (`Z_OPT`) and, when asked,
+/// its values by storage slot.
+struct StoreRow: Sendable {
+    let pk: Int64
+    let entityID: Int
+    let version: Int64
+    let values: [Value]?
+}
+
+/// What a save writes. Every change carries the key of its object.
+struct StoreChanges {
+    /// An object saved for the first time; `key` is temporary unless `obtainPermanentIDs` ran.
+    struct Insert { let key: ObjectKey; let layout: EntityLayout; let values: [Value] }
+    /// `values` are the object's, `snapshot` what it read at row version `version`.
+    struct Update { let key: ObjectKey; let layout: EntityLayout; let values: [Value]; let snapshot: [Value]; let version: Int64 }
+    struct Delete { let key: ObjectKey; let layout: EntityLayout; let version: Int64 }
+    var inserts: [Insert] = []
+    var updates: [Update] = []
+    var deletes: [Delete] = []
+    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+}
+
+/// An optimistic-locking failure the store found: the row changed, or is gone (`current == nil`), since
+/// the object read it at `objectVersion`.
+struct StoreConflict {
+    let key: ObjectKey
+    let isDelete: Bool
+    let current: StoreRow?
+    let objectVersion: Int64
+}
+
+/// How a conflict is settled, decided by the context's merge policy.
+enum ConflictResolution {
+    /// Write `values` where they differ from `snapshot`, the row being at `version` now.
+    case write(values: [Value], snapshot: [Value], version: Int64)
+    /// The row is gone: write the object's values as a new row under its key.
+    case reinsert(values: [Value])
+    /// Delete the row, which is at `version` now.
+    case delete(version: Int64)
+    /// Write nothing: the store's state stands (the object takes it, or forgets a deleted row).
+    case keepStore
+}
+
+/// What a save did, by key: the keys given to inserted objects, and the row now in the store for every
+/// updated or conflicting object (`nil`: the row is gone).
+struct StoreSaveOutcome {
+    var insertedKeys: [ObjectKey: Int64] = [:]
+    var rows: [ObjectKey: StoreRow?] = [:]
+}
+
+/// The columns of a dictionary-result fetch, resolved against the model (Fetching/).
+struct DictionaryColumns {
+    enum Column {
+        /// An attribute, by its storage slot.
+        case attribute(slot: Int)
+        /// `sum:`, `min:`, `max:`, `average:` or `count:` of an attribute, read back as `type`.
+        case aggregate(function: String, slot: Int, type: NSAttributeType)
+    }
+    let columns: [Column]
+    let distinct: Bool
+    /// Slots of `propertiesToGroupBy`.
+    let groupBy: [Int]?
+}
