@@ -83,17 +83,14 @@ extension NSManagedObjectContext {
             let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
-                let object = try materialize(row, faulting: true, storeIdentifier: identifier)
-                if object._isFault, object.prefetched == nil {
-                    object.batch = batch
-                    object.batchIndex = i
-                }
+                let object = try registeredObject(for: row, keepingFault: true, storeIdentifier: identifier)
+                if object.faultState.needsRow { object.faultState = .inBatch(batch, index: i) }
                 return object
             }
         }
         let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
         registry.reserveCapacity(registry.count + rows.count)
-        return try rows.map { try materialize($0, faulting: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        return try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
     }
 
     /// Whether unsaved changes touch the fetched entity's table.
@@ -111,15 +108,15 @@ extension NSManagedObjectContext {
         let rows = try persistentStoreCoordinator!.fetchRows(plan, withValues: true, limited: false)
         var result: [NSManagedObject] = []
         for row in rows {
-            let object = try materialize(row, faulting: request.returnsObjectsAsFaults)
+            let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
-            if object._isDeleted || touched[id] != nil { continue }
+            if object.isDeleted || touched[id] != nil { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
         let candidates = insertedInOrder()
-            + touched.values.filter { !$0._isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+            + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)

@@ -80,8 +80,7 @@ extension NSManagedObjectContext {
                 continue
             }
             let object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
-            object.prefetched = row.values
-            object.prefetchedVersion = row.version
+            object.holdRow(row.values, version: row.version)
             registry[row.id.key] = object
             insertedHere.append(object)
         }
@@ -101,10 +100,8 @@ extension NSManagedObjectContext {
                 unregisteredDeletes.append(id)  // may still move a controller's fetchLimit/fetchOffset window
                 continue
             }
-            let oid = ObjectIdentifier(object)
-            touched[oid] = nil
-            deleted[oid] = nil
-            object._isDeleted = true
+            touched[ObjectIdentifier(object)] = nil
+            setLifecycle(.removed, of: object)
             deletedHere.append(object)
         }
         guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty && unregistered.isEmpty && unregisteredDeletes.isEmpty) else { return }
@@ -126,8 +123,7 @@ extension NSManagedObjectContext {
     func objectForMergedRow(_ row: SavedChanges.Row) -> (object: NSManagedObject, isNew: Bool) {
         if let object = registry[row.id.key] { return (object, false) }
         let object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
-        object.prefetched = row.values
-        object.prefetchedVersion = row.version
+        object.holdRow(row.values, version: row.version)
         registry[row.id.key] = object
         return (object, true)
     }
@@ -142,10 +138,8 @@ extension NSManagedObjectContext {
     /// Returns the slots whose visible values changed.
     @discardableResult
     private func absorb(_ object: NSManagedObject, _ row: SavedChanges.Row) -> Set<Int> {
-        if object._isFault {
-            object.prefetched = row.values
-            object.prefetchedVersion = row.version
-            object.batch = nil
+        if object.isFault {
+            object.holdRow(row.values, version: row.version)
             return row.changedSlots
         }
         let before = object.values
@@ -187,16 +181,14 @@ extension NSManagedObjectContext {
     /// Mirrors `refresh(_:mergeChanges:)`. With `false` the object becomes a fault again and loses its
     /// unsaved changes; with `true` it rereads its row from the store and keeps its unsaved changes on top.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
-        guard object.managedObjectContext === self, !object._isInserted, object.objectID.primaryKey != nil else { return }
+        guard object.managedObjectContext === self, !object.isInserted, object.objectID.primaryKey != nil else { return }
         let key = object.objectID.key
-        if !flag || object._isFault {
+        if !flag || object.isFault {
             touched[ObjectIdentifier(object)] = nil
-            unprocessed.updatedKeys[ObjectIdentifier(object)] = nil
+            unprocessed.updated[ObjectIdentifier(object)] = nil
             object.values = []
             object.snapshot = nil
-            object.prefetched = nil
-            object.batch = nil
-            object._isFault = true
+            object.faultState = .fault
             persistentStoreCoordinator?.forgetCachedRow(key)
             return
         }
@@ -209,7 +201,7 @@ extension NSManagedObjectContext {
     public func refreshAllObjects() {
         processPendingChanges()
         let objects = Array(registry.values)
-        for object in objects where !object._isInserted {
+        for object in objects where !object.isInserted {
             refresh(object, mergeChanges: object.hasChanges)
         }
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,

@@ -31,15 +31,12 @@ extension NSManagedObjectContext {
     public func processPendingChanges() {
         let changes = unprocessed
         guard !changes.isEmpty else { return }
-        unprocessed = ChangeSet()
+        unprocessed = UnannouncedChanges()
         var info: [AnyHashable: Any] = [:]
         if !changes.inserted.isEmpty { info[NSInsertedObjectsKey] = Set(changes.inserted.values) }
-        let updated = changes.updatedKeys.keys.compactMap { changes.updatedObjects[$0] }
-        if !updated.isEmpty { info[NSUpdatedObjectsKey] = Set(updated) }
+        if !changes.updated.isEmpty { info[NSUpdatedObjectsKey] = Set(changes.updated.values.map(\.object)) }
         if !changes.deleted.isEmpty { info[NSDeletedObjectsKey] = Set(changes.deleted.values) }
-        info[ChangedKeys.userInfoKey] = ChangedKeys(changes.updatedKeys.compactMap { id, slots in
-            changes.updatedObjects[id].map { ($0.objectID, Set(slots.map { $0 })) }
-        })
+        info[ChangedKeys.userInfoKey] = ChangedKeys(changes.updated.values.map { ($0.object.objectID, $0.slots) })
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
     }
 }

@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
         // Limit and offset are applied here, after this context's own changes.
         return try parent.performAndWait {
             try parent.fetch(copy).map { object in
-                if object._isFault { object.fulfill() }
+                if object.isFault { object.fireFault() }
                 return ParentRow(id: object.objectID, values: object.values, version: object.version)
             }
         }
@@ -44,19 +44,19 @@ extension NSManagedObjectContext {
             let object: NSManagedObject
             if let registered = registry[row.id.key] {
                 object = registered
-                if object._isFault { object.fill(with: row.values, version: row.version) }
+                if object.isFault { object.takeRow(row.values, version: row.version) }
             } else {
                 object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
-                object.fill(with: row.values, version: row.version)
+                object.takeRow(row.values, version: row.version)
                 registry[row.id.key] = object
             }
-            if object._isDeleted || touched[ObjectIdentifier(object)] != nil { continue }
+            if object.isDeleted || touched[ObjectIdentifier(object)] != nil { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
         let candidates = insertedInOrder()
-            + touched.values.filter { !$0._isDeleted }
+            + touched.values.filter { !$0.isDeleted }
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
@@ -68,18 +68,18 @@ extension NSManagedObjectContext {
     }
 
     /// Fires a child's fault with the parent's current values.
-    func loadFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) {
+    func readRowsFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) {
         let ids = objects.map(\.objectID)
         let rows: [ParentRow?] = parent.performAndWait {
             ids.map { id in
                 let object = parent.registeredObject(for: id) ?? (try? parent.existingObject(with: id))
                 guard let object else { return nil }
-                if object._isFault { object.fulfill() }
+                if object.isFault { object.fireFault() }
                 return ParentRow(id: id, values: object.values, version: object.version)
             }
         }
         for (object, row) in zip(objects, rows) {
-            if let row { object.fill(with: row.values, version: row.version) }
+            if let row { object.takeRow(row.values, version: row.version) }
         }
     }
 
@@ -103,7 +103,7 @@ extension NSManagedObjectContext {
             }
             for (id, slots, values) in updates {
                 let object = parent.object(with: id)
-                if object._isFault { object.fulfill() }
+                if object.isFault { object.fireFault() }
                 for slot in slots where object.values[slot] != values[slot] {
                     object.values[slot] = values[slot]
                     parent.objectDidChange(object, slot: slot)
@@ -117,7 +117,7 @@ extension NSManagedObjectContext {
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject))
         saved.reachedStore = false
         for object in insertedObjects {
-            object._isInserted = false
+            setLifecycle(.persisted, of: object)
             object.snapshot = object.values
             saved.inserted.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: object.layout.persistentSlotSet))
         }

@@ -49,7 +49,7 @@ extension NSManagedObjectContext {
         // store reports the conflict (naming it), unless the policy writes the object's values back.
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let rewrites = MergeArithmetic.rewritesDeletedRow(policy.mergeType)
-        try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.rowMissing })
+        try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.faultState.isRowGone })
 
         var changes = StoreChanges()
         var byKey: [ObjectKey: NSManagedObject] = [:]
@@ -100,7 +100,7 @@ extension NSManagedObjectContext {
                                                     storeIdentifier: identifier)
                 registry[object.objectID.key] = object
             }
-            object._isInserted = false
+            setLifecycle(.persisted, of: object)
             object.snapshot = object.values
             object.version = 1
             saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: object.layout.persistentSlotSet))
@@ -109,7 +109,7 @@ extension NSManagedObjectContext {
             let key = object.objectID.key
             guard case .some(.some(let row)) = outcome.rows[key], let values = row.values else {
                 // The merge policy followed the store, where the row is gone: it was deleted elsewhere.
-                object.fill(with: object.layout.attributes.map { _ in .null }, version: 0)
+                object.takeRow(object.layout.attributes.map { _ in .null }, version: 0)
                 saved.deleted.append(object.objectID)
                 continue
             }
@@ -157,10 +157,9 @@ extension NSManagedObjectContext {
         for object in deletedObjects {
             registry[object.objectID.key] = nil
             object.managedObjectContext = nil
+            setLifecycle(.removed, of: object)
             saved.deleted.append(object.objectID)
         }
-        inserted.removeAll()
-        deleted.removeAll()
         touched.removeAll()
         postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
@@ -183,7 +182,7 @@ extension NSManagedObjectContext {
 
     func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
         let insertedObjects = insertedInOrder()
-        let updatedObjects = touched.values.filter { $0.isUpdated && !$0._isDeleted }
+        let updatedObjects = touched.values.filter { $0.isUpdated && !$0.isDeleted }
             .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         let deletedObjects = deleted.values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         return (insertedObjects, updatedObjects, deletedObjects)

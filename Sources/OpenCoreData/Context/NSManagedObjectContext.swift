@@ -29,14 +29,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _parent: NSManagedObjectContext?
 
     var registry: [ObjectKey: NSManagedObject] = [:]
-    var inserted: [ObjectIdentifier: NSManagedObject] = [:]
-    var deleted: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)`` alone.
+    private(set) var inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    private(set) var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
-    var unprocessed = ChangeSet()
+    var unprocessed = UnannouncedChanges()
 
     /// Mirrors `init(concurrencyType:)`.
     public init(concurrencyType ct: ConcurrencyType) {
@@ -57,7 +58,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `insertedObjects`.
     public var insertedObjects: Set<NSManagedObject> { Set(inserted.values) }
     /// Mirrors `updatedObjects`: saved objects with values that differ from the saved ones.
-    public var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter { $0.isUpdated && !$0._isDeleted }) }
+    public var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter { $0.isUpdated && !$0.isDeleted }) }
     /// Mirrors `deletedObjects`.
     public var deletedObjects: Set<NSManagedObject> { Set(deleted.values) }
     /// Mirrors `hasChanges`.
@@ -81,8 +82,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// `NSManagedObjectReferentialIntegrityError` if the store has no such row.
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
         if let object = registry[objectID.key] {
-            if object._isFault, object.prefetched == nil { try load([object]) }
-            if !object._isFault || object.prefetched != nil { return object }
+            if object.faultState.needsRow { try readRows(of: [object]) }
+            if !object.faultState.needsRow { return object }
         }
         guard let pk = objectID.primaryKey, let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists.")
@@ -91,11 +92,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let row = try coordinator.loadRows([objectID.key])[objectID.key] else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
-        return try materialize(row, faulting: false)
+        return try registeredObject(for: row, keepingFault: false)
     }
 
-    /// The registered object for a store row, created (as a fault holding the row's values) if needed.
-    func materialize(_ row: StoreRow, faulting: Bool, storeIdentifier: String? = nil) throws -> NSManagedObject {
+    /// The registered object for a store row, made if needed. A fault that must read its row takes this
+    /// one: as its values (`keepingFault: false`), or held for when it fires (`true`: firing costs no query).
+    func registeredObject(for row: StoreRow, keepingFault: Bool, storeIdentifier: String? = nil) throws -> NSManagedObject {
         let coordinator = persistentStoreCoordinator!
         guard let entity = coordinator.managedObjectModel.entity(number: row.entityID) else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
@@ -109,36 +111,38 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
             registry[key] = object
         }
-        if object._isFault, object.prefetched == nil, let values = row.values {
-            if faulting {
-                object.prefetched = values
-                object.prefetchedVersion = row.version
-            } else {
-                object.fill(with: values, version: row.version)
-            }
+        if object.faultState.needsRow, let values = row.values {
+            if keepingFault { object.holdRow(values, version: row.version) } else { object.takeRow(values, version: row.version) }
         }
         return object
     }
 
     // MARK: - Changes
 
+    /// Moves an object to another stage of its life, keeping the context's inserted and deleted sets in
+    /// step: the one place either changes.
+    func setLifecycle(_ state: Lifecycle, of object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
+        object.lifecycle = state
+        inserted[id] = state == .inserted ? object : nil
+        deleted[id] = state == .deleted ? object : nil
+    }
+
     /// Mirrors `insert(_:)`.
     open func insert(_ object: NSManagedObject) {
-        if object.managedObjectContext === self, object._isInserted { return }
+        if object.managedObjectContext === self, object.isInserted { return }
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext.")
         let id = ObjectIdentifier(object)
-        if object._isDeleted, deleted[id] != nil {
+        if object.lifecycle == .deleted, object.managedObjectContext === self {
             // Re-inserting an object deleted in this context undoes the delete.
-            deleted[id] = nil
-            object._isDeleted = false
+            setLifecycle(.persisted, of: object)
             unprocessed.deleted[id] = nil
             return
         }
         object.managedObjectContext = self
-        object._isInserted = true
         registry[object.objectID.key] = object
-        inserted[id] = object
+        setLifecycle(.inserted, of: object)
         insertionCounter += 1
         object.insertionIndex = insertionCounter
         unprocessed.inserted[id] = object
@@ -149,33 +153,29 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func delete(_ object: NSManagedObject) {
         precondition(object.managedObjectContext === self, "delete(_:) of an object of another context")
         let id = ObjectIdentifier(object)
-        guard !object._isDeleted else { return }
+        guard !object.isDeleted else { return }
         // As in Core Data, a fault fires first: the delete needs the row version it read (a fault
         // deleted unread would look like a conflict at save).
-        if object._isFault { object.fulfill() }
+        if object.isFault { object.fireFault() }
         object.prepareForDeletion()
-        if object._isInserted {
-            inserted[id] = nil
+        if object.isInserted {
             registry[object.objectID.key] = nil
-            object._isInserted = false
-            object._isDeleted = true
+            setLifecycle(.removed, of: object)
             if unprocessed.inserted.removeValue(forKey: id) == nil { unprocessed.deleted[id] = object }
-            unprocessed.updatedKeys[id] = nil
+            unprocessed.updated[id] = nil
             return
         }
-        object._isDeleted = true
-        deleted[id] = object
+        setLifecycle(.deleted, of: object)
         unprocessed.deleted[id] = object
-        unprocessed.updatedKeys[id] = nil
+        unprocessed.updated[id] = nil
     }
 
     /// Called by an object when one of its values changed.
     func objectDidChange(_ object: NSManagedObject, slot: Int) {
         let id = ObjectIdentifier(object)
-        if !object._isInserted { touched[id] = object }
-        if unprocessed.inserted[id] == nil, !object._isDeleted {
-            unprocessed.updatedKeys[id, default: []].insert(slot)
-            unprocessed.updatedObjects[id] = object
+        if !object.isInserted { touched[id] = object }
+        if unprocessed.inserted[id] == nil, !object.isDeleted {
+            unprocessed.updated[id, default: (object, [])].slots.insert(slot)
         }
     }
 
@@ -199,78 +199,76 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func rollback() {
         for object in inserted.values {
             registry[object.objectID.key] = nil
-            object._isInserted = false
             object.managedObjectContext = nil
+            setLifecycle(.new, of: object)
         }
-        for object in deleted.values { object._isDeleted = false }
-        for object in touched.values where !object._isFault {
+        for object in deleted.values {
+            setLifecycle(.persisted, of: object)
+            if !object.isFault, let snapshot = object.snapshot { object.values = snapshot }
+        }
+        for object in touched.values where !object.isFault {
             if let snapshot = object.snapshot { object.values = snapshot }
         }
-        for object in deleted.values where !object._isFault {
-            if let snapshot = object.snapshot { object.values = snapshot }
-        }
-        inserted.removeAll()
-        deleted.removeAll()
         touched.removeAll()
-        unprocessed = ChangeSet()
+        unprocessed = UnannouncedChanges()
     }
 
     /// Mirrors `reset()`: forgets every registered object (they become unusable), posting
     /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`.
     open func reset() {
-        for object in registry.values { object.managedObjectContext = nil }
-        for object in inserted.values { object.managedObjectContext = nil }
+        for object in Array(registry.values) + Array(inserted.values) {
+            object.managedObjectContext = nil
+            setLifecycle(.detached, of: object)
+        }
         registry.removeAll()
-        inserted.removeAll()
-        deleted.removeAll()
         touched.removeAll()
-        unprocessed = ChangeSet()
+        unprocessed = UnannouncedChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
     }
 
     // MARK: - Faults
 
-    /// Loads a fault's values: its whole batch when it came from a batched fetch, else just its row.
-    func fireFault(_ object: NSManagedObject) {
+    /// Reads a fault's row: the rows of its whole batch when it came from a batched fetch, else its own.
+    func readRowOfFault(_ object: NSManagedObject) {
         var group = [object]
-        if let batch = object.batch {
-            let start = (object.batchIndex / batch.size) * batch.size
+        if case .inBatch(let batch, let index) = object.faultState {
+            let start = (index / batch.size) * batch.size
             let end = min(start + batch.size, batch.primaryKeys.count)
             group = batch.primaryKeys[start..<end].compactMap { pk in
-                registry[.permanent(root: batch.root, pk: pk)].flatMap { $0._isFault && $0.prefetched == nil ? $0 : nil }
+                registry[.permanent(root: batch.root, pk: pk)].flatMap { $0.faultState.needsRow ? $0 : nil }
             }
             if !group.contains(where: { $0 === object }) { group.append(object) }
         }
         do {
-            try load(group)
+            try readRows(of: group)
         } catch {
-            // Core Data raises here; a fault whose row cannot be read keeps empty values.
+            // Core Data raises here; a fault whose row cannot be read holds nils (below).
         }
-        if object._isFault {
-            object.fill(with: object.layout.attributes.map { _ in .null }, version: 0)
-            object.rowMissing = true
+        if object.isFault {
+            object.takeRow(object.layout.attributes.map { _ in .null }, version: 0)
+            object.faultState = .rowGone
         }
     }
 
-    /// Reads the rows of faults: from the parent context, or the coordinator's row cache, else in one
-    /// query per hierarchy.
-    func load(_ objects: [NSManagedObject], bypassingCache: Bool = false) throws {
-        if let parent { return loadFromParent(parent, objects) }
+    /// Reads the rows of faults: from the parent context, or through the coordinator (its row cache,
+    /// else one query per hierarchy).
+    func readRows(of objects: [NSManagedObject], bypassingCache: Bool = false) throws {
+        if let parent { return readRowsFromParent(parent, objects) }
         guard let coordinator = persistentStoreCoordinator else { return }
         let saved = objects.filter { $0.objectID.primaryKey != nil }
         let rows = try coordinator.loadRows(saved.map(\.objectID.key), bypassingCache: bypassingCache)
         for object in saved {
-            if let row = rows[object.objectID.key], let values = row.values { object.fill(with: values, version: row.version) }
+            if let row = rows[object.objectID.key], let values = row.values { object.takeRow(values, version: row.version) }
         }
     }
 }
 
-/// Changes of a context between two `processPendingChanges()`.
-struct ChangeSet {
+/// Changes of a context not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
+struct UnannouncedChanges {
     var inserted: [ObjectIdentifier: NSManagedObject] = [:]
     var deleted: [ObjectIdentifier: NSManagedObject] = [:]
-    var updatedObjects: [ObjectIdentifier: NSManagedObject] = [:]
-    var updatedKeys: [ObjectIdentifier: Set<Int>] = [:]
-    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && updatedKeys.isEmpty }
+    /// Updated objects with the storage slots set since the last announcement.
+    var updated: [ObjectIdentifier: (object: NSManagedObject, slots: Set<Int>)] = [:]
+    var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && updated.isEmpty }
 }

@@ -40,21 +40,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     var snapshot: [Value]?
     /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
     var version: Int64 = 0
-    /// Set by a fetch that brought the row along: firing the fault costs no query.
-    var prefetched: [Value]?
-    var prefetchedVersion: Int64 = 0
-    /// The batch this fault belongs to (`fetchBatchSize`), so that firing it loads its neighbours too.
-    var batch: FaultBatch?
-    var batchIndex = 0
     /// The order in which its context inserted it (ties between unsaved objects sort by it).
     var insertionIndex = 0
-
-    var _isFault = false
-    /// The fault fired but its row was gone (deleted elsewhere): Core Data raises "could not fulfill a
-    /// fault"; we keep empty values and let a save of changes to it report the conflict.
-    var rowMissing = false
-    var _isInserted = false
-    var _isDeleted = false
+    /// Where the object is in its life (see ``Lifecycle``); its context changes it.
+    var lifecycle = Lifecycle.new
+    /// Whether its values are here (see ``FaultState``).
+    var faultState = FaultState.loaded
 
     /// Mirrors `init(entity:insertInto:)`. With a context, the object is inserted (temporary ID,
     /// default values, `awakeFromInsert()`).
@@ -81,7 +72,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         let object = entity.layout.objectClass.init(entity: entity, insertInto: nil)
         object.objectID = id
         object.values = []
-        object._isFault = true
+        object.faultState = .fault
         object.managedObjectContext = context
         return object
     }
@@ -89,50 +80,48 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     // MARK: - State
 
     /// Mirrors `isInserted`.
-    public var isInserted: Bool { _isInserted }
+    public var isInserted: Bool { lifecycle == .inserted }
     /// Mirrors `isDeleted`.
-    public var isDeleted: Bool { _isDeleted }
+    public var isDeleted: Bool { lifecycle == .deleted || lifecycle == .removed }
     /// Mirrors `isFault`: the values have not been read yet (reading them fires the fault).
-    public var isFault: Bool { _isFault }
+    public var isFault: Bool { faultState.isFault }
     /// Mirrors `isUpdated`: saved before, and some value differs from the saved one.
     public var isUpdated: Bool {
-        guard !_isInserted, !_isFault, let snapshot else { return false }
+        guard lifecycle != .inserted, !isFault, let snapshot else { return false }
         return snapshot != values
     }
     /// Mirrors `hasChanges`.
-    public var hasChanges: Bool { _isInserted || _isDeleted || isUpdated }
+    public var hasChanges: Bool { isInserted || isDeleted || isUpdated }
     /// Mirrors `hasPersistentChangedValues`.
     public var hasPersistentChangedValues: Bool {
-        guard !_isFault else { return false }
+        guard !isFault else { return false }
         guard let snapshot else { return layout.persistentSlots.contains { !values[$0].isNull } }
         return layout.persistentSlots.contains { snapshot[$0] != values[$0] }
     }
 
-    /// Fires the fault: the values come from the prefetched row, the batch, or one query.
-    func fulfill() {
-        guard _isFault else { return }
-        if let prefetched {
-            values = prefetched
-            snapshot = prefetched
-            version = prefetchedVersion
-            self.prefetched = nil
-            _isFault = false
-            awakeFromFetch()
-            return
+    /// Fires the fault: the values come from the row it holds, or its context reads them (its batch's
+    /// rows, or its own).
+    func fireFault() {
+        switch faultState {
+        case .loaded, .rowGone: return
+        case .holdingRow(let row, let version): takeRow(row, version: version)
+        case .fault, .inBatch: managedObjectContext?.readRowOfFault(self)
         }
-        managedObjectContext?.fireFault(self)
     }
 
-    /// Called by the context with the row's values.
-    func fill(with row: [Value], version: Int64) {
+    /// Takes a row's values as its own (values and what it read), and stops being a fault.
+    func takeRow(_ row: [Value], version: Int64) {
         values = row
         snapshot = row
         self.version = version
-        prefetched = nil
-        batch = nil
-        _isFault = false
-        rowMissing = false
+        faultState = .loaded
         awakeFromFetch()
+    }
+
+    /// Stays a fault (or becomes one again) holding `row`, so that firing it costs no query.
+    func holdRow(_ row: [Value], version: Int64) {
+        values = []
+        faultState = .holdingRow(row, version: version)
     }
 
     // MARK: - Values
@@ -156,7 +145,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// The value in a slot, firing the fault first.
     func value(at slot: Int) -> Value {
-        if _isFault { fulfill() }
+        if isFault { fireFault() }
         return slot < values.count ? values[slot] : .null
     }
 
@@ -179,7 +168,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     package func predicateValue(atSlot slot: Int) -> Value { value(at: slot) }
 
     package func predicateInteger(atSlot slot: Int) -> Int64? {
-        if _isFault { fulfill() }
+        if isFault { fireFault() }
         guard slot < values.count, case .int(let x) = values[slot] else { return nil }
         return x
     }
@@ -197,7 +186,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// The throwing form of ``setValue(_:forKey:)``. Not in Core Data.
     public func setValidatedValue(_ value: Any?, forKey key: String) throws {
         let slot = try slot(forKey: key)
-        if _isFault { fulfill() }
+        if isFault { fireFault() }
         let raw = Value(any: value)
         // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
         let new = layout.attributes[slot].attributeType.coerce(raw) ?? raw
@@ -215,7 +204,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `changedValues()`: the keys whose values differ from the saved ones (all set values of
     /// an inserted object), with their new values.
     public func changedValues() -> [String: Any] {
-        guard !_isFault else { return [:] }
+        guard !isFault else { return [:] }
         var result: [String: Any] = [:]
         for slot in layout.persistentSlots {
             let changed = snapshot.map { $0[slot] != values[slot] } ?? !values[slot].isNull
@@ -226,7 +215,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// Mirrors `committedValues(forKeys:)`: the saved values (`NSNull` for nil), for all keys when `nil`.
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
-        if _isFault { fulfill() }
+        if isFault { fireFault() }
         guard let snapshot else { return [:] }
         let slots = keys.map { $0.compactMap { layout.slotByName[$0] } } ?? layout.persistentSlots
         var result: [String: Any] = [:]
@@ -248,19 +237,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     open func prepareForDeletion() {}
 
     open override var description: String {
-        let state = _isFault ? "<fault>" : "{" + layout.attributes.indices.map { "\(layout.attributes[$0].name) = \(PredicatePrinter.plainText(values[$0]))" }.joined(separator: "; ") + "}"
+        let state = isFault ? "<fault>" : "{" + layout.attributes.indices.map { "\(layout.attributes[$0].name) = \(PredicatePrinter.plainText(values[$0]))" }.joined(separator: "; ") + "}"
         return "<\(NSStringFromClass(type(of: self))): \(objectID.uriRepresentation().absoluteString)> (entity: \(entity.name ?? "?")) \(state)"
-    }
-}
-
-/// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch.
-final class FaultBatch {
-    let size: Int
-    let root: Int
-    let primaryKeys: [Int64]
-    init(size: Int, root: Int, primaryKeys: [Int64]) {
-        self.size = size
-        self.root = root
-        self.primaryKeys = primaryKeys
     }
 }
