@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Constructs that need relationships (`ANY`/`ALL`, `SUBQUERY`, `@count`, …) throw: they arrive with
 /// relationships in wave 2.
-struct PredicateSQL {
+struct LegacyPredicateSQL {
     private let layout: EntityLayout
     private let entityName: String
     private(set) var arguments: [Value] = []
@@ -57,7 +57,7 @@ struct PredicateSQL {
             let (sql, args) = try fragment(inner)
             return ("NOT COALESCE(" + sql + ", 0)", args)
         case .comparison(let c):
-            var sub = PredicateSQL(layout: layout, entityName: entityName)
+            var sub = LegacyPredicateSQL(layout: layout, entityName: entityName)
             let sql = try sub.comparison(c)
             return (sql, sub.arguments)
         }
