@@ -13,7 +13,8 @@ struct DifferentialTests {
     static let patterns = ["*", "a*", "*c", "?b?", "колб*", "*«*", "caf?", "a\\*c", "", "*SS*"]
     static let regexes = ["a.*", ".*e", "[a-c]+", "колбаса.*", ".*", "caf(e|é)"]
 
-    static func makeModel() -> NSManagedObjectModel {
+    /// The entity `Sample` with the attributes the generator reads, and any `extra` ones.
+    static func makeModel(adding extra: [NSAttributeDescription] = []) -> NSManagedObjectModel {
         NSManagedObjectModel(entities: [NSEntityDescription(name: "Sample", properties: [
             NSAttributeDescription(name: "s", type: .stringAttributeType),
             NSAttributeDescription(name: "t", type: .stringAttributeType),
@@ -22,7 +23,7 @@ struct DifferentialTests {
             NSAttributeDescription(name: "d", type: .doubleAttributeType),
             NSAttributeDescription(name: "b", type: .booleanAttributeType),
             NSAttributeDescription(name: "dt", type: .dateAttributeType),
-        ])])
+        ] + extra)])
     }
 
     struct Generator {

@@ -12,7 +12,8 @@ import Foundation
 /// | `ocd_upper(text)`, `ocd_lower(text)`, `ocd_length(text)` | `uppercase:`, `lowercase:`, `length:` |
 /// | collations `ocd_ci`, `ocd_localized`, `ocd_localized_ci`, `ocd_localized_standard` | `StringCollation` |
 enum SQLiteFunctions {
-    private enum Function: Int, CaseIterable {
+    /// The registered functions (``SQLitePrinter`` prints their names).
+    enum Function: Int, CaseIterable {
         case fold = 1, beginsWith, endsWith, contains, like, matches, upper, lower, length
         var name: String {
             switch self {

@@ -83,16 +83,18 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         if let ids = plan.entityIDs {
             conditions.append(ids.count == 1 ? "t0.Z_ENT = \(ids[0])" : "t0.Z_ENT IN (\(ids.map(String.init).joined(separator: ", ")))")
         }
-        var translator = PredicateSQL(layout: plan.layout, entityName: plan.entity.name ?? "")
+        var context = SQLGenerationContext()
         if let predicate = plan.predicate {
+            var translator = PredicateTranslator(layout: plan.layout, entityName: plan.entity.name ?? "", context: context)
             let condition = try translator.condition(predicate)
-            if condition != "1" { conditions.append(condition) }
+            context = translator.context
+            if condition != .literal(true) { conditions.append(SQLitePrinter.sql(condition, &context)) }
         }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         if let groupBy { sql += " GROUP BY " + groupBy }
         var order = plan.sorts.map { s -> String in
-            var term = "t0.\(s.column)"
-            if s.isString, let collation = SQLiteFunctions.collationName(s.collation) { term += " COLLATE \(collation)" }
+            let column = SQLExpression.column(alias: SQLGenerationContext.rootAlias, name: s.column)
+            let term = SQLitePrinter.sql(s.isString ? .collate(column, s.collation) : column, &context)
             return s.ascending ? term : term + " DESC"
         }
         // Ties break by store key, as in memory, for every fetch of objects or IDs (not for dictionaries).
@@ -102,7 +104,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             sql += " LIMIT \(plan.limit > 0 ? plan.limit : -1)"
             if plan.offset > 0 { sql += " OFFSET \(plan.offset)" }
         }
-        return (sql, translator.arguments)
+        return (sql, context.arguments)
     }
 
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {

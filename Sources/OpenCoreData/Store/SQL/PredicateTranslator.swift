@@ -1,0 +1,158 @@
+import Foundation
+
+/// Translates a predicate into a dialect-neutral ``SQLExpression`` on the fetched entity's table
+/// (``SQLGenerationContext/rootAlias``), keeping in-memory semantics exactly:
+///
+/// - two-valued logic: a comparison with `NULL` is false, and `NOT p` is ``SQLExpression/not(_:)`` (true
+///   when `p` is false or `NULL`), so that `NOT (price < 5)` is true for a `nil` price, as in memory;
+/// - `==`/`!=` are null-safe (``SQLExpression/isNotDistinct(_:_:)``) where both sides may be `NULL`;
+/// - `[c]`/`[d]` and the string operators become ``SQLFunction`` calls that run the same Swift code as
+///   in-memory evaluation;
+/// - values of different kinds (a string and a number) never compare: the comparison is the constant it
+///   is in memory (`==` false, `!=` true);
+/// - a comparison of constants is decided by the evaluator itself, and constant subexpressions are
+///   evaluated in Swift and bound.
+///
+/// Constructs that need relationships (`ANY`/`ALL`, `SUBQUERY`, `@count`, …) throw: they arrive with
+/// relationships in wave 2. The operands (key paths, constants, functions) are in
+/// `PredicateTranslator+Operands.swift`.
+struct PredicateTranslator {
+    let layout: EntityLayout
+    let entityName: String
+    /// The aliases handed out so far (and, once printed, the bound values).
+    var context: SQLGenerationContext
+
+    init(layout: EntityLayout, entityName: String, context: SQLGenerationContext = SQLGenerationContext()) {
+        self.layout = layout
+        self.entityName = entityName
+        self.context = context
+    }
+
+    /// The condition a row must meet to match `node`.
+    mutating func condition(_ node: PredicateNode) throws -> SQLExpression {
+        switch node {
+        case .constant(let b): return .literal(b)
+        case .and(let parts):
+            guard !parts.isEmpty else { return .literal(true) }
+            return .and(try parts.map { try condition($0) })
+        case .or(let parts):
+            guard !parts.isEmpty else { return .literal(false) }
+            return .or(try parts.map { try condition($0) })
+        case .not(let inner):
+            return .not(try condition(inner))
+        case .comparison(let c):
+            return try comparison(c)
+        }
+    }
+
+    func unsupported(_ what: String) -> CoreDataError {
+        CoreDataError(NSCoreDataError, "unsupported in a fetch of entity \(entityName): \(what)")
+    }
+
+    private mutating func comparison(_ c: ComparisonNode) throws -> SQLExpression {
+        guard c.modifier == .direct else {
+            throw unsupported("\(c.modifier == .any ? "ANY" : "ALL") needs a to-many relationship (wave 2)")
+        }
+        let options = c.options.contains(.normalized) ? [] : c.options.intersection([.caseInsensitive, .diacriticInsensitive])
+        // A comparison of constants is decided here, by the evaluator itself.
+        if let l = try? constantValue(c.left), let r = try? constantValue(c.right) {
+            return .literal(try ValueComparison.evaluate(l, c.op, r, c.options))
+        }
+        switch c.op {
+        case .in:
+            return try membership(element: c.left, collection: c.right, options: options)
+        case .contains:
+            if case .aggregate = c.left { return try membership(element: c.right, collection: c.left, options: options) }
+            if let v = try? constantValue(c.left), v.collectionElements != nil {
+                return try membership(element: c.right, collection: c.left, options: options)
+            }
+            return try stringTest(.contains(options), c.left, c.right)
+        case .beginsWith: return try stringTest(.beginsWith(options), c.left, c.right)
+        case .endsWith: return try stringTest(.endsWith(options), c.left, c.right)
+        case .like: return try stringTest(.like(options), c.left, c.right)
+        case .matches: return try stringTest(.matches(options), c.left, c.right)
+        case .between:
+            let bounds: [ExpressionNode]
+            switch c.right {
+            case .aggregate(let items) where items.count == 2: bounds = items
+            case .constant(let v) where v.collectionElements?.count == 2: bounds = v.collectionElements!.map { .constant($0) }
+            default: throw unsupported("BETWEEN needs two bounds")
+            }
+            let lower = try ordered(c.left, .greaterThanOrEqual, bounds[0], options)
+            let upper = try ordered(c.left, .lessThanOrEqual, bounds[1], options)
+            // Either half false: the whole is false (and binds nothing).
+            if lower == .literal(false) || upper == .literal(false) { return .literal(false) }
+            return .and([lower, upper])
+        case .equalTo, .notEqualTo:
+            return try equality(c.left, c.right, negated: c.op == .notEqualTo, options)
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            return try ordered(c.left, SQLComparisonOperator(ordering: c.op)!, c.right, options)
+        case .customSelector:
+            throw unsupported("custom selector comparisons")
+        }
+    }
+
+    /// Whether values of these kinds can compare (`nil`: the `NULL` constant, which compares with all).
+    static func compatible(_ a: ValueKind?, _ b: ValueKind?) -> Bool {
+        guard let a, let b else { return true }
+        if a == .other || b == .other { return false }
+        return a == b || a == .any || b == .any
+    }
+
+    private mutating func equality(_ left: ExpressionNode, _ right: ExpressionNode, negated: Bool,
+                                   _ options: NSComparisonPredicate.Options) throws -> SQLExpression {
+        let l = try folded(left, options), r = try folded(right, options)
+        if l.kind == nil { return negated ? .isNotNull(r.expression) : .isNull(r.expression) }
+        if r.kind == nil { return negated ? .isNotNull(l.expression) : .isNull(l.expression) }
+        guard Self.compatible(l.kind, r.kind) else {
+            // Values of different kinds are never equal; but nil == nil.
+            guard l.nullable, r.nullable else { return .literal(negated) }
+            return negated ? .or([.isNotNull(l.expression), .isNotNull(r.expression)])
+                           : .and([.isNull(l.expression), .isNull(r.expression)])
+        }
+        if !negated, !(l.nullable && r.nullable) { return .compare(l.expression, .equal, r.expression) }
+        return negated ? .isDistinct(l.expression, r.expression) : .isNotDistinct(l.expression, r.expression)
+    }
+
+    private mutating func ordered(_ left: ExpressionNode, _ op: SQLComparisonOperator, _ right: ExpressionNode,
+                                  _ options: NSComparisonPredicate.Options) throws -> SQLExpression {
+        let l = try folded(left, options), r = try folded(right, options)
+        guard Self.compatible(l.kind, r.kind), l.kind != nil, r.kind != nil else { return .literal(false) }
+        return .compare(l.expression, op, r.expression)
+    }
+
+    /// `BEGINSWITH`, `CONTAINS`, `LIKE`, …: false unless both sides may be strings.
+    private mutating func stringTest(_ function: SQLFunction, _ left: ExpressionNode, _ right: ExpressionNode) throws -> SQLExpression {
+        let l = try operand(left), r = try operand(right)
+        guard l.kind == .string || l.kind == .any, r.kind == .string || r.kind == .any else { return .literal(false) }
+        return .function(function, [l.expression, r.expression])
+    }
+
+    /// `x IN {a, b}` / `{a, b} CONTAINS x`, or a substring test when the collection side is a string.
+    private mutating func membership(element: ExpressionNode, collection: ExpressionNode,
+                                     options: NSComparisonPredicate.Options) throws -> SQLExpression {
+        let items: [ExpressionNode]
+        switch collection {
+        case .aggregate(let nodes): items = nodes
+        case .constant(let v) where v.collectionElements != nil: items = v.collectionElements!.map { .constant($0) }
+        default:
+            // A string on the collection side: substring.
+            return try stringTest(.contains(options), collection, element)
+        }
+        let e = try folded(element, options)
+        var kept: [SQLExpression] = []
+        var hasNull = false
+        for item in items {
+            let o = try folded(item, options)
+            if o.kind == nil { hasNull = true; continue }
+            guard Self.compatible(e.kind, o.kind) else { continue }
+            kept.append(o.expression)
+        }
+        if e.kind == nil { return .literal(hasNull) }
+        var alternatives: [SQLExpression] = []
+        if !kept.isEmpty { alternatives.append(.inList(e.expression, kept)) }
+        if hasNull { alternatives.append(.isNull(e.expression)) }
+        if alternatives.isEmpty { return .literal(false) }
+        return alternatives.count == 1 ? alternatives[0] : .or(alternatives)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A SQL expression, independent of the database that runs it: the predicate translator builds it, a
+/// dialect's printer renders it (``SQLitePrinter`` for SQLite; another database needs only another
+/// printer). Values are never in the tree as text: a ``parameter(_:)`` is bound by the printer, in
+/// placeholder order, through ``SQLGenerationContext``.
+///
+/// Conditions here use two-valued logic where the case says so: ``not(_:)`` is true when its operand is
+/// false *or* `NULL`, as `NOT p` is in memory.
+indirect enum SQLExpression: Hashable {
+    /// A column of the table with the given alias (`t0.ZNAME`).
+    case column(alias: String, name: String)
+    /// A bound value (a placeholder in the text); never `.null` (see ``null``).
+    case parameter(Value)
+    /// The `NULL` literal.
+    case null
+    /// A literal truth value (`1`/`0` in SQLite, `TRUE`/`FALSE` elsewhere).
+    case literal(Bool)
+    /// `left op right`; `NULL` when either side is `NULL`.
+    case compare(SQLExpression, SQLComparisonOperator, SQLExpression)
+    /// `x IS NULL`.
+    case isNull(SQLExpression)
+    /// `x IS NOT NULL`.
+    case isNotNull(SQLExpression)
+    /// Null-safe equality (`IS NOT DISTINCT FROM`): `NULL` equals `NULL`; never `NULL` itself.
+    case isNotDistinct(SQLExpression, SQLExpression)
+    /// Null-safe inequality (`IS DISTINCT FROM`).
+    case isDistinct(SQLExpression, SQLExpression)
+    /// All of the conditions (n-ary; a printer may group a long list however its parser needs).
+    case and([SQLExpression])
+    /// Any of the conditions (n-ary).
+    case or([SQLExpression])
+    /// Two-valued negation: true when the condition is false or `NULL`.
+    case not(SQLExpression)
+    /// A function named by its role; the printer knows the dialect's name for it.
+    case function(SQLFunction, [SQLExpression])
+    /// Arithmetic on numbers; ``SQLArithmeticOperator/divide`` is real (not integer) division.
+    case arithmetic(SQLExpression, SQLArithmeticOperator, SQLExpression)
+    /// `CASE WHEN condition THEN a ELSE b END`.
+    case caseWhen(SQLExpression, then: SQLExpression, else: SQLExpression)
+    /// `x IN (a, b, …)` over a non-empty list.
+    case inList(SQLExpression, [SQLExpression])
+    /// A string compared (sorted) by a collation: `x COLLATE name`.
+    case collate(SQLExpression, StringCollation)
+}
+
+/// The ordering and equality operators of ``SQLExpression/compare(_:_:_:)``.
+enum SQLComparisonOperator: Hashable {
+    case equal, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
+
+    /// The operator for an ordering comparison of a predicate (`<`, `<=`, `>`, `>=`), `nil` for others.
+    init?(ordering op: NSComparisonPredicate.Operator) {
+        switch op {
+        case .lessThan: self = .lessThan
+        case .lessThanOrEqualTo: self = .lessThanOrEqual
+        case .greaterThan: self = .greaterThan
+        case .greaterThanOrEqualTo: self = .greaterThanOrEqual
+        default: return nil
+        }
+    }
+}
+
+/// The operators of ``SQLExpression/arithmetic(_:_:_:)``.
+enum SQLArithmeticOperator: Hashable {
+    case add, subtract, multiply
+    /// Real division, also of two integers (`7 / 2` is 3.5, as in memory).
+    case divide
+}
+
+/// A function by what it does. Each runs the same Swift code as in-memory evaluation (a store registers
+/// it under its own name); the string tests carry the `[c]`/`[d]` options they apply.
+enum SQLFunction: Hashable {
+    /// The string folded by `[c]`/`[d]` (`StringMatching.fold`).
+    case fold(NSComparisonPredicate.Options)
+    /// `a BEGINSWITH b`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES` with options (`StringMatching`).
+    case beginsWith(NSComparisonPredicate.Options)
+    case endsWith(NSComparisonPredicate.Options)
+    case contains(NSComparisonPredicate.Options)
+    case like(NSComparisonPredicate.Options)
+    case matches(NSComparisonPredicate.Options)
+    /// `uppercase:`, `lowercase:`, `length:` (in characters) of a string.
+    case upper, lower, length
+    /// `abs:` of a number.
+    case abs
+}

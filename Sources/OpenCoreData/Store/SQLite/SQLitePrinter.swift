@@ -1,0 +1,108 @@
+import Foundation
+
+/// Renders a ``SQLExpression`` as SQLite text, binding its values through the ``SQLGenerationContext``
+/// (one `?` per value, in text order):
+///
+/// - truth values are `1`/`0`; two-valued `NOT p` is `NOT COALESCE(p, 0)`;
+/// - null-safe equality is `IS` / `IS NOT`;
+/// - functions use the names ``SQLiteFunctions`` registers (`ocd_fold(x, 3)`, `ocd_contains(a, b, 1)`,
+///   `ocd_upper(x)`, …; options as an integer literal), `abs:` SQLite's `abs`;
+/// - division is real: `(CAST(a AS REAL) / b)`;
+/// - collations are the registered ones (`x COLLATE ocd_localized`; none for `compare:`, SQLite's `BINARY`);
+/// - a long `AND`/`OR` list is grouped into a balanced tree of groups of at most 16, because SQLite
+///   parses a chain as nested binary operators and refuses expressions deeper than 1,000.
+enum SQLitePrinter {
+    /// The SQLite text of `expression`; its values are appended to `context`'s arguments.
+    static func sql(_ expression: SQLExpression, _ context: inout SQLGenerationContext) -> String {
+        switch expression {
+        case .column(let alias, let name): return "\(alias).\(name)"
+        case .parameter(let value):
+            _ = context.bind(value)
+            return "?"
+        case .null: return "NULL"
+        case .literal(let b): return b ? "1" : "0"
+        case .compare(let l, let op, let r):
+            let left = sql(l, &context)
+            return "\(left) \(text(op)) \(sql(r, &context))"
+        case .isNull(let x): return "\(sql(x, &context)) IS NULL"
+        case .isNotNull(let x): return "\(sql(x, &context)) IS NOT NULL"
+        case .isNotDistinct(let l, let r):
+            let left = sql(l, &context)
+            return "\(left) IS \(sql(r, &context))"
+        case .isDistinct(let l, let r):
+            let left = sql(l, &context)
+            return "\(left) IS NOT \(sql(r, &context))"
+        case .and(let parts): return junction(parts, " AND ", empty: "1", &context)
+        case .or(let parts): return junction(parts, " OR ", empty: "0", &context)
+        case .not(let x): return "NOT COALESCE(\(sql(x, &context)), 0)"
+        case .function(let f, let args):
+            let list = args.map { sql($0, &context) } + (options(f).map { ["\($0.rawValue)"] } ?? [])
+            return "\(name(f))(\(list.joined(separator: ", ")))"
+        case .arithmetic(let l, let op, let r):
+            let left = sql(l, &context), right = sql(r, &context)
+            switch op {
+            case .add: return "(\(left) + \(right))"
+            case .subtract: return "(\(left) - \(right))"
+            case .multiply: return "(\(left) * \(right))"
+            case .divide: return "(CAST(\(left) AS REAL) / \(right))"
+            }
+        case .caseWhen(let condition, let a, let b):
+            let test = sql(condition, &context), then = sql(a, &context)
+            return "CASE WHEN \(test) THEN \(then) ELSE \(sql(b, &context)) END"
+        case .inList(let x, let items):
+            let element = sql(x, &context)
+            return "\(element) IN (\(items.map { sql($0, &context) }.joined(separator: ", ")))"
+        case .collate(let x, let collation):
+            let text = sql(x, &context)
+            guard let name = SQLiteFunctions.collationName(collation) else { return text }
+            return "\(text) COLLATE \(name)"
+        }
+    }
+
+    private static func text(_ op: SQLComparisonOperator) -> String {
+        switch op {
+        case .equal: return "="
+        case .lessThan: return "<"
+        case .lessThanOrEqual: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqual: return ">="
+        }
+    }
+
+    /// The registered (or built-in) name of a function.
+    private static func name(_ f: SQLFunction) -> String {
+        switch f {
+        case .fold: return SQLiteFunctions.Function.fold.name
+        case .beginsWith: return SQLiteFunctions.Function.beginsWith.name
+        case .endsWith: return SQLiteFunctions.Function.endsWith.name
+        case .contains: return SQLiteFunctions.Function.contains.name
+        case .like: return SQLiteFunctions.Function.like.name
+        case .matches: return SQLiteFunctions.Function.matches.name
+        case .upper: return SQLiteFunctions.Function.upper.name
+        case .lower: return SQLiteFunctions.Function.lower.name
+        case .length: return SQLiteFunctions.Function.length.name
+        case .abs: return "abs"
+        }
+    }
+
+    /// The `[c]`/`[d]` options a function takes as its last argument.
+    private static func options(_ f: SQLFunction) -> NSComparisonPredicate.Options? {
+        switch f {
+        case .fold(let o), .beginsWith(let o), .endsWith(let o), .contains(let o), .like(let o), .matches(let o): return o
+        case .upper, .lower, .length, .abs: return nil
+        }
+    }
+
+    /// `(a AND b AND …)`, grouped into a balanced tree of at most 16 per group.
+    private static func junction(_ parts: [SQLExpression], _ separator: String, empty: String,
+                                 _ context: inout SQLGenerationContext) -> String {
+        guard !parts.isEmpty else { return empty }
+        return grouped(parts.map { sql($0, &context) }[...], separator)
+    }
+
+    private static func grouped(_ pieces: ArraySlice<String>, _ separator: String) -> String {
+        guard pieces.count > 16 else { return "(" + pieces.joined(separator: separator) + ")" }
+        let middle = pieces.startIndex + pieces.count / 2
+        return "(" + grouped(pieces[..<middle], separator) + separator + grouped(pieces[middle...], separator) + ")"
+    }
+}
