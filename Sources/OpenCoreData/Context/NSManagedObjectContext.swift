@@ -29,6 +29,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _parent: NSManagedObjectContext?
 
     var registry: [ObjectKey: NSManagedObject] = [:]
+    /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
+    /// registered anew; `nil` otherwise.
+    var newlyRegistered: [NSManagedObject]?
     var inserted: [ObjectIdentifier: NSManagedObject] = [:]
     var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
@@ -110,6 +113,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: store.identifier)
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
             registry[key] = object
+            newlyRegistered?.append(object)
         }
         if object._isFault, object.prefetched == nil, let values = row.values {
             if faulting {
