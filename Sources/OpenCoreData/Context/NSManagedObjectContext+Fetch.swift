@@ -16,6 +16,21 @@ extension NSManagedObjectContext {
         return try cast(try fetchResults(request, plan: plan, coordinator: coordinator))
     }
 
+    /// The managed objects `request` selects when run by `plan` (the request's own plan, or one with
+    /// another offset and limit), pending changes included as the request says; and the objects this
+    /// fetch registered anew, which a fetched results controller unregisters when it only needs their
+    /// rows' places (the rows before and just beyond a `fetchOffset`/`fetchLimit` window).
+    func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject]) {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
+        }
+        newlyRegistered = []
+        defer { newlyRegistered = nil }
+        let objects = try parent.map { try fetchThroughParent($0, request, plan: plan) }
+            ?? fetchObjects(request, plan: plan, coordinator: coordinator)
+        return (objects, newlyRegistered ?? [])
+    }
+
     private func cast<ResultType>(_ results: [Any]) throws -> [ResultType] {
         if let typed = results as? [ResultType] { return typed }
         var typed: [ResultType] = []

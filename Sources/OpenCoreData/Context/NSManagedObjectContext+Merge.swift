@@ -134,6 +134,21 @@ extension NSManagedObjectContext {
         registry[object.objectID.key] = nil
     }
 
+    /// The registered object for a row a fetched results controller kept unregistered (outside its
+    /// window), now that the row enters the window: the object registered under its ID if there is
+    /// one, else `object`, registered now.
+    func registerKept(_ object: NSManagedObject) -> NSManagedObject {
+        if let registered = registry[object.objectID.key] { return registered }
+        registry[object.objectID.key] = object
+        return object
+    }
+
+    /// A fault for a row, not registered unless it already was (rows a cached controller keeps outside
+    /// its window).
+    func unregisteredFault(for id: NSManagedObjectID) -> NSManagedObject {
+        registry[id.key] ?? NSManagedObject.makeFetched(entity: id.entity, id: id, context: self)
+    }
+
     /// Takes a saved row into a registered object, keeping this context's unsaved changes on top.
     /// Returns the slots whose visible values changed.
     @discardableResult

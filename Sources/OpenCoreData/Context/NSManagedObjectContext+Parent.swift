@@ -49,6 +49,7 @@ extension NSManagedObjectContext {
                 object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
                 object.takeRow(row.values, version: row.version)
                 registry[row.id.key] = object
+                newlyRegistered?.append(object)
             }
             if object.isDeleted || touched[ObjectIdentifier(object)] != nil { continue }
             result.append(object)

@@ -29,6 +29,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var _parent: NSManagedObjectContext?
 
     var registry: [ObjectKey: NSManagedObject] = [:]
+    /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
+    /// registered anew; `nil` otherwise.
+    var newlyRegistered: [NSManagedObject]?
     /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)`` alone.
     private(set) var inserted: [ObjectIdentifier: NSManagedObject] = [:]
     private(set) var deleted: [ObjectIdentifier: NSManagedObject] = [:]
@@ -110,6 +113,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.backend().identifier)
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
             registry[key] = object
+            newlyRegistered?.append(object)
         }
         if object.faultState.needsRow, let values = row.values {
             if keepingFault { object.holdRow(values, version: row.version) } else { object.takeRow(values, version: row.version) }

@@ -22,6 +22,15 @@ enum FetchedResultsCache {
         var store: String
         var generation: Int64
         var sections: [Section] = []
+        /// For a request with `fetchLimit`/`fetchOffset`: the rows the controller knows around the window.
+        var outside: Outside?
+        struct Outside: Codable, Equatable {
+            /// The rows before the window and those beyond it, grouped by section name in sort order.
+            var before: [Section]
+            var beyond: [Section]
+            /// Whether no row follows the last one known.
+            var complete: Bool
+        }
         struct Section: Codable, Equatable {
             var name: String
             var indexTitle: String?
@@ -33,6 +42,7 @@ enum FetchedResultsCache {
         func matches(_ other: File) -> Bool {
             var a = self, b = other
             a.sections = []; b.sections = []
+            a.outside = nil; b.outside = nil
             return a == b
         }
     }
@@ -66,8 +76,8 @@ enum FetchedResultsCache {
         let request = core.request
         return File(entity: plan.entity.name ?? "", modelVersion: plan.entity.managedObjectModel.versionHash,
                     predicate: request.predicate?.predicateFormat ?? "",
-                    sortDescriptors: (request.sortDescriptors ?? []).map(\.description),
-                    sectionNameKeyPath: core.sectionNameKeyPath ?? "", limit: request.fetchLimit, offset: request.fetchOffset,
+                    sortDescriptors: plan.descriptors.map(\.description),
+                    sectionNameKeyPath: core.sectionNameKeyPath ?? "", limit: plan.limit, offset: plan.offset,
                     includesSubentities: request.includesSubentities, store: store.identifier, generation: generation)
     }
 
@@ -81,21 +91,41 @@ enum FetchedResultsCache {
         return file
     }
 
-    /// Writes the controller's sections under `signature`. Sections holding objects without a store key
-    /// (unsaved inserts) or sort values a cache cannot hold are not cached.
-    static func write(_ name: String, signature: File, sections: [FetchedSection]) {
+    /// Writes the controller's sections under `signature`, and for a windowed request the rows it knows
+    /// around the window. Sections holding objects without a store key (unsaved inserts) or sort values a
+    /// cache cannot hold are not cached.
+    static func write(_ name: String, signature: File, sections: [FetchedSection], outside window: FetchedWindow?) {
         var file = signature
-        for s in sections {
+        func cached(_ s: FetchedSection) -> File.Section? {
             var section = File.Section(name: s.name, indexTitle: s.indexTitle, keys: [], entities: [], sortValues: [])
             for e in s.entries {
-                guard let pk = e.object.objectID.primaryKey else { delete(name); return }
+                guard let pk = e.object.objectID.primaryKey else { return nil }
                 let values = e.keys.compactMap(CachedValue.init)
-                guard values.count == e.keys.count else { delete(name); return }
+                guard values.count == e.keys.count else { return nil }
                 section.keys.append(pk)
                 section.entities.append(e.object.layout.entityID)
                 section.sortValues.append(values)
             }
-            file.sections.append(section)
+            return section
+        }
+        /// Rows outside the window, grouped by consecutive section name.
+        func grouped(_ rows: ArraySlice<FetchedEntry>) -> [File.Section]? {
+            var groups: [FetchedSection] = []
+            for e in rows {
+                if groups.last?.name == e.section { groups[groups.count - 1].entries.append(e) } else {
+                    groups.append(FetchedSection(name: e.section, indexTitle: nil, entries: [e]))
+                }
+            }
+            let sections = groups.compactMap(cached)
+            return sections.count == groups.count ? sections : nil
+        }
+        let all = sections.compactMap(cached)
+        guard all.count == sections.count else { delete(name); return }
+        file.sections = all
+        if let window {
+            let (before, beyond) = window.outside
+            guard let b = grouped(before), let a = grouped(beyond) else { delete(name); return }
+            file.outside = File.Outside(before: b, beyond: a, complete: window.complete)
         }
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try? JSONEncoder().encode(file).write(to: url(name), options: .atomic)

@@ -5,7 +5,10 @@ import Foundation
 final class FetchedResultsCore: @unchecked Sendable {
     enum DeliveryMode { case snapshot, difference, classic }
 
-    let request: NSFetchRequest<NSManagedObject>
+    /// The caller's fetch request itself, shared with the typed controller. As Core Data documents, the
+    /// request must not be modified after the controller was created (the controller reads it again
+    /// in `performFetch()` and its cache signature).
+    let request: any FetchedResultsRequest
     let context: NSManagedObjectContext
     let sectionNameKeyPath: String?
     let cacheName: String?
@@ -13,26 +16,25 @@ final class FetchedResultsCore: @unchecked Sendable {
     var deliveryMode: DeliveryMode?
     var notImplemented = false
     var titleProvider: ((String) -> String?)?
-    var sections: [FetchedSection]?
+    /// The sections shown and each shown object's entry; `nil` before `performFetch()`.
+    private(set) var state: FetchedResultsState?
+    /// For a request with `fetchLimit`/`fetchOffset`: the rows before the window, the window and a
+    /// buffer beyond it, which every change is applied to (see ``FetchedWindow``).
+    private(set) var window: FetchedWindow?
     private var observer: NSObjectProtocol?
     private var saveObserver: NSObjectProtocol?
     private(set) var plan: FetchPlan?
+    /// The one sort order, SQL's and memory's: the plan's descriptors.
+    private var order = FetchedOrder(descriptors: [])
     /// Whether the last `performFetch()` took its sections from the cache file instead of the store.
     private(set) var reusedCache = false
-    /// Each tracked object's entry (its placing values), to find its old position by binary search.
-    private var entries: [ObjectIdentifier: FetchedEntry] = [:]
     private var relevantKeys: Set<String> = []
 
-    init<T>(request: NSFetchRequest<T>, context: NSManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
-        let copy = NSFetchRequest<NSManagedObject>(entityName: request.entityName ?? request.entity?.name ?? "")
-        copy.predicate = request.predicate
-        copy.sortDescriptors = request.sortDescriptors
-        copy.fetchLimit = request.fetchLimit
-        copy.fetchOffset = request.fetchOffset
-        copy.includesSubentities = request.includesSubentities
-        copy.includesPendingChanges = request.includesPendingChanges
-        copy.fetchBatchSize = request.fetchBatchSize
-        self.request = copy
+    /// The sections shown (`nil` before `performFetch()`).
+    var sections: [FetchedSection]? { state?.sections }
+
+    init(request: any FetchedResultsRequest, context: NSManagedObjectContext, sectionNameKeyPath: String?, cacheName: String?) {
+        self.request = request
         self.context = context
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = cacheName
@@ -54,28 +56,28 @@ final class FetchedResultsCore: @unchecked Sendable {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
-        let plan = try FetchPlan(request, model: model)
+        let plan = try request.plan(model: model)
         if let path = sectionNameKeyPath, plan.layout.slotByName[path] == nil {
             throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(plan.entity.name ?? "?") (sectionNameKeyPath)",
                                 userInfo: [NSValidationKeyErrorKey: path])
         }
         self.plan = plan
-        relevantKeys = Set(descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])
+        order = FetchedOrder(descriptors: plan.descriptors)
+        relevantKeys = Set(plan.descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])
         if let predicate = plan.predicate { relevantKeys.formUnion(Self.keys(in: predicate)) }
         // The cache is consulted and written only when the results are the store's (no unsaved changes).
         let signature = cacheName != nil && !context.hasChanges ? FetchedResultsCache.signature(self, plan: plan) : nil
         if let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
-           let cached = restore(file) {
-            sections = cached
+           let restored = restore(file, plan: plan) {
+            (state, window) = (FetchedResultsState(restored.0, order: order), restored.1)
             reusedCache = true
         } else {
-            let objects = try context.fetch(request)
-            sections = try makeSections(objects.map(entry(for:)))
+            (state, window) = try fetchState(plan)
             reusedCache = false
-            if let cacheName, let signature { FetchedResultsCache.write(cacheName, signature: signature, sections: sections!) }
+            if let cacheName, let signature {
+                FetchedResultsCache.write(cacheName, signature: signature, sections: state!.sections, outside: window)
+            }
         }
-        entries = [:]
-        for section in sections! { for e in section.entries { entries[ObjectIdentifier(e.object)] = e } }
         if observer == nil {
             observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification,
                                                               object: context, queue: nil) { [weak self] note in
@@ -88,13 +90,46 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
     }
 
+    /// Runs the request (`performFetch()`, and after the context's reset). A request with
+    /// `fetchLimit`/`fetchOffset` is run from position 0 to the end of the window's buffer, still one
+    /// query; the rows outside the window that the fetch registered are unregistered again, as a fetch
+    /// of the window alone would not have registered them.
+    private func fetchState(_ plan: FetchPlan) throws -> (FetchedResultsState, FetchedWindow?) {
+        guard plan.limit > 0 || plan.offset > 0 else {
+            let objects = try request.fetchObjects(in: context, plan: plan).objects
+            return (FetchedResultsState(try makeSections(objects.map(entry(for:))), order: order), nil)
+        }
+        var window = FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
+        let fetched = try request.fetchObjects(in: context, plan: plan.range(offset: 0, limit: window.edgeLimit))
+        window.append(edge: fetched.objects.map(entry(for:)), asked: window.edgeLimit)
+        let state = FetchedResultsState(try windowSections(&window), order: order)
+        forget(fetched.registered, unless: state)
+        return (state, window)
+    }
+
+    /// The window's sections. Rows entering the window are registered in the context (the instance it
+    /// registered for the row, if any, replaces the one kept).
+    private func windowSections(_ window: inout FetchedWindow) throws -> [FetchedSection] {
+        for i in window.windowRange {
+            let kept = window.rows[i].object
+            let registered = context.registerKept(kept)
+            if registered !== kept { window.replaceObject(at: i, with: registered) }
+        }
+        return try makeSections(Array(window.rows[window.windowRange]))
+    }
+
+    /// Unregisters the objects a fetch or a merge registered that are not shown.
+    private func forget(_ objects: [NSManagedObject], unless state: FetchedResultsState) {
+        for object in objects where !state.contains(object) { context.unregisterMergedObject(object) }
+    }
+
     /// Sections from a matching cache file: faults for the cached keys, placed by the cached sort values,
-    /// with the cached section names and index titles. No query runs.
-    private func restore(_ file: FetchedResultsCache.File) -> [FetchedSection]? {
+    /// with the cached section names and index titles; for a windowed request also the rows around the
+    /// window (unregistered faults). No query runs.
+    private func restore(_ file: FetchedResultsCache.File, plan: FetchPlan) -> ([FetchedSection], FetchedWindow?)? {
         guard let coordinator = context.persistentStoreCoordinator, let identifier = try? coordinator.backend().identifier else { return nil }
-        let width = request.sortDescriptors?.count ?? 0
-        var result: [FetchedSection] = []
-        for s in file.sections {
+        let width = plan.descriptors.count
+        func rows(_ s: FetchedResultsCache.File.Section, registered: Bool) -> [FetchedEntry]? {
             guard s.keys.count == s.entities.count, s.keys.count == s.sortValues.count else { return nil }
             var rows: [FetchedEntry] = []
             rows.reserveCapacity(s.keys.count)
@@ -103,27 +138,37 @@ final class FetchedResultsCore: @unchecked Sendable {
                 guard let entity = coordinator.managedObjectModel.entity(number: s.entities[i]), keys.count == width else { return nil }
                 let id = NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.root.layout.entityID, pk: s.keys[i]),
                                            storeIdentifier: identifier)
-                rows.append(FetchedEntry(object: context.object(with: id), section: s.name, keys: keys, tiebreak: s.keys[i]))
+                let object = registered ? context.object(with: id) : context.unregisteredFault(for: id)
+                rows.append(FetchedEntry(object: object, section: s.name, keys: keys, tiebreak: s.keys[i]))
             }
-            result.append(FetchedSection(name: s.name, indexTitle: s.indexTitle, entries: rows))
+            return rows
         }
-        return result
+        var result: [FetchedSection] = []
+        for s in file.sections {
+            guard let entries = rows(s, registered: true) else { return nil }
+            result.append(FetchedSection(name: s.name, indexTitle: s.indexTitle, entries: entries))
+        }
+        guard plan.limit > 0 || plan.offset > 0 else { return (result, nil) }
+        guard let outside = file.outside else { return nil }
+        var all: [FetchedEntry] = []
+        for s in outside.before { guard let r = rows(s, registered: false) else { return nil }; all += r }
+        all += result.flatMap(\.entries)
+        for s in outside.beyond { guard let r = rows(s, registered: false) else { return nil }; all += r }
+        var window = FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
+        window.append(edge: all, asked: outside.complete ? 0 : all.count)
+        return (result, window)
     }
 
     /// Objects inserted here got store keys when saved. Their tiebreak becomes the key; relative order is
     /// unchanged (new keys are above every existing one and follow insertion order), so arrays stay sorted.
     private func adoptStoreKeys(_ note: Notification) {
-        guard let sections, let inserted = note.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject> else { return }
-        var current = sections.map { ($0.name, $0.entries) }
+        guard var state, let inserted = note.userInfo?[NSInsertedObjectsKey] as? Set<NSManagedObject> else { return }
         for object in inserted {
-            let id = ObjectIdentifier(object)
-            guard let old = entries[id], let pk = object.objectID.primaryKey,
-                  let path = Self.locate(old, in: current, precedes: precedes) else { continue }
-            let updated = FetchedEntry(object: object, section: old.section, keys: old.keys, tiebreak: pk)
-            current[path.section].1[path.row] = updated
-            sections[path.section].entries[path.row] = updated
-            entries[id] = updated
+            guard let old = state.entry(for: object), let pk = object.objectID.primaryKey else { continue }
+            state.replace(old, with: FetchedEntry(object: object, section: old.section, keys: old.keys, tiebreak: pk))
         }
+        self.state = state
+        window?.adoptStoreKeys()
     }
 
     private static func keys(in node: PredicateNode) -> Set<String> {
@@ -146,8 +191,7 @@ final class FetchedResultsCore: @unchecked Sendable {
     }
 
     func entry(for object: NSManagedObject) -> FetchedEntry {
-        let descriptors = request.sortDescriptors ?? []
-        let keys = descriptors.map { (try? $0.sortValue(object)) ?? .null }
+        let keys = order.descriptors.map { (try? $0.sortValue(object)) ?? .null }
         var section = ""
         if let path = sectionNameKeyPath, let v = try? KeyPathReader.value(of: object, keyPath: path), let any = flattenOptional(v) {
             section = PredicatePrinter.plainText(Value(any: any))
@@ -156,22 +200,12 @@ final class FetchedResultsCore: @unchecked Sendable {
         return FetchedEntry(object: object, section: section, keys: keys, tiebreak: tiebreak)
     }
 
-    /// Whether `a` sorts before `b` (descriptors, then the store's tiebreak).
-    func precedes(_ a: FetchedEntry, _ b: FetchedEntry) -> Bool {
-        for (i, d) in (request.sortDescriptors ?? []).enumerated() {
-            var r = NSSortDescriptor.compare(a.keys[i], b.keys[i], collation: d.collation ?? .compare)
-            if !d.ascending { r = r.reversed }
-            if r != .orderedSame { return r == .orderedAscending }
-        }
-        return a.tiebreak < b.tiebreak
-    }
-
     func makeSections(_ sorted: [FetchedEntry]) throws -> [FetchedSection] {
         var result: [FetchedSection] = []
         var seen = Set<String>()
         for (i, e) in sorted.enumerated() {
-            if let last = result.last, last.name == e.section {
-                last.entries.append(e)
+            if result.last?.name == e.section {
+                result[result.count - 1].entries.append(e)
                 continue
             }
             guard seen.insert(e.section).inserted else {
@@ -193,35 +227,25 @@ final class FetchedResultsCore: @unchecked Sendable {
     }
 
     func indexPath(of object: NSManagedObject) -> IndexPath? {
-        guard let sections, let e = entries[ObjectIdentifier(object)] else { return nil }
-        return Self.locate(e, in: sections.map { ($0.name, $0.entries) }, precedes: precedes)
-    }
-
-    /// The position of an entry by binary search (section by name, row by sort order, object identity).
-    static func locate(_ e: FetchedEntry, in sections: [(String, [FetchedEntry])], precedes: (FetchedEntry, FetchedEntry) -> Bool) -> IndexPath? {
-        guard let s = sections.firstIndex(where: { $0.0 == e.section }) else { return nil }
-        let rows = sections[s].1
-        var lo = 0, hi = rows.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if precedes(rows[mid], e) { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < rows.count, rows[lo].object === e.object else {
-            // Equal keys and tiebreaks cannot happen (tiebreaks are unique); fall back to a scan.
-            return rows.firstIndex { $0.object === e.object }.map { IndexPath(row: $0, section: s) }
-        }
-        return IndexPath(row: lo, section: s)
+        guard let state, let e = state.entry(for: object) else { return nil }
+        return state.indexPath(of: e)
     }
 
     // MARK: - Tracking
 
     /// Applies one `ObjectsDidChange` to the results and tells the delegate. Cost grows with the number
-    /// of changed objects (binary searches and array inserts/removals), not with the number of results.
+    /// of changed objects (binary searches and array inserts/removals), not with the number of results;
+    /// with `fetchLimit`/`fetchOffset` also with the window (see ``processWindowed``).
     func process(_ note: Notification) {
-        guard let sections, let plan, delegate != nil else { return }
+        guard let state, let plan, delegate != nil else { return }
         let info = note.userInfo ?? [:]
         if info[NSInvalidatedAllObjectsKey] != nil {
-            deliver(old: sections, new: (try? refetchedSections()) ?? [], changed: [])
+            // The context forgot every object: the one case that fetches again.
+            let fresh = try? fetchState(plan)
+            if plan.limit > 0 || plan.offset > 0 {
+                window = fresh?.1 ?? FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
+            }
+            deliver(old: state.sections, new: fresh?.0 ?? FetchedResultsState([], order: order), changed: [])
             return
         }
         let inserted = (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? []
@@ -242,90 +266,83 @@ final class FetchedResultsCore: @unchecked Sendable {
             updated.insert(object)
         }
         // Those that did not enter the results are forgotten again (the context had not registered them).
-        defer { for object in madeForMerge where entries[ObjectIdentifier(object)] == nil { context.unregisterMergedObject(object) } }
+        defer { if let state = self.state { forget(madeForMerge, unless: state) } }
+        let predicate = plan.predicate.map { NSPredicate(node: $0) }
+        func matches(_ object: NSManagedObject) -> Bool {
+            guard !deleted.contains(object), !object.isDeleted, object.managedObjectContext === context else { return false }
+            return predicate.map { (try? $0.evaluate(validatingReader: object)) ?? false } ?? true
+        }
 
-        if plan.limit > 0 || plan.offset > 0 {
-            // The window depends on objects outside it: ask the store (with pending changes) for the window.
+        if let window {
             let touched = inserted.union(updated).union(deleted).filter(relevant)
-            let windowShifted = unregistered?.deleted.contains { included.contains($0.entity.layout.entityID) && $0.entity.layout.root === root } ?? false
-            guard !touched.isEmpty || windowShifted, let fresh = try? refetchedSections() else { return }
-            deliver(old: sections, new: fresh, changed: Set(updated.filter(relevant).map(ObjectIdentifier.init)))
+            let gone = (unregistered?.deleted ?? []).filter { included.contains($0.entity.layout.entityID) && $0.entity.layout.root === root }
+            guard !touched.isEmpty || !gone.isEmpty else { return }
+            processWindowed(window, touched: touched, gone: gone, updated: Set(updated.filter(relevant).map(ObjectIdentifier.init)), matches: matches)
             return
         }
 
-        var newSections = sections.map { ($0.name, $0.entries) }
-        var changes: [ObjectIdentifier: (object: NSManagedObject, old: IndexPath?, entry: FetchedEntry?, updated: Bool)] = [:]
-        let predicate = plan.predicate.map { NSPredicate(node: $0) }
+        var changes: [ObjectIdentifier: (object: NSManagedObject, old: IndexPath?, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = [:]
         for object in deleted.union(inserted).union(updated) where relevant(object) {
             let id = ObjectIdentifier(object)
-            let oldEntry = entries[id]
+            let oldEntry = state.entry(for: object)
             let isUpdate = updated.contains(object) && !inserted.contains(object)
             if isUpdate, let oldEntry, let slots = changedSlots[object.objectID] {
                 let names = Set(slots.compactMap { $0 < object.layout.attributes.count ? object.layout.attributes[$0].name : nil })
                 if names.isDisjoint(with: relevantKeys) {
-                    changes[id] = (object, Self.locate(oldEntry, in: newSections, precedes: precedes), oldEntry, true)
+                    changes[id] = (object, state.indexPath(of: oldEntry), oldEntry, oldEntry, true)
                     continue
                 }
             }
-            var matches = !deleted.contains(object) && !object.isDeleted && object.managedObjectContext === context
-            if matches, let predicate { matches = (try? predicate.evaluate(validatingReader: object)) ?? false }
-            let oldPath = oldEntry.flatMap { Self.locate($0, in: newSections, precedes: precedes) }
-            guard oldPath != nil || matches else { continue }
-            changes[id] = (object, oldPath, matches ? entry(for: object) : nil, isUpdate)
+            let isMatch = matches(object)
+            let oldPath = oldEntry.flatMap(state.indexPath(of:))
+            guard oldPath != nil || isMatch else { continue }
+            changes[id] = (object, oldPath, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
         }
         guard !changes.isEmpty else { return }
-        // Remove every changed object from its old place (highest positions first), then place the ones
-        // that belong by binary search.
-        for (_, change) in changes.filter({ $0.value.old != nil }).sorted(by: { $0.value.old! > $1.value.old! }) {
-            newSections[change.old!.section].1.remove(at: change.old!.row)
+        // Remove every changed object from its old place, then place the ones that belong by binary search.
+        var next = state
+        for change in changes.values where change.old != nil { next.remove(change.oldEntry!) }
+        let oldByName = Dictionary(uniqueKeysWithValues: state.sections.map { ($0.name, $0) })
+        for change in changes.values {
+            if let e = change.entry { next.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
         }
-        // Sections emptied above must not steer where new sections go.
-        newSections.removeAll { $0.1.isEmpty }
-        for (id, change) in changes {
-            guard let e = change.entry else { entries[id] = nil; continue }
-            entries[id] = e
-            var s = newSections.firstIndex { $0.0 == e.section }
-            if s == nil {
-                var lo = 0, hi = newSections.count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if let first = newSections[mid].1.first, precedes(first, e) { lo = mid + 1 } else { hi = mid }
-                }
-                newSections.insert((e.section, []), at: lo)
-                s = lo
-            }
-            // In place: a local copy of the rows would copy the whole section for every object.
-            var lo = 0, hi = newSections[s!].1.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if precedes(newSections[s!].1[mid], e) { lo = mid + 1 } else { hi = mid }
-            }
-            newSections[s!].1.insert(e, at: lo)
-        }
-        newSections.removeAll { $0.1.isEmpty }
-        let old = sections
-        let oldByName = Dictionary(uniqueKeysWithValues: old.map { ($0.name, $0) })
-        let fresh = newSections.map { name, rows in
-            FetchedSection(name: name, indexTitle: oldByName[name]?.indexTitle ?? title(for: name), entries: rows)
-        }
-        let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap { Self.locate($0, in: newSections, precedes: precedes) }, updated: $0.updated, object: $0.object) }
-        deliver(old: old, new: fresh, tracked: tracked)
+        let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap(next.indexPath(of:)), updated: $0.updated, object: $0.object) }
+        deliver(old: state.sections, new: next, tracked: tracked)
     }
 
-    private func refetchedSections() throws -> [FetchedSection] {
-        let objects = try context.fetch(request)
-        let built = try makeSections(objects.map(entry(for:)))
-        entries = [:]
-        for section in built { for e in section.entries { entries[ObjectIdentifier(e.object)] = e } }
-        return built
+    /// A change under `fetchLimit`/`fetchOffset`, applied to the known rows (before the window, the
+    /// window, the buffer beyond it) by binary search, found by object ID. Rows deleted or no longer
+    /// matching leave; changed rows that match join unless they sort beyond every known row. The store is
+    /// asked only when the window's last row became unknown: for the rows from the last known position
+    /// to the end of the buffer, one query. The window is then the slice `[offset, offset + limit)`,
+    /// compared with the old one (cost grows with the window, not with the results).
+    private func processWindowed(_ window: FetchedWindow, touched: Set<NSManagedObject>, gone: [NSManagedObjectID],
+                                 updated: Set<ObjectIdentifier>, matches: (NSManagedObject) -> Bool) {
+        guard let state, let plan else { return }
+        var window = window
+        for id in gone { window.remove(id) }
+        for object in touched { window.remove(object.objectID) }
+        for object in touched where matches(object) { window.insert(entry(for: object)) }
+        var registered: [NSManagedObject] = []
+        if window.needsEdge {
+            let asked = window.edgeLimit
+            guard let edge = try? request.fetchObjects(in: context, plan: plan.range(offset: window.rows.count, limit: asked)) else { return }
+            window.append(edge: edge.objects.map(entry(for:)), asked: asked)
+            registered = edge.registered
+        }
+        window.trim()
+        guard let sections = try? windowSections(&window) else { return }
+        self.window = window
+        deliver(old: state.sections, new: FetchedResultsState(sections, order: order), changed: updated)
+        forget(registered, unless: self.state!)
     }
 
-    /// Delivers a change computed from whole old and new states (refetch paths: reset, limit/offset).
-    private func deliver(old: [FetchedSection], new: [FetchedSection], changed: Set<ObjectIdentifier>) {
+    /// Delivers a change computed from whole old and new states (reset, and the window's slices).
+    private func deliver(old: [FetchedSection], new: FetchedResultsState, changed: Set<ObjectIdentifier>) {
         var oldPaths: [ObjectIdentifier: (IndexPath, NSManagedObject)] = [:]
         for (s, section) in old.enumerated() { for (r, e) in section.entries.enumerated() { oldPaths[ObjectIdentifier(e.object)] = (IndexPath(row: r, section: s), e.object) } }
         var newPaths: [ObjectIdentifier: (IndexPath, NSManagedObject)] = [:]
-        for (s, section) in new.enumerated() { for (r, e) in section.entries.enumerated() { newPaths[ObjectIdentifier(e.object)] = (IndexPath(row: r, section: s), e.object) } }
+        for (s, section) in new.sections.enumerated() { for (r, e) in section.entries.enumerated() { newPaths[ObjectIdentifier(e.object)] = (IndexPath(row: r, section: s), e.object) } }
         var tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)] = [:]
         for id in Set(oldPaths.keys).union(newPaths.keys) {
             let o = oldPaths[id], n = newPaths[id]
@@ -340,10 +357,11 @@ final class FetchedResultsCore: @unchecked Sendable {
         deliver(old: old, new: new, tracked: tracked)
     }
 
-    private func deliver(old: [FetchedSection], new: [FetchedSection],
+    private func deliver(old: [FetchedSection], new next: FetchedResultsState,
                          tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)]) {
+        let new = next.sections
         let batch = ChangeTracker.changes(oldSections: old.map(\.name), newSections: new.map(\.name), objects: tracked)
-        sections = new
+        state = next
         guard !batch.isEmpty, let delegate else { return }
         let view = erased
         if deliveryMode == nil || deliveryMode == .snapshot {

@@ -12,7 +12,9 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
     let core: FetchedResultsCore
     private let typedRequest: NSFetchRequest<ResultType>?
 
-    /// Mirrors `init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)`.
+    /// Mirrors `init(fetchRequest:managedObjectContext:sectionNameKeyPath:cacheName:)`. The controller keeps
+    /// `fetchRequest` itself, not a copy: as Core Data documents, do not modify the request after this
+    /// (to change it, delete the cache, modify it, and call `performFetch()` again).
     public init(fetchRequest: NSFetchRequest<ResultType>, managedObjectContext context: NSManagedObjectContext,
                 sectionNameKeyPath: String?, cacheName name: String?) {
         self.core = FetchedResultsCore(request: fetchRequest, context: context, sectionNameKeyPath: sectionNameKeyPath, cacheName: name)

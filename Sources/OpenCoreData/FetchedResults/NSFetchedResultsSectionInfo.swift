@@ -13,17 +13,12 @@ public protocol NSFetchedResultsSectionInfo {
 }
 
 /// One section: its name, index title and objects in sort order, with the sort keys each object was
-/// placed by (so that its old position is found by binary search after its values changed).
-final class FetchedSection: NSFetchedResultsSectionInfo {
+/// placed by (so that its old position is found by binary search after its values changed). A value:
+/// the sections handed to the delegate as the old state never change under it.
+struct FetchedSection: NSFetchedResultsSectionInfo {
     let name: String
     let indexTitle: String?
     var entries: [FetchedEntry]
-
-    init(name: String, indexTitle: String?, entries: [FetchedEntry]) {
-        self.name = name
-        self.indexTitle = indexTitle
-        self.entries = entries
-    }
 
     var numberOfObjects: Int { entries.count }
     var objects: [Any]? { entries.map(\.object) }

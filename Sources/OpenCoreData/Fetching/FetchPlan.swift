@@ -19,9 +19,17 @@ struct FetchPlan {
     let predicate: PredicateNode?
     let sorts: [Sort]
     let descriptors: [NSSortDescriptor]
-    let limit: Int
-    let offset: Int
+    private(set) var limit: Int
+    private(set) var offset: Int
     let batchSize: Int
+
+    /// The same plan for another range of the results (offset `offset`, at most `limit` rows; 0: all).
+    func range(offset: Int, limit: Int) -> FetchPlan {
+        var plan = self
+        plan.offset = offset
+        plan.limit = limit
+        return plan
+    }
 
     init<T>(_ request: NSFetchRequest<T>, model: NSManagedObjectModel) throws {
         guard let name = request.entityName ?? request.entity?.name else {

@@ -1,0 +1,129 @@
+import Foundation
+
+/// What a fetched results controller needs of its fetch request. The controller keeps the caller's
+/// `NSFetchRequest<T>` itself (shared, never copied field by field), reached through this protocol
+/// because the controller's core is not generic.
+protocol FetchedResultsRequest: AnyObject {
+    var entityName: String? { get }
+    var predicate: NSPredicate? { get }
+    var sortDescriptors: [NSSortDescriptor]? { get }
+    var fetchLimit: Int { get }
+    var fetchOffset: Int { get }
+    var includesSubentities: Bool { get }
+    /// The request resolved against `model` (sort descriptors, predicate, limit and offset checked).
+    func plan(model: NSManagedObjectModel) throws -> FetchPlan
+    /// The managed objects the request selects when run by `plan` (its own plan, or one for another
+    /// range), pending changes included as the request says, and those the fetch registered anew.
+    func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject])
+}
+
+extension NSFetchRequest: FetchedResultsRequest {
+    func plan(model: NSManagedObjectModel) throws -> FetchPlan { try FetchPlan(self, model: model) }
+
+    func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject]) {
+        try context.fetchObjects(self, plan: plan)
+    }
+}
+
+/// The controller's one sort order, in SQL and in memory: the plan's descriptors, then the store's
+/// tiebreak (`Z_PK`, then insertion order for unsaved objects).
+struct FetchedOrder {
+    let descriptors: [NSSortDescriptor]
+
+    /// Whether `a` sorts before `b`.
+    func precedes(_ a: FetchedEntry, _ b: FetchedEntry) -> Bool {
+        for (i, d) in descriptors.enumerated() {
+            var r = NSSortDescriptor.compare(a.keys[i], b.keys[i], collation: d.collation ?? .compare)
+            if !d.ascending { r = r.reversed }
+            if r != .orderedSame { return r == .orderedAscending }
+        }
+        return a.tiebreak < b.tiebreak
+    }
+
+    /// The first index of `rows` (sorted) whose entry does not precede `e`.
+    func insertionIndex(of e: FetchedEntry, in rows: [FetchedEntry]) -> Int {
+        var lo = 0, hi = rows.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if precedes(rows[mid], e) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The index of `e`'s object in `rows` (sorted), by binary search on the values that placed it.
+    func index(of e: FetchedEntry, in rows: [FetchedEntry]) -> Int? {
+        let i = insertionIndex(of: e, in: rows)
+        if i < rows.count, rows[i].object === e.object { return i }
+        // Equal keys and tiebreaks cannot happen (tiebreaks are unique); fall back to a scan.
+        return rows.firstIndex { $0.object === e.object }
+    }
+}
+
+/// The controller's results: the sections in order and, for each object shown, the entry that placed it
+/// (to find its old position by binary search after its values changed). The two change only together,
+/// through ``replaceAll(_:)``, ``remove(_:)``, ``insert(_:indexTitle:)`` and ``replace(_:with:)``.
+struct FetchedResultsState {
+    let order: FetchedOrder
+    private(set) var sections: [FetchedSection] = []
+    private var entries: [ObjectIdentifier: FetchedEntry] = [:]
+
+    init(_ sections: [FetchedSection], order: FetchedOrder) {
+        self.order = order
+        replaceAll(sections)
+    }
+
+    /// The entry that placed `object`, if it is shown.
+    func entry(for object: NSManagedObject) -> FetchedEntry? { entries[ObjectIdentifier(object)] }
+
+    /// Whether `object` is shown.
+    func contains(_ object: NSManagedObject) -> Bool { entries[ObjectIdentifier(object)] != nil }
+
+    /// The position of a shown entry (section by name, row by binary search).
+    func indexPath(of e: FetchedEntry) -> IndexPath? {
+        guard let s = sections.firstIndex(where: { $0.name == e.section }),
+              let row = order.index(of: e, in: sections[s].entries) else { return nil }
+        return IndexPath(row: row, section: s)
+    }
+
+    /// Replaces every section.
+    mutating func replaceAll(_ sections: [FetchedSection]) {
+        self.sections = sections
+        entries = [:]
+        for section in sections { for e in section.entries { entries[ObjectIdentifier(e.object)] = e } }
+    }
+
+    /// Removes a shown entry, and its section if that empties it (so that it does not steer where new
+    /// sections go).
+    mutating func remove(_ e: FetchedEntry) {
+        guard let path = indexPath(of: e) else { return }
+        sections[path.section].entries.remove(at: path.row)
+        if sections[path.section].entries.isEmpty { sections.remove(at: path.section) }
+        entries[ObjectIdentifier(e.object)] = nil
+    }
+
+    /// Places `e` by binary search: in its section, or in a new one (titled `indexTitle(name)`) placed
+    /// by its first object.
+    mutating func insert(_ e: FetchedEntry, indexTitle: (String) -> String?) {
+        var s = sections.firstIndex { $0.name == e.section }
+        if s == nil {
+            var lo = 0, hi = sections.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if let first = sections[mid].entries.first, order.precedes(first, e) { lo = mid + 1 } else { hi = mid }
+            }
+            sections.insert(FetchedSection(name: e.section, indexTitle: indexTitle(e.section), entries: []), at: lo)
+            s = lo
+        }
+        // In place: a local copy of the rows would copy the whole section for every object.
+        sections[s!].entries.insert(e, at: order.insertionIndex(of: e, in: sections[s!].entries))
+        entries[ObjectIdentifier(e.object)] = e
+    }
+
+    /// Puts `new` where `old` is (same object and relative order: a new tiebreak after a save).
+    mutating func replace(_ old: FetchedEntry, with new: FetchedEntry) {
+        guard let path = indexPath(of: old) else { return }
+        sections[path.section].entries[path.row] = new
+        entries[ObjectIdentifier(old.object)] = nil
+        entries[ObjectIdentifier(new.object)] = new
+    }
+}
