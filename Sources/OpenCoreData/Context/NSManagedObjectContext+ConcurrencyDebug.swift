@@ -18,13 +18,7 @@ import Synchronization
 /// `.confinementConcurrencyType` contexts are never checked. A violation traps with Core Data's
 /// `+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]` and the entry point.
 public enum ConcurrencyDebug {
-    private static let strict = Atomic<Bool>({
-        let arguments = CommandLine.arguments
-        if let i = arguments.firstIndex(of: "-com.apple.CoreData.ConcurrencyDebug"), i + 1 < arguments.count {
-            return (Int(arguments[i + 1]) ?? 0) > 0
-        }
-        return (Int(ProcessInfo.processInfo.environment["OPENCOREDATA_CONCURRENCY_DEBUG"] ?? "") ?? 0) > 0
-    }())
+    private static let strict = Atomic<Bool>(debugSwitch("-com.apple.CoreData.ConcurrencyDebug", environment: "OPENCOREDATA_CONCURRENCY_DEBUG"))
 
     /// Whether the strict check (and, in release builds, the race check) is on. Set it in code, or see the
     /// type's comment.
