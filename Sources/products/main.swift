@@ -10,6 +10,7 @@ import OpenCoreDataTesting
 // --seed   the random seed for prices and names (default 1)
 // --sql    log every SQL statement (same as -com.apple.CoreData.SQLDebug 1)
 // --fresh  delete the store first
+// -com.apple.CoreData.ConcurrencyDebug 1  check every context call is on its queue (docs/Concurrency.md)
 
 import Logging
 
@@ -28,7 +29,7 @@ while let argument = arguments.next() {
     case "--seed": seed = UInt64(arguments.next() ?? "") ?? seed
     case "--sql": SQLDebug.isEnabled = true
     case "--fresh": fresh = true
-    case "-com.apple.CoreData.SQLDebug": _ = arguments.next()
+    case "-com.apple.CoreData.SQLDebug", "-com.apple.CoreData.ConcurrencyDebug": _ = arguments.next()
     case "--help", "-h":
         print("usage: products [--store PATH] [--count N] [--seed S] [--sql] [--fresh]")
         exit(0)

@@ -6,6 +6,7 @@ extension NSManagedObjectContext {
     /// deleted ones excluded, and updated ones judged by their in-memory values, as Apple documents.
     /// Throws if a key is not in the model (naming entity and key) or the results are not `ResultType`.
     public func fetch<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> [ResultType] {
+        checkQueue("fetch(_:)")
         let (plan, coordinator) = try prepare(request)
         if request.resultType == .managedObjectResultType, parent == nil {
             // A class-to-class array cast: much cheaper than casting each element from `Any`.
@@ -46,6 +47,7 @@ extension NSManagedObjectContext {
 
     /// Mirrors `count(for:)`: counts in SQL (`COUNT(*)`), including pending changes when the request does.
     public func count<ResultType>(for request: NSFetchRequest<ResultType>) throws -> Int {
+        checkQueue("count(for:)")
         let (plan, coordinator) = try prepare(request)
         if let parent { return try fetchThroughParent(parent, request, plan: plan).count }
         if request.includesPendingChanges, hasPendingChanges(for: plan) {

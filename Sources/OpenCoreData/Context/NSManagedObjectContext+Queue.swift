@@ -31,35 +31,35 @@ extension NSManagedObjectContext {
     /// `RunLoop.main.run()`, or an `async` `main` (Swift concurrency drains it). A command-line tool that
     /// only ever calls `performAndWait` from the main thread needs none of that.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { self.runningOnQueue(block) }
     }
 
     /// Mirrors `performAndWait(_:)`: runs `block` on the context's queue and waits. Re-entrant (a block
     /// already on the queue runs inline), rethrowing, and returns the block's value.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue || (concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread) || concurrencyType == .confinementConcurrencyType {
-            return try block()
+            return try runningOnQueue(block)
         }
         return try withoutActuallyEscaping(block) { block in
             var result: Result<T, Error>!
-            queue.sync { result = Result { try block() } }
+            queue.sync { result = Result { try runningOnQueue(block) } }
             return try result.get()
         }
     }
 
     /// Mirrors the async `perform(schedule:_:)`.
     public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws -> T) async throws -> T {
-        if schedule == .immediate, isOnQueue { return try block() }
+        if schedule == .immediate, isOnQueue { return try runningOnQueue(block) }
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try block() }) }
+            queue.async { continuation.resume(with: Result { try self.runningOnQueue(block) }) }
         }
     }
 
     /// Mirrors the async `perform(schedule:_:)` for blocks that do not throw.
     public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () -> T) async -> T {
-        if schedule == .immediate, isOnQueue { return block() }
+        if schedule == .immediate, isOnQueue { return runningOnQueue(block) }
         return await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: block()) }
+            queue.async { continuation.resume(returning: self.runningOnQueue(block)) }
         }
     }
 }

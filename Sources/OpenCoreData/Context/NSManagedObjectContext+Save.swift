@@ -35,6 +35,7 @@ extension NSManagedObjectContext {
     /// the store fails, it throws and neither the store nor the context changes. Posts `WillSave`, then
     /// `DidSave` (objects) and `didSaveObjectIDsNotification` (IDs).
     public func save() throws {
+        checkQueue("save()")
         processPendingChanges()  // even when nothing is left to write (an insert deleted again)
         guard hasChanges else { return }
         if let parent { return try saveToParent(parent) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Mirrors Core Data's `NSManagedObjectContext`: a scratch pad of managed objects — one object per ID
 /// (uniquing), pending inserts, updates and deletes, fetches that see those pending changes, and saves
@@ -25,6 +26,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var mergePolicy: Any = NSErrorMergePolicy
     /// The context's serial queue (the main queue for `.mainQueueConcurrencyType`).
     let queue: DispatchQueue
+    /// The thread running a `perform` / `performAndWait` block on the queue (0 when none), for the queue
+    /// checks (see `ConcurrencyDebug`).
+    let blockThread = Atomic<UInt>(0)
     var mergeObserver: NSObjectProtocol?
     var _parent: NSManagedObjectContext?
 
@@ -75,6 +79,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `object(with:)`: the registered object, or a fault for the ID (not checked against the store;
     /// firing a fault whose row is gone leaves it with empty values).
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
+        checkQueue("object(with:)")
         if let object = registry[objectID.key] { return object }
         let object = NSManagedObject.makeFetched(entity: objectID.entity, id: objectID, context: self)
         registry[objectID.key] = object
@@ -84,6 +89,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `existingObject(with:)`: the object, loaded from the store if needed; throws
     /// `NSManagedObjectReferentialIntegrityError` if the store has no such row.
     public func existingObject(with objectID: NSManagedObjectID) throws -> NSManagedObject {
+        checkQueue("existingObject(with:)")
         if let object = registry[objectID.key] {
             if object.faultState.needsRow { try readRows(of: [object]) }
             if !object.faultState.needsRow { return object }
@@ -134,6 +140,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Mirrors `insert(_:)`.
     open func insert(_ object: NSManagedObject) {
+        checkQueue("insert(_:)")
         if object.managedObjectContext === self, object.isInserted { return }
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext.")
@@ -155,6 +162,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Mirrors `delete(_:)`. Deleting an object inserted and not yet saved simply forgets it.
     open func delete(_ object: NSManagedObject) {
+        checkQueue("delete(_:)")
         precondition(object.managedObjectContext === self, "delete(_:) of an object of another context")
         let id = ObjectIdentifier(object)
         guard !object.isDeleted else { return }

@@ -152,11 +152,17 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `value(forKey:)`. Numbers come back as `NSNumber`, as in Core Data, so `as? Int`,
     /// `as? Int32` and `as? Double` all work. An unknown key traps (Core Data raises).
     open func value(forKey key: String) -> Any? {
-        do { return try validatedValue(forKey: key) } catch { fatalError("\(error)") }
+        checkQueue("value(forKey:)")
+        do { return try readValue(forKey: key) } catch { fatalError("\(error)") }
     }
 
     /// The throwing form of ``value(forKey:)``: an unknown key throws, naming the entity and the key.
     public func validatedValue(forKey key: String) throws -> Any? {
+        checkQueue("validatedValue(forKey:)")
+        return try readValue(forKey: key)
+    }
+
+    private func readValue(forKey key: String) throws -> Any? {
         value(at: try slot(forKey: key)).anyValue
     }
 
@@ -180,11 +186,17 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// Mirrors `setValue(_:forKey:)`: records the change in the context. An unknown key traps.
     open func setValue(_ value: Any?, forKey key: String) {
-        do { try setValidatedValue(value, forKey: key) } catch { fatalError("\(error)") }
+        checkQueue("setValue(_:forKey:)")
+        do { try writeValue(value, forKey: key) } catch { fatalError("\(error)") }
     }
 
     /// The throwing form of ``setValue(_:forKey:)``. Not in Core Data.
     public func setValidatedValue(_ value: Any?, forKey key: String) throws {
+        checkQueue("setValidatedValue(_:forKey:)")
+        try writeValue(value, forKey: key)
+    }
+
+    private func writeValue(_ value: Any?, forKey key: String) throws {
         let slot = try slot(forKey: key)
         if isFault { fireFault() }
         let raw = Value(any: value)

@@ -86,17 +86,21 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 }
 
+/// A Core Data debug switch as launched: `argument N` on the command line (as Core Data's launch arguments,
+/// on when N > 0), else `environment=N`.
+func debugSwitch(_ argument: String, environment: String) -> Bool {
+    let arguments = CommandLine.arguments
+    if let i = arguments.firstIndex(of: argument), i + 1 < arguments.count {
+        return (Int(arguments[i + 1]) ?? 0) > 0
+    }
+    return (Int(ProcessInfo.processInfo.environment[environment] ?? "") ?? 0) > 0
+}
+
 /// Core Data's SQL debug switch: `-com.apple.CoreData.SQLDebug 1` on the command line (as Core Data's
 /// launch argument) or `OPENCOREDATA_SQL_DEBUG=1` in the environment. SQL statements, their argument
 /// types (never values) and fetch timings go to swift-log's logger `OpenCoreData.SQL` at debug level.
 public enum SQLDebug {
-    private static let state = Mutex<Bool>({
-        let arguments = CommandLine.arguments
-        if let i = arguments.firstIndex(of: "-com.apple.CoreData.SQLDebug"), i + 1 < arguments.count {
-            return (Int(arguments[i + 1]) ?? 0) > 0
-        }
-        return (Int(ProcessInfo.processInfo.environment["OPENCOREDATA_SQL_DEBUG"] ?? "") ?? 0) > 0
-    }())
+    private static let state = Mutex<Bool>(debugSwitch("-com.apple.CoreData.SQLDebug", environment: "OPENCOREDATA_SQL_DEBUG"))
 
     /// Whether SQL logging is on for stores added from now on. Set it in code, or see the type's comment.
     public static var isEnabled: Bool {
