@@ -115,6 +115,14 @@ struct OCDFuzz {
             target.run(bytes)
         }
         currentSeed.withLock { $0 = nil }
+        if target == .parser {
+            let counts = ParserFuzzing.counts.withLock { $0 }
+            print("ocd-fuzz parser: \(counts.parsed) formats parsed and round-tripped, \(counts.rejected) rejected with a positioned error")
+        }
+        if target == .sql {
+            let counts = SQLFuzzing.shared.counts.withLock { $0 }
+            print("ocd-fuzz sql: \(counts.compared) predicates compared, \(counts.skipped) skipped (memory refused or left out)")
+        }
         print("ocd-fuzz \(target.rawValue): replayed \(files) files and \(random) random inputs (seeds \(seed)..<\(seed &+ UInt64(random))) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s, no failure")
     }
 }

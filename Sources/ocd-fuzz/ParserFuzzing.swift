@@ -18,6 +18,9 @@ enum ParserFuzzing {
         "owner": ["name": "Ann", "age": 40] as [String: Any], "created": Date(timeIntervalSinceReferenceDate: 1000),
     ] }
 
+    /// Inputs that parsed (and round-tripped) and inputs rejected with a positioned error.
+    static let counts = Locked((parsed: 0, rejected: 0))
+
     static func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
         let predicate: NSPredicate
@@ -27,6 +30,7 @@ enum ParserFuzzing {
             if error.offset < 0 || error.offset > text.unicodeScalars.count {
                 fuzzFailure("parser", "diagnostic offset \(error.offset) outside \(text.debugDescription)")
             }
+            counts.withLock { $0.rejected += 1 }
             return
         } catch {
             fuzzFailure("parser", "unexpected error type \(type(of: error)) for \(text.debugDescription)")
@@ -46,6 +50,7 @@ enum ParserFuzzing {
         if again.predicateFormat != printed {
             fuzzFailure("parser", "printing is not stable for \(text.debugDescription): \(printed.debugDescription) then \(again.predicateFormat.debugDescription)")
         }
+        counts.withLock { $0.parsed += 1 }
         _ = try? predicate.evaluate(validating: sample, substitutionVariables: ["X": 1, "v1": "a"])
     }
 }
