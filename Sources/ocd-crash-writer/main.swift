@@ -43,6 +43,8 @@ context.performAndWait {
             }
             counter.setValue(batch, forKey: "lastBatch")
             try context.save()
+            // Acknowledge the save (unbuffered): the test checks that every acknowledged batch survives the kill.
+            FileHandle.standardOutput.write(Data("saved \(batch)\n".utf8))
             context.reset()  // keep memory flat however long it runs
         }
     } catch {

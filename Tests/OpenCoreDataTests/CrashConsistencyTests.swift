@@ -6,7 +6,11 @@ import Glibc
 #endif
 
 /// A child process saves in a loop and is killed with SIGKILL at random moments; after each kill the
-/// store opens, `PRAGMA integrity_check` is ok, and every save is wholly present or wholly absent.
+/// store opens, `PRAGMA integrity_check` is ok, every save is wholly present or wholly absent, and every
+/// save the writer acknowledged (printed after `save()` returned) is present.
+///
+/// 50 kills by default; `OCD_LONG=1` (the long mode of docs/LongRuns.md) runs 200, and
+/// `OCD_CRASH_KILLS=N` runs N.
 @Suite("Crash consistency")
 struct CrashConsistencyTests {
     static var writerURL: URL? {
@@ -22,9 +26,11 @@ struct CrashConsistencyTests {
         let writer = try #require(Self.writerURL, "ocd-crash-writer is built with the tests")
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let kills = Int(ProcessInfo.processInfo.environment["OCD_CRASH_KILLS"] ?? "") ?? 50
+        let environment = ProcessInfo.processInfo.environment
+        let kills = Int(environment["OCD_CRASH_KILLS"] ?? "") ?? (environment["OCD_LONG"] == "1" ? 200 : 50)
         var rng = SeededRandom(seed: 7)
         var lastBatch: Int64 = 0
+        var acknowledgedSaves = 0
         for round in 0..<kills {
             let process = Process()
             process.executableURL = writer
@@ -34,10 +40,14 @@ struct CrashConsistencyTests {
             try process.run()
             defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
             // Wait until it is writing, then kill it at a random moment.
-            _ = pipe.fileHandleForReading.availableData
+            var output = pipe.fileHandleForReading.availableData
             usleep(UInt32(rng.int(1_000...40_000)))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            output += pipe.fileHandleForReading.readDataToEndOfFile()
+            let acknowledged = String(decoding: output, as: UTF8.self).split(separator: "\n")
+                .compactMap { $0.hasPrefix("saved ") ? Int64($0.dropFirst(6)) : nil }.max() ?? 0
+            acknowledgedSaves += acknowledged > lastBatch ? Int(acknowledged - lastBatch) : 0
             #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer should have been killed")
 
             let container = try store.container(LedgerModel.make())
@@ -50,6 +60,7 @@ struct CrashConsistencyTests {
                 let counter = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Counter")).first
                 let batch = (counter?.value(forKey: "lastBatch") as? Int64) ?? 0
                 #expect(batch >= lastBatch, "round \(round): committed saves never disappear")
+                #expect(batch >= acknowledged, "round \(round): the writer acknowledged batch \(acknowledged), the store has \(batch)")
                 lastBatch = batch
                 let entries = NSFetchRequest<NSDictionary>(entityName: "Entry")
                 entries.resultType = .dictionaryResultType
@@ -62,5 +73,7 @@ struct CrashConsistencyTests {
             }
         }
         #expect(lastBatch > 0, "the writer got some saves in")
+        #expect(acknowledgedSaves > 0, "the writer acknowledged some saves")
+        print("crash consistency: \(kills) kills, \(lastBatch) batches committed, \(acknowledgedSaves) acknowledged")
     }
 }
