@@ -43,7 +43,9 @@ package enum FunctionEvaluation {
             guard let x = try double(0), let y = try double(1) else { return .null }
             return .double(name == "add:to:" ? x + y : name == "from:subtract:" ? x - y : x * y)
         case "divide:by:":
-            guard let x = try double(0), let y = try double(1) else { return .null }
+            // Division by zero is nil (as SQL's `x / 0` is NULL), not an infinity: comparisons with it are
+            // false in memory and in a store alike.
+            guard let x = try double(0), let y = try double(1), y != 0 else { return .null }
             return .double(x / y)
         case "modulus:by:":
             if let x = try exactInt(args[0], name), let y = try exactInt(args[1], name), y != 0 {

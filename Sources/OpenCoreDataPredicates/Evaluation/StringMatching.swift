@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// - `[c]`: Unicode case folding (full folding: `ß` matches `SS`, `ς` matches `Σ`).
 /// - `[d]`: canonical decomposition, combining marks removed (`é` → `e`, `й` → `и`).
-/// - `[n]`: the strings are taken as they are; it supersedes `[c]` and `[d]`, as Apple documents.
+/// - `[n]`: the strings are taken as they are, without `[c]`/`[d]` folding (it supersedes them, as Apple
+///   documents); canonically equivalent strings are equal, as without options — the store keeps text in
+///   NFC, so comparing scalars literally would make SQL and memory disagree on `"Cafe\u{301}"`.
 package enum StringMatching {
     /// The folded form of `s` under `options`.
     package static func fold(_ s: String, _ options: NSComparisonPredicate.Options) -> String {
@@ -40,25 +42,15 @@ package enum StringMatching {
         return String(scalars).precomposedStringWithCanonicalMapping
     }
 
-    /// Strings equal under the options. Without options this is Swift's `==` (canonical equivalence);
-    /// with `[n]` it is literal (same Unicode scalars).
+    /// Strings equal under the options: Swift's `==` (canonical equivalence) of the folded forms.
     package static func equal(_ a: String, _ b: String, _ options: NSComparisonPredicate.Options) -> Bool {
-        if options.contains(.normalized) { return a.unicodeScalars.elementsEqual(b.unicodeScalars) }
-        return fold(a, options) == fold(b, options)
+        fold(a, options) == fold(b, options)
     }
 
     /// Orders two strings under the options: Unicode scalar order of the canonically composed, folded forms.
     package static func compare(_ a: String, _ b: String, _ options: NSComparisonPredicate.Options) -> ComparisonResult {
-        if options.contains(.normalized) {
-            return order(a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars, by: { $0.value < $1.value }),
-                         a.unicodeScalars.elementsEqual(b.unicodeScalars))
-        }
         let fa = fold(a, options), fb = fold(b, options)
         return fa == fb ? .orderedSame : fa < fb ? .orderedAscending : .orderedDescending
-    }
-
-    private static func order(_ less: Bool, _ equal: Bool) -> ComparisonResult {
-        equal ? .orderedSame : less ? .orderedAscending : .orderedDescending
     }
 
     package static func beginsWith(_ s: String, _ prefix: String, _ options: NSComparisonPredicate.Options) -> Bool {

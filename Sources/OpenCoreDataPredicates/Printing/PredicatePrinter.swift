@@ -143,8 +143,31 @@ package enum PredicatePrinter {
     }
 
     /// An operand of an infix operator, index or member access: infix functions are parenthesized.
-    private static func writeOperand(_ node: ExpressionNode, into out: inout String) {
-        if case .function(let name, let args) = node, args.count == 2, BuiltinFunctions.infix[name] != nil {
+    /// How tightly an expression binds in the grammar (`expression`, `term`, `power`, `unary`): `+ -` 1,
+    /// `* /` 2, `**` 3, unary minus 4, anything else 5.
+    private static func precedence(_ node: ExpressionNode) -> Int {
+        guard case .function(let name, let args) = node, args.count == 2, BuiltinFunctions.infix[name] != nil else { return 5 }
+        if isUnaryMinus(node) { return 4 }
+        switch name {
+        case "add:to:", "from:subtract:": return 1
+        case "multiply:by:", "divide:by:": return 2
+        default: return 3
+        }
+    }
+
+    /// `0 - x` as the parser makes it from `-x` (a numeric constant `x` is negated in place instead).
+    private static func isUnaryMinus(_ node: ExpressionNode) -> Bool {
+        guard case .function("from:subtract:", let args) = node, args.count == 2, args[0] == .constant(.int(0)) else { return false }
+        switch args[1] {
+        case .constant(.int), .constant(.double), .constant(.decimal): return false
+        default: return true
+        }
+    }
+
+    /// An operand, parenthesized only where the grammar needs it (binding looser than `minimum`), so
+    /// that the print nests no deeper than the format it came from: `a - b - c`, not `(a - b) - c`.
+    private static func writeOperand(_ node: ExpressionNode, minimum: Int = 5, into out: inout String) {
+        if precedence(node) < minimum {
             out += "("
             write(node, into: &out)
             out += ")"
@@ -154,10 +177,15 @@ package enum PredicatePrinter {
     }
 
     private static func writeFunction(_ name: String, _ args: [ExpressionNode], into out: inout String) {
-        if let op = BuiltinFunctions.infix[name], args.count == 2 {
-            writeOperand(args[0], into: &out)
+        if isUnaryMinus(.function(name, args)) {
+            out += "-"
+            writeOperand(args[1], minimum: 4, into: &out)
+        } else if let op = BuiltinFunctions.infix[name], args.count == 2 {
+            // `+ - * /` group to the left, `**` to the right; `**`'s left side is a unary expression.
+            let p = precedence(.function(name, args))
+            writeOperand(args[0], minimum: p == 3 ? 4 : p, into: &out)
             out += " " + op + " "
-            writeOperand(args[1], into: &out)
+            writeOperand(args[1], minimum: p == 3 ? 3 : p + 1, into: &out)
         } else if name == "objectFrom:withIndex:", args.count == 2 {
             writeOperand(args[0], into: &out)
             out += "["
