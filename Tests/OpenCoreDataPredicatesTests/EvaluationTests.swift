@@ -85,6 +85,8 @@ struct EvaluationTests {
         #expect(try eval("'ABC' MATCHES[c] 'abc'", nil))
         #expect(try eval("'été' MATCHES[d] 'ete'", nil))
         #expect(throws: PredicateEvaluationError.self) { try eval("'a' MATCHES '('", nil) }
+        #expect(try eval("'' MATCHES ''", nil))
+        #expect(try !eval("'a' MATCHES ''", nil))
         // Unbalanced patterns that the whole-string wrapper `\A(?:…)\z` would otherwise balance.
         for pattern in ["b)|(c", "a)(", ")|(", "x)|(?:y"] {
             #expect(throws: PredicateEvaluationError.self, "\(pattern)") { try eval("'abc' MATCHES %@", nil, pattern) }

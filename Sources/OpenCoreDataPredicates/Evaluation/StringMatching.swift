@@ -127,7 +127,8 @@ final class RegexCache: Sendable {
             // The pattern must be valid on its own: wrapped, an unbalanced `b)|(c` would compile and mean
             // something else. (A pattern that is valid alone but not wrapped, `\Q…` to the end or an `(?x)`
             // comment, fails below rather than match differently.)
-            _ = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+            // (The empty pattern, which matches the empty string, is valid; NSRegularExpression refuses it alone.)
+            if !pattern.isEmpty { _ = try NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : []) }
             regex = try NSRegularExpression(pattern: "\\A(?:" + pattern + ")\\z", options: caseInsensitive ? [.caseInsensitive] : [])
         } catch {
             throw PredicateEvaluationError(.invalidRegularExpression(pattern))
