@@ -105,10 +105,10 @@ extension NSManagedObjectContext {
             deletedHere.append(object)
         }
         guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty && unregistered.isEmpty && unregisteredDeletes.isEmpty) else { return }
-        var info: [AnyHashable: Any] = [ChangedKeys.userInfoKey: ChangedKeys(changedKeys)]
-        if !unregistered.isEmpty || !unregisteredDeletes.isEmpty {
-            info[UnregisteredChanges.userInfoKey] = UnregisteredChanges(updated: unregistered, deleted: unregisteredDeletes)
-        }
+        var announced = AnnouncedChanges(changedSlots: changedKeys)
+        announced.unregisteredUpdated = unregistered
+        announced.unregisteredDeleted = unregisteredDeletes
+        var info: [AnyHashable: Any] = [AnnouncedChanges.userInfoKey: announced]
         if !insertedHere.isEmpty { info[NSInsertedObjectsKey] = Set(insertedHere) }
         if !updatedHere.isEmpty {
             info[NSUpdatedObjectsKey] = Set(updatedHere)

@@ -36,7 +36,7 @@ extension NSManagedObjectContext {
         if !changes.inserted.isEmpty { info[NSInsertedObjectsKey] = Set(changes.inserted.values) }
         if !changes.updated.isEmpty { info[NSUpdatedObjectsKey] = Set(changes.updated.values.map(\.object)) }
         if !changes.deleted.isEmpty { info[NSDeletedObjectsKey] = Set(changes.deleted.values) }
-        info[ChangedKeys.userInfoKey] = ChangedKeys(changes.updated.values.map { ($0.object.objectID, $0.slots) })
+        info[AnnouncedChanges.userInfoKey] = AnnouncedChanges(changedSlots: changes.updated.values.map { ($0.object.objectID, $0.slots) })
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
     }
 }
@@ -50,22 +50,19 @@ extension Notification.Name {
     public static let NSManagedObjectContextDidSave = NSManagedObjectContext.didSaveObjectsNotification
 }
 
-/// For each updated object of an `ObjectsDidChange`, the storage slots whose values changed (what a
-/// fetched results controller needs to decide whether an update can move an object).
-struct ChangedKeys: @unchecked Sendable {
-    static let userInfoKey = "OpenCoreDataChangedKeys"
-    let slots: [NSManagedObjectID: Set<Int>]
-    init(_ pairs: [(NSManagedObjectID, Set<Int>)]) {
-        slots = Dictionary(pairs, uniquingKeysWith: { a, b in a.union(b) })
-    }
-}
+/// What an `ObjectsDidChange` carries beyond Core Data's keys, under one userInfo key: for each updated
+/// object the storage slots whose values changed (so that a fetched results controller knows whether an
+/// update can move an object), and the rows of a merged save that the context never registered — not
+/// announced (Core Data announces registered objects only), but evaluated by fetched results controllers
+/// against their requests (updated rows) or allowed to move a `fetchLimit`/`fetchOffset` window (deleted
+/// rows); Core Data's controllers miss both.
+struct AnnouncedChanges: @unchecked Sendable {
+    static let userInfoKey = "OpenCoreDataAnnouncedChanges"
+    let changedSlots: [NSManagedObjectID: Set<Int>]
+    var unregisteredUpdated: [SavedChanges.Row] = []
+    var unregisteredDeleted: [NSManagedObjectID] = []
 
-/// Rows of a merged save that were not registered in the merging context: not announced in
-/// `ObjectsDidChange` (Core Data announces registered objects only), but handed to fetched results
-/// controllers, which evaluate updated rows against their requests and let deleted ones move a
-/// `fetchLimit`/`fetchOffset` window (Core Data's controllers miss both).
-struct UnregisteredChanges: @unchecked Sendable {
-    static let userInfoKey = "OpenCoreDataUnregisteredChanges"
-    let updated: [SavedChanges.Row]
-    let deleted: [NSManagedObjectID]
+    init(changedSlots pairs: [(NSManagedObjectID, Set<Int>)]) {
+        changedSlots = Dictionary(pairs, uniquingKeysWith: { a, b in a.union(b) })
+    }
 }

@@ -251,14 +251,14 @@ final class FetchedResultsCore: @unchecked Sendable {
         let inserted = (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? []
         var updated = ((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>) ?? []).union((info[NSRefreshedObjectsKey] as? Set<NSManagedObject>) ?? [])
         let deleted = (info[NSDeletedObjectsKey] as? Set<NSManagedObject>) ?? []
-        let changedSlots = (info[ChangedKeys.userInfoKey] as? ChangedKeys)?.slots ?? [:]
+        let announced = info[AnnouncedChanges.userInfoKey] as? AnnouncedChanges
+        let changedSlots = announced?.changedSlots ?? [:]
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let root = plan.layout.root
         func relevant(_ o: NSManagedObject) -> Bool { o.layout.root === root && included.contains(o.layout.entityID) }
         // Rows a merged save changed that this context never registered: they may match now.
         var madeForMerge: [NSManagedObject] = []
-        let unregistered = info[UnregisteredChanges.userInfoKey] as? UnregisteredChanges
-        for row in unregistered?.updated ?? [] {
+        for row in announced?.unregisteredUpdated ?? [] {
             let layout = row.id.entity.layout!
             guard layout.root === root, included.contains(layout.entityID) else { continue }
             let (object, isNew) = context.objectForMergedRow(row)
@@ -275,7 +275,7 @@ final class FetchedResultsCore: @unchecked Sendable {
 
         if let window {
             let touched = inserted.union(updated).union(deleted).filter(relevant)
-            let gone = (unregistered?.deleted ?? []).filter { included.contains($0.entity.layout.entityID) && $0.entity.layout.root === root }
+            let gone = (announced?.unregisteredDeleted ?? []).filter { included.contains($0.entity.layout.entityID) && $0.entity.layout.root === root }
             guard !touched.isEmpty || !gone.isEmpty else { return }
             processWindowed(window, touched: touched, gone: gone, updated: Set(updated.filter(relevant).map(ObjectIdentifier.init)), matches: matches)
             return
