@@ -363,7 +363,45 @@ final class Figures {
                                        verdict: .check(f / o >= target)))
             }
             if counter.changes == 0 { throw MismatchError(description: "the controller reported no change") }
+            try windowedControllerFigure(context, container.persistentStoreCoordinator, objects)
         }
+    }
+
+    /// Figure 7, windowed: a controller with `fetchLimit` 50 and `fetchOffset` 100 over the same products
+    /// follows a change without refetching (issue 12): the time of one change and the store queries it
+    /// cost, against refetching the window.
+    func windowedControllerFigure(_ context: NSManagedObjectContext, _ coordinator: NSPersistentStoreCoordinator, _ objects: [Products]) throws {
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+        request.fetchLimit = 50
+        request.fetchOffset = 100
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        try controller.performFetch()
+        final class Counter: NSFetchedResultsControllerDelegate {
+            var changes = 0
+            func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
+                            for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) { changes += 1 }
+        }
+        let counter = Counter()
+        controller.delegate = counter
+        let store = try coordinator.persistentStores.first.map { $0 }!
+        var ours: [Double] = [], refetch: [Double] = [], queries: [Int] = []
+        for rep in 0...repetitions {
+            // One object of the window moves out of it (a higher price in the last section).
+            let window = controller.fetchedObjects!
+            let moved = window[(rep * 7) % window.count]
+            moved.name = "S99"
+            let before = store.queryCount
+            let t = time { context.processPendingChanges() }
+            if rep > 0 { ours.append(t); queries.append(store.queryCount - before) }
+            let r = try time { _ = try context.fetch(request) }
+            if rep > 0 { refetch.append(r) }
+        }
+        if counter.changes == 0 { throw MismatchError(description: "the windowed controller reported no change") }
+        let o = median(ours), f = median(refetch)
+        table.append(ResultRow(figure: "7. controller, fetchLimit 50 / fetchOffset 100: 1 object leaves the window (\(Format.count(objects.count)) objects)",
+                               ours: Format.seconds(o) + ", \(queries.max() ?? 0) queries", raw: "refetch window " + Format.seconds(f),
+                               ratio: Format.ratio(f / o) + " faster", target: "no refetch", verdict: .check(queries.max() ?? 1 <= 1)))
     }
 
     // MARK: - 8-9: predicates

@@ -94,6 +94,8 @@ extension NSManagedObjectContext {
 
         // The store has committed: now the context follows.
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
+        saved.inserted.reserveCapacity(insertedObjects.count)
+        setLifecycle(.persisted, ofAll: insertedObjects)
         for object in insertedObjects {
             if object.objectID.isTemporaryID, let pk = outcome.insertedKeys[object.objectID.key] {
                 registry[object.objectID.key] = nil
@@ -101,7 +103,6 @@ extension NSManagedObjectContext {
                                                     storeIdentifier: identifier)
                 registry[object.objectID.key] = object
             }
-            setLifecycle(.persisted, of: object)
             object.snapshot = object.values
             object.version = 1
             saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: object.layout.persistentSlotSet))

@@ -133,9 +133,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// step: the one place either changes.
     func setLifecycle(_ state: Lifecycle, of object: NSManagedObject) {
         let id = ObjectIdentifier(object)
+        let old = object.lifecycle
         object.lifecycle = state
-        inserted[id] = state == .inserted ? object : nil
-        deleted[id] = state == .deleted ? object : nil
+        if state == .inserted { inserted[id] = object } else if old == .inserted { inserted[id] = nil }
+        if state == .deleted { deleted[id] = object } else if old == .deleted { deleted[id] = nil }
+    }
+
+    /// The same for many objects at once; when they are all the inserted objects (a save), the set is
+    /// emptied in one step rather than one removal each.
+    func setLifecycle(_ state: Lifecycle, ofAll objects: [NSManagedObject]) {
+        guard state != .inserted, objects.count == inserted.count, objects.allSatisfy({ $0.lifecycle == .inserted }) else {
+            for object in objects { setLifecycle(state, of: object) }
+            return
+        }
+        for object in objects { object.lifecycle = state }
+        inserted.removeAll()
     }
 
     /// Mirrors `insert(_:)`.

@@ -237,7 +237,9 @@ final class FetchedResultsCore: @unchecked Sendable {
     /// of changed objects (binary searches and array inserts/removals), not with the number of results;
     /// with `fetchLimit`/`fetchOffset` also with the window (see ``processWindowed``).
     func process(_ note: Notification) {
-        guard let state, let plan, delegate != nil else { return }
+        // `self.state` is read in place, never bound to a local: a second reference to its index would
+        // make the first change copy the whole index (copy on write), an O(n) cost per change.
+        guard state != nil, let plan, delegate != nil else { return }
         let info = note.userInfo ?? [:]
         if info[NSInvalidatedAllObjectsKey] != nil {
             // The context forgot every object: the one case that fetches again.
@@ -245,7 +247,7 @@ final class FetchedResultsCore: @unchecked Sendable {
             if plan.limit > 0 || plan.offset > 0 {
                 window = fresh?.1 ?? FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
             }
-            deliver(old: state.sections, new: fresh?.0 ?? FetchedResultsState([], order: order), changed: [])
+            deliver(old: state!.sections, new: fresh?.0 ?? FetchedResultsState([], order: order), changed: [])
             return
         }
         let inserted = (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? []
@@ -284,30 +286,31 @@ final class FetchedResultsCore: @unchecked Sendable {
         var changes: [ObjectIdentifier: (object: NSManagedObject, old: IndexPath?, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = [:]
         for object in deleted.union(inserted).union(updated) where relevant(object) {
             let id = ObjectIdentifier(object)
-            let oldEntry = state.entry(for: object)
+            let oldEntry = state!.entry(for: object)
             let isUpdate = updated.contains(object) && !inserted.contains(object)
             if isUpdate, let oldEntry, let slots = changedSlots[object.objectID] {
                 let names = Set(slots.compactMap { $0 < object.layout.attributes.count ? object.layout.attributes[$0].name : nil })
                 if names.isDisjoint(with: relevantKeys) {
-                    changes[id] = (object, state.indexPath(of: oldEntry), oldEntry, oldEntry, true)
+                    changes[id] = (object, state!.indexPath(of: oldEntry), oldEntry, oldEntry, true)
                     continue
                 }
             }
             let isMatch = matches(object)
-            let oldPath = oldEntry.flatMap(state.indexPath(of:))
+            let oldPath = oldEntry.flatMap { state!.indexPath(of: $0) }
             guard oldPath != nil || isMatch else { continue }
             changes[id] = (object, oldPath, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
         }
         guard !changes.isEmpty else { return }
-        // Remove every changed object from its old place, then place the ones that belong by binary search.
-        var next = state
-        for change in changes.values where change.old != nil { next.remove(change.oldEntry!) }
-        let oldByName = Dictionary(uniqueKeysWithValues: state.sections.map { ($0.name, $0) })
+        // Remove every changed object from its old place, then place the ones that belong by binary search,
+        // in place (the old sections stay as they were for the delegate: sections are values).
+        let oldSections = state!.sections
+        for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
+        let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
         for change in changes.values {
-            if let e = change.entry { next.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
+            if let e = change.entry { state!.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
         }
-        let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap(next.indexPath(of:)), updated: $0.updated, object: $0.object) }
-        deliver(old: state.sections, new: next, tracked: tracked)
+        let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap { state!.indexPath(of: $0) }, updated: $0.updated, object: $0.object) }
+        deliver(old: oldSections, new: state!, tracked: tracked)
     }
 
     /// A change under `fetchLimit`/`fetchOffset`, applied to the known rows (before the window, the

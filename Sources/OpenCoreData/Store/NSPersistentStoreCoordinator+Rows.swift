@@ -46,13 +46,16 @@ extension NSPersistentStoreCoordinator {
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
         let outcome = try backend().save(changes, resolve: resolve)
-        var written: [(ObjectKey, StoreRow?)] = []
-        for insert in changes.inserts {
-            guard let pk = outcome.insertedKeys[insert.key] else { continue }
-            written.append((.permanent(root: insert.layout.root.layout.entityID, pk: pk),
-                            StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values)))
+        // Inserted rows are new to every context: a large import is not cached (nobody is about to fault
+        // it, and no cached row can be stale).
+        if changes.inserts.count <= RowCache.largestBatchCached {
+            rowCache.put(changes.inserts.compactMap { insert in
+                outcome.insertedKeys[insert.key].map { pk in
+                    (.permanent(root: insert.layout.root.layout.entityID, pk: pk),
+                     StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values))
+                }
+            })
         }
-        rowCache.put(written)
         rowCache.put(outcome.rows.map { ($0.key, $0.value) })
         return outcome
     }

@@ -14,16 +14,25 @@ import Synchronization
 public class NSPredicate: NSObject, @unchecked Sendable {
     /// The tree as built (its structure is what `subpredicates` and `predicateFormat` show).
     package let node: PredicateNode
-    /// The flattened tree and its compiled form, made on first use (see ``PreparedPredicate``).
+    /// The flattened tree and its compiled form (see ``PreparedPredicate``): made when the predicate is
+    /// made if it is shallow (a plain `let`, so that `evaluate(with:)` reads it without an atomic), else
+    /// on first use, so that nesting `NSCompoundPredicate`s in code costs nothing per level.
+    private let preparedEagerly: PreparedPredicate?
     private let preparation = AtomicLazyReference<PreparedPredicate>()
+    /// The compiled form, when prepared eagerly (the hot path of evaluation).
+    private let eagerlyCompiled: CompiledPredicate?
 
     package required init(node: PredicateNode) {
         self.node = node
+        let eager = node.isShallow(within: 16) ? PreparedPredicate(node) : nil
+        self.preparedEagerly = eager
+        self.eagerlyCompiled = eager?.compiled
         super.init()
     }
 
-    /// What every pass runs on: made once, on first use, so that building predicates costs nothing.
+    /// What every pass runs on.
     package var prepared: PreparedPredicate {
+        if let preparedEagerly { return preparedEagerly }
         if let done = preparation.load() { return done }
         return preparation.storeIfNil(PreparedPredicate(node))
     }
@@ -31,7 +40,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// The tree a store or the evaluator runs, or the "too deeply nested" error.
     package func runnableNode() throws -> PredicateNode { try prepared.runnable() }
 
-    private var compiled: CompiledPredicate? { prepared.compiled }
+    private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled : prepared.compiled }
 
     /// Mirrors `NSPredicate(format:_:)`. Traps on a malformed format, printing where it broke; use
     /// ``init(validatingFormat:_:)`` for input you do not control.

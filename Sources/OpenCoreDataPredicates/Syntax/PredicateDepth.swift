@@ -67,6 +67,39 @@ extension PredicateNode {
         return deepest
     }
 
+    /// Whether the tree nests at most `limit` levels (predicates and expressions), found without
+    /// recursion and without looking below that depth, so that asking costs little for a deep tree.
+    package func isShallow(within limit: Int) -> Bool {
+        var stack: [(PredicateNode?, ExpressionNode?, Int)] = [(self, nil, 1)]
+        while let (predicate, expression, depth) = stack.popLast() {
+            guard depth <= limit else { return false }
+            if let predicate {
+                switch predicate {
+                case .constant: break
+                case .and(let parts), .or(let parts): for p in parts { stack.append((p, nil, depth + 1)) }
+                case .not(let p): stack.append((p, nil, depth + 1))
+                case .comparison(let c):
+                    stack.append((nil, c.left, depth + 1))
+                    stack.append((nil, c.right, depth + 1))
+                }
+            } else if let expression {
+                switch expression {
+                case .constant, .evaluatedObject, .variable, .keyPath, .anyKey, .symbol: break
+                case .member(let base, _): stack.append((nil, base, depth + 1))
+                case .function(_, let args), .aggregate(let args): for a in args { stack.append((nil, a, depth + 1)) }
+                case .subquery(let c, _, let p):
+                    stack.append((nil, c, depth + 1))
+                    stack.append((p, nil, depth + 1))
+                case .conditional(let p, let t, let f):
+                    stack.append((p, nil, depth + 1))
+                    stack.append((nil, t, depth + 1))
+                    stack.append((nil, f, depth + 1))
+                }
+            }
+        }
+        return true
+    }
+
     /// The same predicate with every `AND` directly inside an `AND` (and `OR` inside `OR`) merged into its
     /// parent, in order. Recurses only where the flattened depth grows: call it only when
     /// `nestingDepth.flattened` is within ``maximumNestingDepth``.

@@ -35,6 +35,7 @@ extension SQLiteStore {
     private func apply(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution],
                        _ db: SQLiteConnection) throws -> StoreSaveOutcome {
         var outcome = StoreSaveOutcome()
+        outcome.insertedKeys.reserveCapacity(changes.inserts.count)
         // Keys for inserts that have none yet.
         var needed: [Int: Int] = [:]
         for i in changes.inserts where i.key.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
