@@ -110,18 +110,26 @@ section("fetchOffset 2: the same, skipping the first two")
 show(fetch { $0.sortDescriptors = byPrice; $0.fetchLimit = 12; $0.fetchOffset = 2 })
 
 section("fetchBatchSize 20")
-let batchContext = container.newBackgroundContext()
+// A second coordinator on the same file, so that its row cache is empty and the batches show: in the
+// view context's coordinator the rows fetched above would serve every fault without a query.
+let batchContainer = NSPersistentContainer(name: "Products", managedObjectModel: SeedModel.make())
+batchContainer.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+batchContainer.loadPersistentStores { _, error in if let error { print("Failed to load the store again: \(error)"); exit(1) } }
+let batchContext = batchContainer.newBackgroundContext()
 let batchRequest = NSFetchRequest<Products>(entityName: "Products")
 batchRequest.sortDescriptors = byPrice
 batchRequest.fetchBatchSize = 20
-let before = store.queryCount
-let batched = (try? batchContext.fetch(batchRequest)) ?? []
-print("fetched \(batched.count) objects with \(store.queryCount - before) query; faults: \(batched.filter(\.isFault).count)")
-let beforeTouch = store.queryCount
-_ = batched.first?.name
-print("touched the first object: \(store.queryCount - beforeTouch) more query; faults left: \(batched.filter(\.isFault).count)")
-for p in batched { _ = p.price }
-print("touched all \(batched.count): \(store.queryCount - beforeTouch) batches loaded in all (\(store.queryCount - beforeTouch) queries)")
+batchContext.performAndWait {  // a background context's objects are used on its queue (as Core Data requires)
+    let batchStore = batchContainer.persistentStoreCoordinator.persistentStores[0]
+    let before = batchStore.queryCount
+    let batched = (try? batchContext.fetch(batchRequest)) ?? []
+    print("fetched \(batched.count) objects with \(batchStore.queryCount - before) query; faults: \(batched.filter(\.isFault).count)")
+    let beforeTouch = batchStore.queryCount
+    _ = batched.first?.name
+    print("touched the first object: \(batchStore.queryCount - beforeTouch) more query; faults left: \(batched.filter(\.isFault).count)")
+    for p in batched { _ = p.price }
+    print("touched all \(batched.count): \(batchStore.queryCount - beforeTouch) batches loaded in all (\(batchStore.queryCount - beforeTouch) queries)")
+}
 
 section("resultType .dictionaryResultType, propertiesToFetch [\"name\"], distinct")
 let names = NSFetchRequest<NSDictionary>(entityName: "Products")
