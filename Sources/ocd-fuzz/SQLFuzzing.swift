@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTesting
 
 /// The `sql` target: bytes → a random predicate (``FuzzPredicateGenerator``) → fetched through SQL from
 /// an in-memory SQLite store holding ``rows``, and evaluated in memory on the same objects. The two
@@ -16,18 +17,8 @@ final class SQLFuzzing: @unchecked Sendable {
     let context: NSManagedObjectContext
     let all: [NSManagedObject]
 
-    /// The entity: the attributes of `DifferentialTests.makeModel()`.
-    static func makeModel() -> NSManagedObjectModel {
-        NSManagedObjectModel(entities: [NSEntityDescription(name: "Sample", properties: [
-            NSAttributeDescription(name: "s", type: .stringAttributeType),
-            NSAttributeDescription(name: "t", type: .stringAttributeType),
-            NSAttributeDescription(name: "i", type: .integer64AttributeType),
-            NSAttributeDescription(name: "j", type: .integer16AttributeType),
-            NSAttributeDescription(name: "d", type: .doubleAttributeType),
-            NSAttributeDescription(name: "b", type: .booleanAttributeType),
-            NSAttributeDescription(name: "dt", type: .dateAttributeType),
-        ])])
-    }
+    /// The entity: `SampleModel`, as `DifferentialTests` uses it.
+    static func makeModel() -> NSManagedObjectModel { SampleModel.make() }
 
     /// A fixed set of awkward rows: nils in every column, the empty string, accents (composed and
     /// decomposed), Cyrillic, Greek, emoji, wildcard characters, negative numbers,

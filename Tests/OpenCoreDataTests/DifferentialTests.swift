@@ -15,15 +15,7 @@ struct DifferentialTests {
 
     /// The entity `Sample` with the attributes the generator reads, and any `extra` ones.
     static func makeModel(adding extra: [NSAttributeDescription] = []) -> NSManagedObjectModel {
-        NSManagedObjectModel(entities: [NSEntityDescription(name: "Sample", properties: [
-            NSAttributeDescription(name: "s", type: .stringAttributeType),
-            NSAttributeDescription(name: "t", type: .stringAttributeType),
-            NSAttributeDescription(name: "i", type: .integer64AttributeType),
-            NSAttributeDescription(name: "j", type: .integer16AttributeType),
-            NSAttributeDescription(name: "d", type: .doubleAttributeType),
-            NSAttributeDescription(name: "b", type: .booleanAttributeType),
-            NSAttributeDescription(name: "dt", type: .dateAttributeType),
-        ] + extra)])
+        SampleModel.make(adding: extra)
     }
 
     struct Generator {

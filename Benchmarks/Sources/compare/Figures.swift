@@ -328,12 +328,7 @@ final class Figures {
             request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
             let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "name", cacheName: nil)
             try controller.performFetch()
-            final class Counter: NSFetchedResultsControllerDelegate {
-                var changes = 0
-                func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                                for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) { changes += 1 }
-            }
-            let counter = Counter()
+            let counter = ChangeCounter()
             controller.delegate = counter
             let objects = controller.fetchedObjects!
             for (label, fraction) in [("1 object changed", 0.0), ("10% changed", 0.1)] {
@@ -377,12 +372,7 @@ final class Figures {
         request.fetchOffset = 100
         let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
         try controller.performFetch()
-        final class Counter: NSFetchedResultsControllerDelegate {
-            var changes = 0
-            func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                            for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) { changes += 1 }
-        }
-        let counter = Counter()
+        let counter = ChangeCounter()
         controller.delegate = counter
         let store = try coordinator.persistentStores.first.map { $0 }!
         var ours: [Double] = [], refetch: [Double] = [], queries: [Int] = []
@@ -485,4 +475,11 @@ func expect(_ actual: Int, _ expected: Int, _ what: String) throws {
 /// Progress goes to standard error, so that standard output holds the table alone.
 func progress(_ message: String) {
     FileHandle.standardError.write(Data("compare: \(message)\n".utf8))
+}
+
+/// A controller delegate that counts the object changes it is told of (figure 7).
+final class ChangeCounter: NSFetchedResultsControllerDelegate {
+    var changes = 0
+    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
+                    for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) { changes += 1 }
 }
