@@ -75,14 +75,8 @@ extension NSManagedObjectContext {
         var unregistered: [SavedChanges.Row] = []
         var unregisteredDeletes: [NSManagedObjectID] = []
         for row in saved.inserted {
-            if let object = registry[row.id.key] {
-                absorb(object, row)
-                continue
-            }
-            let object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)
-            object.holdRow(row.values, version: row.version)
-            registry[row.id.key] = object
-            insertedHere.append(object)
+            let (object, isNew) = objectForMergedRow(row)
+            if isNew { insertedHere.append(object) } else { absorb(object, row) }
         }
         for row in saved.updated {
             guard let object = registry[row.id.key] else {
@@ -118,8 +112,8 @@ extension NSManagedObjectContext {
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
     }
 
-    /// The object for a merged row that was not registered here: a fault holding the row (no query), and
-    /// whether it was made now (the caller unregisters it again if it has no use for it).
+    /// The registered object for a merged row, or a fault holding the row (no query) registered now, and
+    /// whether it was made now (a controller unregisters it again if it has no use for it).
     func objectForMergedRow(_ row: SavedChanges.Row) -> (object: NSManagedObject, isNew: Bool) {
         if let object = registry[row.id.key] { return (object, false) }
         let object = NSManagedObject.makeFetched(entity: row.id.entity, id: row.id, context: self)

@@ -18,16 +18,23 @@ extension PredicateNode {
 
     /// The tree's depth as built (`raw`) and after flattening (`flattened`), counted without recursion.
     /// A comparison with constant sides has depth 2 (the comparison and its expressions).
-    package var nestingDepth: (raw: Int, flattened: Int) {
-        enum Item { case predicate(PredicateNode, merges: Bool?), expression(ExpressionNode) }
-        // `merges`: the parent junction's kind (true AND, false OR), so that a child of the same kind is
-        // merged into it and does not count after flattening.
-        var stack: [(Item, raw: Int, flat: Int)] = [(.predicate(self, merges: nil), 1, 1)]
+    package var nestingDepth: (raw: Int, flattened: Int) { depths(stoppingAbove: .max)! }
+
+    /// Whether the tree nests at most `limit` levels as built, found without looking below that depth,
+    /// so that asking costs little for a deep tree.
+    package func isShallow(within limit: Int) -> Bool { depths(stoppingAbove: limit) != nil }
+
+    /// Both depths, or `nil` as soon as the depth as built exceeds `limit`. One walk with an explicit
+    /// stack; a child junction of its parent's kind (AND in AND, OR in OR) adds no flattened level.
+    private func depths(stoppingAbove limit: Int) -> (raw: Int, flattened: Int)? {
+        enum Item { case predicate(PredicateNode), expression(ExpressionNode) }
+        var stack: [(Item, raw: Int, flat: Int)] = [(.predicate(self), 1, 1)]
         var deepest = (raw: 0, flattened: 0)
         while let (item, raw, flat) = stack.popLast() {
+            guard raw <= limit else { return nil }
             deepest = (Swift.max(deepest.raw, raw), Swift.max(deepest.flattened, flat))
             switch item {
-            case .predicate(let node, let parentIsAnd):
+            case .predicate(let node):
                 switch node {
                 case .constant: break
                 case .and(let parts), .or(let parts):
@@ -40,10 +47,9 @@ extension PredicateNode {
                         case .or: merged = !isAnd
                         default: merged = false
                         }
-                        stack.append((.predicate(part, merges: isAnd), raw + 1, merged ? flat : flat + 1))
+                        stack.append((.predicate(part), raw + 1, merged ? flat : flat + 1))
                     }
-                    _ = parentIsAnd
-                case .not(let inner): stack.append((.predicate(inner, merges: nil), raw + 1, flat + 1))
+                case .not(let inner): stack.append((.predicate(inner), raw + 1, flat + 1))
                 case .comparison(let c):
                     stack.append((.expression(c.left), raw + 1, flat + 1))
                     stack.append((.expression(c.right), raw + 1, flat + 1))
@@ -56,48 +62,15 @@ extension PredicateNode {
                     for a in args { stack.append((.expression(a), raw + 1, flat + 1)) }
                 case .subquery(let collection, _, let predicate):
                     stack.append((.expression(collection), raw + 1, flat + 1))
-                    stack.append((.predicate(predicate, merges: nil), raw + 1, flat + 1))
+                    stack.append((.predicate(predicate), raw + 1, flat + 1))
                 case .conditional(let p, let t, let f):
-                    stack.append((.predicate(p, merges: nil), raw + 1, flat + 1))
+                    stack.append((.predicate(p), raw + 1, flat + 1))
                     stack.append((.expression(t), raw + 1, flat + 1))
                     stack.append((.expression(f), raw + 1, flat + 1))
                 }
             }
         }
         return deepest
-    }
-
-    /// Whether the tree nests at most `limit` levels (predicates and expressions), found without
-    /// recursion and without looking below that depth, so that asking costs little for a deep tree.
-    package func isShallow(within limit: Int) -> Bool {
-        var stack: [(PredicateNode?, ExpressionNode?, Int)] = [(self, nil, 1)]
-        while let (predicate, expression, depth) = stack.popLast() {
-            guard depth <= limit else { return false }
-            if let predicate {
-                switch predicate {
-                case .constant: break
-                case .and(let parts), .or(let parts): for p in parts { stack.append((p, nil, depth + 1)) }
-                case .not(let p): stack.append((p, nil, depth + 1))
-                case .comparison(let c):
-                    stack.append((nil, c.left, depth + 1))
-                    stack.append((nil, c.right, depth + 1))
-                }
-            } else if let expression {
-                switch expression {
-                case .constant, .evaluatedObject, .variable, .keyPath, .anyKey, .symbol: break
-                case .member(let base, _): stack.append((nil, base, depth + 1))
-                case .function(_, let args), .aggregate(let args): for a in args { stack.append((nil, a, depth + 1)) }
-                case .subquery(let c, _, let p):
-                    stack.append((nil, c, depth + 1))
-                    stack.append((p, nil, depth + 1))
-                case .conditional(let p, let t, let f):
-                    stack.append((p, nil, depth + 1))
-                    stack.append((nil, t, depth + 1))
-                    stack.append((nil, f, depth + 1))
-                }
-            }
-        }
-        return true
     }
 
     /// The same predicate with every `AND` directly inside an `AND` (and `OR` inside `OR`) merged into its
