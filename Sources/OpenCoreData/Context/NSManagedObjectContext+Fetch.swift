@@ -165,7 +165,7 @@ struct DictionaryFetch {
 
     init<T>(plan: FetchPlan, request: NSFetchRequest<T>) {
         self.plan = plan
-        self.properties = request.propertiesToFetch ?? plan.layout.attributes.filter { !$0.isTransient }.map(\.name)
+        self.properties = request.propertiesToFetch ?? plan.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }.map(\.name)
         self.distinct = request.returnsDistinctResults
         self.groupBy = request.propertiesToGroupBy
     }

@@ -156,11 +156,11 @@ extension NSManagedObjectContext {
         if let snapshot = object.snapshot {
             for slot in object.layout.persistentSlots where object.values[slot] != snapshot[slot] { values[slot] = object.values[slot] }
         }
-        for slot in object.layout.attributes.indices where object.layout.columns[slot] == nil { values[slot] = object.values[slot] }
+        for slot in object.layout.properties.indices where object.layout.properties[slot].isTransient { values[slot] = object.values[slot] }
         object.values = values
         object.snapshot = row.values
         object.version = row.version
-        return Set(object.layout.attributes.indices.filter { before[$0] != values[$0] })
+        return Set(object.layout.properties.indices.filter { before[$0] != values[$0] })
     }
 
     /// Mirrors `automaticallyMergesChangesFromParent`: when true, saves of the parent context (or, for a

@@ -26,9 +26,11 @@ extension NSManagedObjectContext {
 
     /// Mirrors `processPendingChanges()`: announces the inserts, updates and deletes made since the last
     /// call with `ObjectsDidChange` (userInfo: `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`,
-    /// `NSDeletedObjectsKey`, each a `Set<NSManagedObject>`). Linux has no run loop to call it at the end
+    /// `NSDeletedObjectsKey`, each a `Set<NSManagedObject>`). The delete rules of deleted objects run
+    /// first (nullify, cascade), as in Core Data. Linux has no run loop to call it at the end
     /// of an event: it runs before each save, and you may call it yourself.
     public func processPendingChanges() {
+        if !unprocessed.deleted.isEmpty { propagateDeletes() }
         let changes = unprocessed
         guard !changes.isEmpty else { return }
         unprocessed = UnannouncedChanges()

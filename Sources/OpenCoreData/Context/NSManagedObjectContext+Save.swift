@@ -50,7 +50,7 @@ extension NSManagedObjectContext {
         // store reports the conflict (naming it), unless the policy writes the object's values back.
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let rewrites = MergeArithmetic.rewritesDeletedRow(policy.mergeType)
-        try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.faultState.isRowGone })
+        try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.faultState.isRowGone }, deleted: deletedObjects)
 
         var changes = StoreChanges()
         var byKey: [ObjectKey: NSManagedObject] = [:]
@@ -96,6 +96,15 @@ extension NSManagedObjectContext {
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
         saved.inserted.reserveCapacity(insertedObjects.count)
         setLifecycle(.persisted, ofAll: insertedObjects)
+        // References to inserted objects name their new keys from now on.
+        let renamed = KeyRenaming(insertedObjects.compactMap { object in
+            outcome.insertedKeys[object.objectID.key].map { (object.objectID.key, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: $0)) }
+        })
+        if !renamed.isEmpty {
+            for object in insertedObjects + updatedObjects where !object.layout.relationshipSlots.isEmpty && !object.isFault {
+                object.values = renamed.apply(object.values, object.layout)
+            }
+        }
         for object in insertedObjects {
             if object.objectID.isTemporaryID, let pk = outcome.insertedKeys[object.objectID.key] {
                 registry[object.objectID.key] = nil
@@ -111,7 +120,7 @@ extension NSManagedObjectContext {
             let key = object.objectID.key
             guard case .some(.some(let row)) = outcome.rows[key], let values = row.values else {
                 // The merge policy followed the store, where the row is gone: it was deleted elsewhere.
-                object.takeRow(object.layout.attributes.map { _ in .null }, version: 0)
+                object.takeRow(object.layout.properties.map { _ in .null }, version: 0)
                 saved.deleted.append(object.objectID)
                 continue
             }
@@ -163,6 +172,7 @@ extension NSManagedObjectContext {
             saved.deleted.append(object.objectID)
         }
         touched.removeAll()
+        propagated.removeAll()
         postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
     }
@@ -208,12 +218,13 @@ extension NSManagedObjectContext {
 
     /// Required values present, values of the attribute's type. One error throws as itself; several as
     /// `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`.
-    func validate(_ objects: [NSManagedObject]) throws {
-        var errors: [CoreDataError] = []
+    func validate(_ objects: [NSManagedObject], deleted: [NSManagedObject] = []) throws {
+        var errors: [CoreDataError] = deniedDeletes(deleted)
         for object in objects {
             let entityName = object.entity.name ?? "?"
+            errors += relationshipErrors(object)
             for slot in object.layout.persistentSlots {
-                let attribute = object.layout.attributes[slot]
+                guard let attribute = object.layout.attribute(slot) else { continue }
                 let value = object.values[slot]
                 if value.isNull {
                     if !attribute.isOptional {

@@ -42,6 +42,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
+    /// Deleted objects whose delete rules have run (see `propagateDeletes()`); emptied by each save.
+    var propagated = Set<ObjectIdentifier>()
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
@@ -234,6 +236,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if let snapshot = object.snapshot { object.values = snapshot }
         }
         touched.removeAll()
+        propagated.removeAll()
         unprocessed = UnannouncedChanges()
     }
 
@@ -246,6 +249,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         registry.removeAll()
         touched.removeAll()
+        propagated.removeAll()
         unprocessed = UnannouncedChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
@@ -270,7 +274,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             // Core Data raises here; a fault whose row cannot be read holds nils (below).
         }
         if object.isFault {
-            object.takeRow(object.layout.attributes.map { _ in .null }, version: 0)
+            object.takeRow(object.layout.properties.map { _ in .null }, version: 0)
             object.faultState = .rowGone
         }
     }

@@ -8,6 +8,12 @@ public let NSManagedObjectValidationError = 1550
 public let NSValidationMultipleErrorsError = 1560
 /// Mirrors `NSValidationMissingMandatoryPropertyError`.
 public let NSValidationMissingMandatoryPropertyError = 1570
+/// Mirrors `NSValidationRelationshipLacksMinimumCountError`: a to-many holds fewer than `minCount` objects.
+public let NSValidationRelationshipLacksMinimumCountError = 1580
+/// Mirrors `NSValidationRelationshipExceedsMaximumCountError`: a to-many holds more than `maxCount` objects.
+public let NSValidationRelationshipExceedsMaximumCountError = 1590
+/// Mirrors `NSValidationRelationshipDeniedDeleteError`: a deleted object's deny-rule relationship is not empty.
+public let NSValidationRelationshipDeniedDeleteError = 1600
 /// Mirrors `NSManagedObjectReferentialIntegrityError` (an object that is not in the store).
 public let NSManagedObjectReferentialIntegrityError = 133000
 /// Mirrors `NSManagedObjectConstraintMergeError`.

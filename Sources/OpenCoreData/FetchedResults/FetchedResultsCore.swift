@@ -289,7 +289,7 @@ final class FetchedResultsCore: @unchecked Sendable {
             let oldEntry = state!.entry(for: object)
             let isUpdate = updated.contains(object) && !inserted.contains(object)
             if isUpdate, let oldEntry, let slots = changedSlots[object.objectID] {
-                let names = Set(slots.compactMap { $0 < object.layout.attributes.count ? object.layout.attributes[$0].name : nil })
+                let names = Set(slots.compactMap { $0 < object.layout.properties.count ? object.layout.properties[$0].name : nil })
                 if names.isDisjoint(with: relevantKeys) {
                     changes[id] = (object, state!.indexPath(of: oldEntry), oldEntry, oldEntry, true)
                     continue

@@ -67,7 +67,7 @@ struct FetchPlan {
                 throw CoreDataError(NSCoreDataError, "unsupported sort selector \(d.selector?.name ?? "") for key \(key) of entity \(name)")
             }
             return Sort(slot: slot, column: column, collation: collation, ascending: d.ascending,
-                        isString: layout.attributes[slot].attributeType == .stringAttributeType)
+                        isString: layout.kinds[slot].attributeType == .stringAttributeType)
         }
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
             throw CoreDataError(NSCoreDataError, "fetchLimit, fetchOffset and fetchBatchSize cannot be negative")

@@ -76,6 +76,16 @@ public class NSEntityDescription: NSObject, @unchecked Sendable {
         Dictionary(properties.compactMap { $0 as? NSAttributeDescription }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Mirrors `relationshipsByName`.
+    public var relationshipsByName: [String: NSRelationshipDescription] {
+        Dictionary(properties.compactMap { $0 as? NSRelationshipDescription }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Mirrors `relationships(forDestination:)`: the relationships whose destination is `entity`.
+    public func relationships(forDestination entity: NSEntityDescription) -> [NSRelationshipDescription] {
+        properties.compactMap { $0 as? NSRelationshipDescription }.filter { $0.destinationEntity === entity }
+    }
+
     /// Mirrors `subentitiesByName`.
     public var subentitiesByName: [String: NSEntityDescription] {
         Dictionary(subentities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Logging
 
 /// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code (Linux has no
 /// `.xcdatamodeld` compiler). A coordinator freezes and validates it; a model with duplicate names, names
@@ -58,6 +59,11 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     private static func signature(of e: NSEntityDescription) -> String {
         let props = e.properties.map { p -> String in
+            if let r = p as? NSRelationshipDescription {
+                let destination = r.destinationEntity?.name ?? r.destinationName ?? ""
+                let inverse = r.inverseRelationship?.name ?? r.inverseName ?? ""
+                return "\(p.name):->\(destination)/\(inverse):\(r.minCount)-\(r.maxCount):\(r.isOrdered ? 1 : 0):\(p.isOptional ? 1 : 0):\(p.isTransient ? 1 : 0)"
+            }
             let type = (p as? NSAttributeDescription)?.attributeType.rawValue ?? 0
             return "\(p.name):\(type):\(p.isOptional ? 1 : 0):\(p.isTransient ? 1 : 0)"
         }.sorted().joined(separator: ",")
@@ -81,50 +87,161 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
         defer { freezeLock.unlock() }
         if isFrozen { return }
         try validate()
+        try resolveRelationships()
         // Core Data numbers entities in name order, from 1.
         let sorted = _entities.sorted { ($0.name ?? "") < ($1.name ?? "") }
         var ids: [ObjectIdentifier: Int] = [:]
         for (i, e) in sorted.enumerated() { ids[ObjectIdentifier(e)] = i + 1 }
-        // Columns per hierarchy (one table per root entity).
+        func number(_ e: NSEntityDescription) -> Int { ids[ObjectIdentifier(e)]! }
+        // Slots: a property's index among its entity's properties (inherited first), the same in subentities.
+        for e in sorted {
+            for (i, p) in e.properties.enumerated() where p.entity === e { p.slot = i }
+        }
+        // Columns per hierarchy (one table per root entity): attributes and to-one relationships.
         var columns: [ObjectIdentifier: String] = [:]
         for root in sorted where root.superentity == nil {
             var used = Set<String>()
             func assign(_ e: NSEntityDescription) {
                 for p in e.properties where p.entity === e && !p.isTransient {
-                    guard let a = p as? NSAttributeDescription else { continue }
-                    var column = ModelNameRules.columnName(forAttributeNamed: a.name)
+                    if let r = p as? NSRelationshipDescription, r.isToMany { continue }
+                    var column = ModelNameRules.columnName(forAttributeNamed: p.name)
                     if used.contains(column) {
-                        column = ModelNameRules.columnName(forAttributeNamed: a.name, entityNumber: ids[ObjectIdentifier(e)]!)
+                        column = ModelNameRules.columnName(forAttributeNamed: p.name, entityNumber: number(e))
                     }
                     used.insert(column)
-                    columns[ObjectIdentifier(a)] = column
+                    columns[ObjectIdentifier(p)] = column
                 }
                 for s in e.subentities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) { assign(s) }
             }
             assign(root)
         }
+        // Relationship storage.
+        var relationshipLayouts: [ObjectIdentifier: RelationshipLayout] = [:]
+        for e in sorted {
+            for case let r as NSRelationshipDescription in e.properties where r.entity === e {
+                relationshipLayouts[ObjectIdentifier(r)] = RelationshipLayout(
+                    relationship: r, destination: r.destinationEntity!, storage: Self.storage(of: r, columns: columns, number: number),
+                    inverseSlot: r.inverseRelationship?.slot)
+            }
+        }
         for e in sorted {
             var root = e
             while let s = root.superentity { root = s }
-            let attributes = e.properties.compactMap { $0 as? NSAttributeDescription }
+            let properties = e.properties
             var descendants: [Int] = []
             func collect(_ x: NSEntityDescription) {
-                descendants.append(ids[ObjectIdentifier(x)]!)
+                descendants.append(number(x))
                 for s in x.subentities { collect(s) }
             }
             collect(e)
+            let kinds: [SlotKind] = properties.map { p in
+                if let r = p as? NSRelationshipDescription {
+                    let layout = relationshipLayouts[ObjectIdentifier(r)]!
+                    return r.isToMany ? .toMany(layout) : .toOne(layout)
+                }
+                return .attribute((p as? NSAttributeDescription)?.attributeType ?? .undefinedAttributeType)
+            }
             e.layout = EntityLayout(
-                entityID: ids[ObjectIdentifier(e)]!,
+                entityID: number(e),
                 root: root,
                 tableName: ModelNameRules.tableName(forRootEntityNamed: root.name ?? ""),
-                attributes: attributes,
-                columns: attributes.map { $0.isTransient ? nil : columns[ObjectIdentifier($0)] },
+                properties: properties,
+                kinds: kinds,
+                columns: properties.map { $0.isTransient ? nil : columns[ObjectIdentifier($0)] },
                 entityIDs: descendants.sorted(),
                 objectClass: Self.resolveClass(e.managedObjectClassName)
             )
         }
         entitiesByNumber = Dictionary(uniqueKeysWithValues: sorted.map { ($0.layout.entityID, $0) })
         isFrozen = true
+    }
+
+    /// Where a relationship is stored (see ``RelationshipStorage``), with Core Data's names.
+    private static func storage(of r: NSRelationshipDescription, columns: [ObjectIdentifier: String],
+                                number: (NSEntityDescription) -> Int) -> RelationshipStorage {
+        guard !r.isTransient else { return .none }
+        let source = r.entity!, destination = r.destinationEntity!
+        guard r.isToMany else {
+            let column = columns[ObjectIdentifier(r)]!
+            return .foreignKey(column: column, entityColumn: destination.subentities.isEmpty ? nil : "Z\(number(source))_\(r.name.uppercased())")
+        }
+        if let inverse = r.inverseRelationship, !inverse.isToMany, !inverse.isTransient {
+            return .inverseForeignKey(column: columns[ObjectIdentifier(inverse)]!,
+                                      orderColumn: r.isOrdered ? "Z_FOK_\(inverse.name.uppercased())" : nil)
+        }
+        // A join table, named after the owner: the side whose entity and name sort first.
+        let inverse = r.inverseRelationship.flatMap { $0.isTransient ? nil : $0 }
+        let isOwner = inverse.map { i in
+            let mine = (source.name ?? "", r.name), theirs = (i.entity?.name ?? "", i.name)
+            return mine <= theirs
+        } ?? true
+        let owner = isOwner ? r : inverse!
+        let ownerSource = owner.entity!, ownerDestination = owner.destinationEntity!
+        let other = isOwner ? inverse : r
+        let table = "Z_\(number(ownerSource))\(owner.name.uppercased())"
+        let ownerColumn = "Z_\(number(ownerSource))\((other?.name ?? ownerSource.name ?? "").uppercased())"
+        var memberColumn = "Z_\(number(other?.entity ?? ownerDestination))\(owner.name.uppercased())"
+        if memberColumn == ownerColumn { memberColumn += "1" }
+        let order = owner.isOrdered ? "Z_FOK_\(String(memberColumn.dropFirst(2)))" : nil
+        return isOwner
+            ? .joinTable(JoinTable(name: table, sourceColumn: ownerColumn, destinationColumn: memberColumn, orderColumn: order, isOwner: true))
+            : .joinTable(JoinTable(name: table, sourceColumn: memberColumn, destinationColumn: ownerColumn, orderColumn: nil, isOwner: false))
+    }
+
+    /// Resolves relationships named by the convenience initializer (destination and inverse by name)
+    /// and makes inverses symmetric; an inverse that points elsewhere is an error naming both sides.
+    private func resolveRelationships() throws {
+        func fail(_ message: String) -> CoreDataError {
+            CoreDataError(NSPersistentStoreInvalidTypeError, "Invalid model: " + message)
+        }
+        let byName = entitiesByName
+        for e in _entities {
+            for case let r as NSRelationshipDescription in e.properties where r.entity === e {
+                let entityName = e.name ?? "?"
+                if r._destination == nil {
+                    guard let name = r.destinationName else {
+                        throw fail("entity \(entityName): relationship \(r.name) has no destination entity")
+                    }
+                    guard let destination = byName[name] else {
+                        throw fail("entity \(entityName): the destination entity \(name) of relationship \(r.name) is not in the model")
+                    }
+                    r._destination = destination
+                } else if !_entities.contains(where: { $0 === r._destination }) {
+                    throw fail("entity \(entityName): the destination entity \(r._destination?.name ?? "?") of relationship \(r.name) is not in the model")
+                }
+                let destination = r._destination!
+                if r._inverse == nil, let name = r.inverseName {
+                    guard let inverse = destination.relationshipsByName[name] else {
+                        throw fail("entity \(entityName): the inverse \(name) of relationship \(r.name) is not a relationship of its destination entity \(destination.name ?? "?")")
+                    }
+                    r._inverse = inverse
+                }
+            }
+        }
+        for e in _entities {
+            for case let r as NSRelationshipDescription in e.properties where r.entity === e {
+                let entityName = e.name ?? "?"
+                guard let inverse = r._inverse else {
+                    if !r.isTransient {
+                        modelLogger.warning("warning: \(entityName).\(r.name) should have an inverse (Core Data warns: a relationship without an inverse can leave the object graph inconsistent)")
+                    }
+                    continue
+                }
+                let destination = r._destination!
+                guard let inverseEntity = inverse.entity, destination.isKindOf(entity: inverseEntity) || inverseEntity.isKindOf(entity: destination) else {
+                    throw fail("entity \(entityName): the inverse of relationship \(r.name) is \(inverse.entity?.name ?? "?").\(inverse.name), which is not a relationship of its destination entity \(destination.name ?? "?")")
+                }
+                if inverse._destination == nil, let name = inverse.destinationName, let d = entitiesByName[name] { inverse._destination = d }
+                guard let back = inverse._destination, e.isKindOf(entity: back) || back.isKindOf(entity: e) else {
+                    throw fail("entity \(entityName): relationship \(r.name) names \(inverseEntity.name ?? "?").\(inverse.name) as its inverse, but that relationship's destination is \(inverse._destination?.name ?? "nothing"), not \(entityName)")
+                }
+                if let other = inverse._inverse, other !== r {
+                    throw fail("entity \(entityName): relationship \(r.name) names \(inverseEntity.name ?? "?").\(inverse.name) as its inverse, whose inverse is \(other.entity?.name ?? "?").\(other.name)")
+                }
+                inverse._inverse = r
+                inverse.inverseName = r.name
+            }
+        }
     }
 
     /// The entity whose number (`Z_ENT`) is `number`, once a coordinator has loaded the model.
@@ -185,8 +302,14 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 if ModelNameRules.isReservedPropertyName(p.name) {
                     throw fail("entity \(name): \"\(p.name)\" is a reserved property name (a property cannot be named like a method of NSObject or NSManagedObject, or self, entity, objectID)")
                 }
+                if let r = p as? NSRelationshipDescription {
+                    if r.minCount < 0 || r.maxCount < 0 || (r.maxCount > 0 && r.minCount > r.maxCount) {
+                        throw fail("entity \(name): relationship \(p.name) has minCount \(r.minCount) and maxCount \(r.maxCount)")
+                    }
+                    continue
+                }
                 guard let a = p as? NSAttributeDescription else {
-                    throw fail("entity \(name): property \(p.name) is not an attribute (relationships come in wave 2)")
+                    throw fail("entity \(name): property \(p.name) is neither an attribute nor a relationship")
                 }
                 if a.attributeType == .undefinedAttributeType && !a.isTransient {
                     throw fail("entity \(name): attribute \(p.name) has an undefined type and is not transient")
@@ -199,46 +322,74 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     }
 }
 
-/// Where an entity's values live: the storage slot and SQLite column of each attribute, its entity
-/// number, table, subentities and class. Computed once when the model is frozen.
+/// Where an entity's values live: the storage slot and SQLite column of each property (attributes and
+/// relationships), its entity number, table, subentities and class. Computed once when the model is frozen.
 final class EntityLayout: @unchecked Sendable {
     /// Core Data's `Z_ENT`.
     let entityID: Int
     unowned let root: NSEntityDescription
     /// `Z` + the root entity's name, upper-cased (Core Data's naming).
     let tableName: String
-    /// Every attribute, inherited first; an attribute's index is its storage slot.
-    let attributes: [NSAttributeDescription]
-    /// The SQLite column per slot (`nil` for transient attributes).
+    /// Every property, inherited first; a property's index is its storage slot.
+    let properties: [NSPropertyDescription]
+    /// What each slot holds.
+    let kinds: [SlotKind]
+    /// The SQLite column per slot: attributes and to-one relationships (`nil` for transient properties
+    /// and to-many relationships, which have no column of their own).
     let columns: [String?]
     /// This entity's `Z_ENT` and those of all its subentities.
     let entityIDs: [Int]
     let objectClass: NSManagedObject.Type
     let slotByName: [String: Int]
-    /// Slots saved to the store.
+    /// Slots saved to the store: attributes, to-one and to-many relationships that are not transient.
     let persistentSlots: [Int]
     /// The same, as a set (every slot of a saved insert changed).
     let persistentSlotSet: Set<Int>
-    /// Each attribute's default value, as stored.
+    /// Slots with a column of the entity's table (attributes and to-ones).
+    let columnSlots: [Int]
+    /// Slots of relationships (to-one and to-many).
+    let relationshipSlots: [Int]
+    /// Each slot's value for a new object: the attribute's default value, nil for a to-one, the empty
+    /// set (or ordered set) for a to-many.
     let defaultValues: [Value]
     /// A number no other layout of this process has, ever (an address can be reused once a layout is
     /// freed): compiled predicates remember a key's slot per layout by it.
     let serial: Int
     private static let serials = Atomic<Int>(0)
 
-    init(entityID: Int, root: NSEntityDescription, tableName: String, attributes: [NSAttributeDescription],
+    init(entityID: Int, root: NSEntityDescription, tableName: String, properties: [NSPropertyDescription], kinds: [SlotKind],
          columns: [String?], entityIDs: [Int], objectClass: NSManagedObject.Type) {
         self.entityID = entityID
         self.root = root
         self.tableName = tableName
-        self.attributes = attributes
+        self.properties = properties
+        self.kinds = kinds
         self.columns = columns
         self.entityIDs = entityIDs
         self.objectClass = objectClass
-        self.slotByName = Dictionary(attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
-        self.persistentSlots = columns.indices.filter { columns[$0] != nil }
+        self.slotByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        self.persistentSlots = properties.indices.filter { !properties[$0].isTransient && (columns[$0] != nil || kinds[$0].relationship != nil) }
         self.persistentSlotSet = Set(persistentSlots)
-        self.defaultValues = attributes.map { a in a.defaultValue.flatMap { a.attributeType.coerce(Value(any: $0)) } ?? .null }
+        self.columnSlots = columns.indices.filter { columns[$0] != nil }
+        self.relationshipSlots = kinds.indices.filter { kinds[$0].relationship != nil }
+        self.defaultValues = properties.indices.map { i in
+            switch kinds[i] {
+            case .attribute(let type):
+                let a = properties[i] as? NSAttributeDescription
+                return a?.defaultValue.flatMap { type.coerce(Value(any: $0)) } ?? .null
+            case .toOne: return .null
+            case .toMany(let r): return r.isOrdered ? .array([]) : .set([])
+            }
+        }
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
+
+    /// The attribute in a slot, `nil` for a relationship.
+    func attribute(_ slot: Int) -> NSAttributeDescription? { properties[slot] as? NSAttributeDescription }
+
+    /// The relationship in a slot, `nil` for an attribute.
+    func relationship(_ slot: Int) -> RelationshipLayout? { kinds[slot].relationship }
 }
+
+/// The model's warnings (a relationship without an inverse), as Core Data logs them.
+let modelLogger = Logger(label: "OpenCoreData.model")

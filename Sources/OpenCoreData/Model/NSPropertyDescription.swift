@@ -12,6 +12,9 @@ public class NSPropertyDescription: NSObject, @unchecked Sendable {
     public internal(set) weak var entity: NSEntityDescription?
     /// Mirrors `userInfo`.
     public var userInfo: [AnyHashable: Any]? = nil
+    /// The property's storage slot in objects of its entity and of every subentity (inherited properties
+    /// come first, so a property has one slot in the whole hierarchy). Set when the model is frozen.
+    var slot = -1
 
     public override init() { super.init() }
 }

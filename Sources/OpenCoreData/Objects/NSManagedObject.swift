@@ -95,7 +95,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `hasPersistentChangedValues`.
     public var hasPersistentChangedValues: Bool {
         guard !isFault else { return false }
-        guard let snapshot else { return layout.persistentSlots.contains { !values[$0].isNull } }
+        guard let snapshot else { return layout.persistentSlots.contains { !values[$0].isNullOrEmpty } }
         return layout.persistentSlots.contains { snapshot[$0] != values[$0] }
     }
 
@@ -130,7 +130,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     func dictionary(_ row: [Value]?) -> [String: Any]? {
         guard let row else { return nil }
         var result: [String: Any] = [:]
-        for slot in layout.persistentSlots where slot < row.count { result[layout.attributes[slot].name] = row[slot].anyValue ?? NSNull() }
+        for slot in layout.persistentSlots where slot < row.count && !row[slot].isToManyFault {
+            result[layout.properties[slot].name] = objectValue(slot, row[slot])
+        }
         return result
     }
 
@@ -143,10 +145,24 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         return slot
     }
 
-    /// The value in a slot, firing the fault first.
+    /// The value in a slot, firing the fault first (and the to-many fault of a to-many slot).
     func value(at slot: Int) -> Value {
         if isFault { fireFault() }
-        return slot < values.count ? values[slot] : .null
+        guard slot < values.count else { return .null }
+        if values[slot].isToManyFault { return loadedToMany(slot) }
+        return values[slot]
+    }
+
+    /// A slot's value as `value(forKey:)` hands it out: an attribute's value, a to-one's object, a
+    /// to-many's set of objects; `NSNull` for nil.
+    func objectValue(_ slot: Int, _ value: Value) -> Any {
+        switch layout.kinds[slot] {
+        case .attribute: return value.anyValue ?? NSNull()
+        case .toOne: return value.objectRef.flatMap { managedObjectContext?.object(for: $0) } ?? NSNull()
+        case .toMany(let r):
+            let objects = value.objectRefs.compactMap { managedObjectContext?.object(for: $0) }
+            return r.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        }
     }
 
     /// Mirrors `value(forKey:)`. Numbers come back as `NSNumber`, as in Core Data, so `as? Int`,
@@ -163,7 +179,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     private func readValue(forKey key: String) throws -> Any? {
-        value(at: try slot(forKey: key)).anyValue
+        let slot = try slot(forKey: key)
+        if let r = layout.relationship(slot) { return relationshipValue(slot, r) }
+        return value(at: slot).anyValue
     }
 
     /// Predicate evaluation reads slots as they are stored; objects of one entity share a layout.
@@ -198,10 +216,11 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     private func writeValue(_ value: Any?, forKey key: String) throws {
         let slot = try slot(forKey: key)
+        if let r = layout.relationship(slot) { return setRelationship(slot, r, to: value) }
         if isFault { fireFault() }
         let raw = Value(any: value)
         // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
-        let new = layout.attributes[slot].attributeType.coerce(raw) ?? raw
+        let new = layout.kinds[slot].attributeType?.coerce(raw) ?? raw
         guard !values[slot].isIdentical(to: new) else { return }
         values[slot] = new
         managedObjectContext?.objectDidChange(self, slot: slot)
@@ -218,9 +237,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     public func changedValues() -> [String: Any] {
         guard !isFault else { return [:] }
         var result: [String: Any] = [:]
-        for slot in layout.persistentSlots {
-            let changed = snapshot.map { $0[slot] != values[slot] } ?? !values[slot].isNull
-            if changed { result[layout.attributes[slot].name] = values[slot].anyValue ?? NSNull() }
+        for slot in layout.persistentSlots where !values[slot].isToManyFault {
+            let changed = snapshot.map { $0[slot] != values[slot] } ?? !values[slot].isNullOrEmpty
+            if changed { result[layout.properties[slot].name] = objectValue(slot, values[slot]) }
         }
         return result
     }
@@ -231,7 +250,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         guard let snapshot else { return [:] }
         let slots = keys.map { $0.compactMap { layout.slotByName[$0] } } ?? layout.persistentSlots
         var result: [String: Any] = [:]
-        for slot in slots { result[layout.attributes[slot].name] = snapshot[slot].anyValue ?? NSNull() }
+        for slot in slots where layout.persistentSlotSet.contains(slot) {
+            let value = layout.kinds[slot].relationship?.isToMany == true && snapshot[slot].isToManyFault ? loadedToMany(slot) : snapshot[slot]
+            result[layout.properties[slot].name] = objectValue(slot, value)
+        }
         return result
     }
 
@@ -248,8 +270,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `prepareForDeletion()`.
     open func prepareForDeletion() {}
 
+    private static func describe(_ value: Value) -> String {
+        if value.isToManyFault { return "<relationship fault>" }
+        if let ref = value.objectRef { return "\(ref.key)" }
+        if case .set = value { return "(\(value.objectRefs.map { "\($0.key)" }.joined(separator: ", ")))" }
+        return PredicatePrinter.plainText(value)
+    }
+
     open override var description: String {
-        let state = isFault ? "<fault>" : "{" + layout.attributes.indices.map { "\(layout.attributes[$0].name) = \(PredicatePrinter.plainText(values[$0]))" }.joined(separator: "; ") + "}"
+        let state = isFault ? "<fault>" : "{" + layout.properties.indices.map { "\(layout.properties[$0].name) = \(Self.describe(values[$0]))" }.joined(separator: "; ") + "}"
         return "<\(NSStringFromClass(type(of: self))): \(objectID.uriRepresentation().absoluteString)> (entity: \(entity.name ?? "?")) \(state)"
     }
 }

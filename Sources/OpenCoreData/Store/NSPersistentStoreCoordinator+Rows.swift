@@ -45,19 +45,48 @@ extension NSPersistentStoreCoordinator {
 
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
-        let outcome = try backend().save(changes, resolve: resolve)
+        var outcome = try backend().save(changes, resolve: resolve)
+        // Rows name objects inserted by this save by their new keys from now on.
+        let renamed = KeyRenaming(changes.inserts.compactMap { insert in
+            outcome.insertedKeys[insert.key].map { (insert.key, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: $0)) }
+        })
+        if !renamed.isEmpty {
+            for (key, row) in outcome.rows {
+                guard let row, let values = row.values else { continue }
+                outcome.rows[key] = StoreRow(pk: row.pk, entityID: row.entityID, version: row.version, values: renamed.apply(values, model(row.entityID)))
+            }
+        }
         // Inserted rows are new to every context: a large import is not cached (nobody is about to fault
         // it, and no cached row can be stale).
         if changes.inserts.count <= RowCache.largestBatchCached {
             rowCache.put(changes.inserts.compactMap { insert in
                 outcome.insertedKeys[insert.key].map { pk in
                     (.permanent(root: insert.layout.root.layout.entityID, pk: pk),
-                     StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1, values: insert.values))
+                     StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1,
+                              values: Self.cacheable(renamed.apply(insert.values, insert.layout), insert.layout)))
                 }
             })
         }
-        rowCache.put(outcome.rows.map { ($0.key, $0.value) })
+        rowCache.put(outcome.rows.map { key, row in
+            (key, row.map { r in StoreRow(pk: r.pk, entityID: r.entityID, version: r.version, values: r.values.map { Self.cacheable($0, model(r.entityID)) }) })
+        })
         return outcome
+    }
+
+    /// A row as the cache keeps it: to-many relationships as faults, read again from the store by each
+    /// context (a delete with no delete rule elsewhere does not update the rows it leaves behind).
+    static func cacheable(_ values: [Value], _ layout: EntityLayout?) -> [Value] {
+        guard let layout, layout.kinds.count == values.count else { return values }
+        var values = values
+        for slot in layout.relationshipSlots where layout.relationship(slot)!.isToMany { values[slot] = ToManyFault.value }
+        return values
+    }
+
+    private func model(_ entityID: Int) -> EntityLayout? { managedObjectModel.entity(number: entityID)?.layout }
+
+    /// The objects a to-many relationship holds for each of some owners (one query per 500 owners).
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
+        try backend().loadRelationship(r, owners: owners)
     }
 
     /// The store's save generation.

@@ -18,6 +18,8 @@ protocol StoreBackend: AnyObject, Sendable {
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow]
     /// The rows of some keys, with values (missing keys are rows that are gone).
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
+    /// The objects a to-many relationship holds for each of some owners, in the relationship's order.
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]]
     /// The number of matches of a plan (of its window when it has one).
     func count(_ plan: FetchPlan) throws -> Int
     /// A dictionary-result fetch: one array of values per row, in the plan's column order.
@@ -94,4 +96,40 @@ struct DictionaryColumns {
     let distinct: Bool
     /// Slots of `propertiesToGroupBy`.
     let groupBy: [Int]?
+}
+
+/// Temporary keys of a save's inserted objects and the keys the store gave them, applied to the
+/// references values hold.
+struct KeyRenaming {
+    private let map: [ObjectKey: ObjectKey]
+    init(_ pairs: [(ObjectKey, ObjectKey)]) { map = Dictionary(pairs, uniquingKeysWith: { a, _ in a }) }
+    var isEmpty: Bool { map.isEmpty }
+
+    func apply(_ ref: ObjectRef) -> ObjectRef {
+        map[ref.key].map { ObjectRef(key: $0, entityID: ref.entityID) } ?? ref
+    }
+
+    func apply(_ value: Value) -> Value {
+        switch value {
+        case .object:
+            guard let ref = value.objectRef, map[ref.key] != nil else { return value }
+            return apply(ref).value
+        case .set(let s):
+            guard s.contains(where: { $0.objectRef.map { map[$0.key] != nil } ?? false }) else { return value }
+            return .set(Set(s.map(apply)))
+        case .array(let a):
+            guard a.contains(where: { $0.objectRef.map { map[$0.key] != nil } ?? false }) else { return value }
+            return .array(a.map(apply))
+        default:
+            return value
+        }
+    }
+
+    /// The values of a row of `layout` with its relationship slots renamed.
+    func apply(_ values: [Value], _ layout: EntityLayout?) -> [Value] {
+        guard !map.isEmpty, let layout, !layout.relationshipSlots.isEmpty, values.count == layout.kinds.count else { return values }
+        var values = values
+        for slot in layout.relationshipSlots { values[slot] = apply(values[slot]) }
+        return values
+    }
 }

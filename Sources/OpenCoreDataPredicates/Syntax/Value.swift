@@ -73,6 +73,7 @@ extension Value {
         case let v as NSSet: self = .set(Set(v.allObjects.map { Value(any: $0) }))
         case let v as any ValueConvertibleCollection: self = v.predicateValue
         case let v as [String: Any]: self = .object(AnyHashable(NSDictionary(dictionary: v)))
+        case let v as PredicateIdentity: self = v.predicateIdentity
         case let v as AnyHashable: self = .object(v)
         case let v as any Hashable: self = .object(AnyHashable(v))
         case let v as AnyObject: self = .object(AnyHashable(ObjectIdentifierBox(v)))
@@ -179,6 +180,10 @@ package struct ObjectIdentifierBox: Hashable, @unchecked Sendable {
 }
 
 /// Collections of the caller's own element types (for example `[Products]`), converted element by element.
+/// A value that predicates compare by an identity of its own: a managed object and its object ID both
+/// become the object's key, so either may stand for the other in a comparison, as in Core Data.
+package protocol PredicateIdentity { var predicateIdentity: Value { get } }
+
 package protocol ValueConvertibleCollection { var predicateValue: Value { get } }
 extension Array: ValueConvertibleCollection {
     package var predicateValue: Value { .array(map { Value(any: $0) }) }

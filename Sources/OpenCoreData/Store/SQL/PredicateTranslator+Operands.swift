@@ -84,7 +84,7 @@ extension PredicateTranslator {
             throw CoreDataError(NSCoreDataError, "transient property \(path) of entity \(entityName) cannot be used in a fetch predicate")
         }
         let alias = context.join([])
-        return Operand(expression: .column(alias: alias, name: column), kind: layout.attributes[slot].attributeType.valueKind,
+        return Operand(expression: .column(alias: alias, name: column), kind: (layout.kinds[slot].attributeType ?? .integer64AttributeType).valueKind,
                        nullable: true)
     }
 

@@ -25,7 +25,7 @@ extension SQLiteStore {
                 values.reserveCapacity(request.columns.count)
                 for (i, column) in request.columns.enumerated() {
                     switch column {
-                    case .attribute(let slot): values.append(row.value(Int32(i), as: layout.attributes[slot].attributeType))
+                    case .attribute(let slot): values.append(row.value(Int32(i), as: layout.kinds[slot].attributeType ?? .integer64AttributeType))
                     case .aggregate(_, _, let type):
                         values.append(type == .undefinedAttributeType ? row.dynamicValue(Int32(i)) : row.value(Int32(i), as: type))
                     }

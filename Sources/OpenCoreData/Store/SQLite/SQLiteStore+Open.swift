@@ -221,7 +221,10 @@ extension SQLiteStore {
         try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) VALUES (0)")
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
             try db.execute(table.createSQL)
-            try db.execute(table.indexSQL)
+            for index in table.indexSQL { try db.execute(index) }
+        }
+        for join in TableInfo.joinTables(of: model) {
+            for statement in join.createSQL { try db.execute(statement) }
         }
         for e in model.entities {
             try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",

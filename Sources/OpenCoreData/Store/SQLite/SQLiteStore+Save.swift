@@ -36,23 +36,29 @@ extension SQLiteStore {
                        _ db: SQLiteConnection) throws -> StoreSaveOutcome {
         var outcome = StoreSaveOutcome()
         outcome.insertedKeys.reserveCapacity(changes.inserts.count)
-        // Keys for inserts that have none yet.
+        // Keys for inserts that have none yet, all before any row is written: a row may name another
+        // inserted object in a foreign key.
         var needed: [Int: Int] = [:]
         for i in changes.inserts where i.key.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
         var pools: [Int: [Int64]] = [:]
         for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
         for insert in changes.inserts {
-            let pk = insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast()
-            outcome.insertedKeys[insert.key] = pk
-            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, db)
+            outcome.insertedKeys[insert.key] = insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast()
+        }
+        let keys = KeyResolver(inserted: outcome.insertedKeys)
+        for insert in changes.inserts {
+            let pk = outcome.insertedKeys[insert.key]!
+            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, db)
+            try writeRelationships(insert.layout, pk: pk, values: insert.values, old: nil, keys: keys, db)
         }
         var conflicts: [StoreConflict] = []
         var layouts: [ObjectKey: EntityLayout] = [:]
         for update in changes.updates {
             let pk = update.key.primaryKey!
-            let changed = update.layout.persistentSlots.filter { update.snapshot[$0] != update.values[$0] }
+            let changed = update.layout.columnSlots.filter { update.snapshot[$0] != update.values[$0] }
             if try writeRow(update.layout, pk: pk, slots: changed, values: update.values,
-                            newVersion: update.version + 1, expected: update.version, db) {
+                            newVersion: update.version + 1, expected: update.version, keys: keys, db) {
+                try writeRelationships(update.layout, pk: pk, values: update.values, old: update.snapshot, keys: keys, db)
                 outcome.rows[update.key] = StoreRow(pk: pk, entityID: update.layout.entityID, version: update.version + 1, values: update.values)
                 continue
             }
@@ -65,11 +71,13 @@ extension SQLiteStore {
             let pk = delete.key.primaryKey!
             let table = self.table(for: delete.layout)
             guard try db.run("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(delete.version)]) == 0 else {
+                try deleteJoinRows(delete.layout, pk: pk, db)
                 outcome.rows[delete.key] = .some(nil)
                 continue
             }
             // Gone already is no conflict; a row at another version is.
             guard let current = try loadRows(root: delete.layout.root.layout.entityID, pks: [pk], db)[pk] else {
+                try deleteJoinRows(delete.layout, pk: pk, db)
                 outcome.rows[delete.key] = .some(nil)
                 continue
             }
@@ -84,20 +92,19 @@ extension SQLiteStore {
                 case .keepStore:
                     outcome.rows[conflict.key] = .some(conflict.current)
                 case .write(let values, let snapshot, let version):
-                    let slots = layout.persistentSlots.filter { values[$0] != snapshot[$0] }
-                    guard !slots.isEmpty else {
-                        outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: version, values: values)
-                        continue
-                    }
-                    guard try writeRow(layout, pk: pk, slots: slots, values: values, newVersion: version + 1, expected: version, db) else {
+                    let slots = layout.columnSlots.filter { values[$0] != snapshot[$0] }
+                    guard try writeRow(layout, pk: pk, slots: slots, values: values, newVersion: version + 1, expected: version, keys: keys, db) else {
                         throw CoreDataError(NSManagedObjectMergeError, "The merge policy resolved a conflict against row version \(version), which is not the store's.")
                     }
+                    try writeRelationships(layout, pk: pk, values: values, old: snapshot, keys: keys, db)
                     outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: version + 1, values: values)
                 case .reinsert(let values):
-                    try insertRow(layout, pk: pk, values: values, version: conflict.objectVersion + 1, db)
+                    try insertRow(layout, pk: pk, values: values, version: conflict.objectVersion + 1, keys: keys, db)
+                    try writeRelationships(layout, pk: pk, values: values, old: nil, keys: keys, db)
                     outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: conflict.objectVersion + 1, values: values)
                 case .delete(let version):
                     try db.run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(version)])
+                    try deleteJoinRows(layout, pk: pk, db)
                     outcome.rows[conflict.key] = .some(nil)
                 }
             }
@@ -106,25 +113,60 @@ extension SQLiteStore {
         return outcome
     }
 
-    private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, _ db: SQLiteConnection) throws {
+    /// The values of a row's columns in `rowColumns` order: attributes as they are, a to-one as its
+    /// destination's primary key (and entity number, when it has an entity column).
+    private func columnArguments(_ layout: EntityLayout, slots: [Int], values: [Value], keys: KeyResolver, into arguments: inout [Value]) throws {
+        for slot in slots {
+            guard case .toOne(let r) = layout.kinds[slot] else { arguments.append(values[slot]); continue }
+            let ref = values[slot].objectRef
+            let pk = try ref.map { try keys.primaryKey($0, layout: layout, slot: slot) }
+            arguments.append(pk.map { .int($0) } ?? .null)
+            if case .foreignKey(_, _?) = r.storage { arguments.append(ref.map { .int(Int64($0.entityID)) } ?? .null) }
+        }
+    }
+
+    private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws {
         var arguments: [Value] = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
-        arguments.reserveCapacity(3 + layout.persistentSlots.count)
-        for slot in layout.persistentSlots { arguments.append(values[slot]) }
+        arguments.reserveCapacity(3 + layout.columnSlots.count)
+        try columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys, into: &arguments)
         try db.run(insertSQL[layout.entityID]!, arguments)
+    }
+
+    /// The column names of some slots: a to-one with an entity column names both.
+    static func columnNames(_ layout: EntityLayout, slots: [Int]) -> [String] {
+        slots.flatMap { slot -> [String] in
+            if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, let entityColumn?) = r.storage { return [column, entityColumn] }
+            return [layout.columns[slot]!]
+        }
     }
 
     /// `INSERT INTO table (Z_PK, Z_ENT, Z_OPT, columns…) VALUES (?, …)` for an entity.
     static func insertSQL(_ layout: EntityLayout, table: TableInfo) -> String {
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.persistentSlots.map { layout.columns[$0]! }
-        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?, ?, ?\(String(repeating: ", ?", count: layout.persistentSlots.count)))"
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames(layout, slots: layout.columnSlots)
+        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count - 1)))"
     }
 
     /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
     private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
-                          expected: Int64, _ db: SQLiteConnection) throws -> Bool {
+                          expected: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws -> Bool {
         let table = self.table(for: layout)
-        let sets = slots.map { ", \(layout.columns[$0]!) = ?" }.joined()
+        let sets = Self.columnNames(layout, slots: slots).map { ", \($0) = ?" }.joined()
         let sql = "UPDATE \(table.name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?"
-        return try db.run(sql, [.int(newVersion)] + slots.map { values[$0] } + [.int(pk), .int(expected)]) == 1
+        var arguments: [Value] = [.int(newVersion)]
+        try columnArguments(layout, slots: slots, values: values, keys: keys, into: &arguments)
+        return try db.run(sql, arguments + [.int(pk), .int(expected)]) == 1
+    }
+}
+
+/// Primary keys of the objects a save's rows name: saved rows by their key, objects inserted by this
+/// save by the key it gave them. Naming an unsaved object that this save does not insert is an error.
+struct KeyResolver {
+    let inserted: [ObjectKey: Int64]
+
+    func primaryKey(_ ref: ObjectRef, layout: EntityLayout, slot: Int) throws -> Int64 {
+        if let pk = ref.key.primaryKey ?? inserted[ref.key] { return pk }
+        throw CoreDataError(NSManagedObjectValidationError,
+                            "Dangling reference to an invalid object: \(layout.properties[slot].entity?.name ?? "?").\(layout.properties[slot].name) names an object that is not saved and not inserted in this context.",
+                            userInfo: [NSValidationKeyErrorKey: layout.properties[slot].name])
     }
 }

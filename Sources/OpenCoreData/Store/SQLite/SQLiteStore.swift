@@ -20,6 +20,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     let tables: [Int: TableInfo]
     /// The INSERT statement of each entity, by entity ID.
     let insertSQL: [Int: String]
+    /// The join tables of many-to-many relationships.
+    let joinTables: [JoinTableInfo]
 
     /// True when the store was added with `NSReadOnlyPersistentStoreOption`: saves throw before writing.
     let isReadOnly: Bool
@@ -41,6 +43,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         var insertSQL: [Int: String] = [:]
         for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.root.layout.entityID]!) }
         self.insertSQL = insertSQL
+        self.joinTables = JoinTableInfo.all(of: model)
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
         readers = opened.readers.map { ($0, NSLock()) }
@@ -123,12 +126,23 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return rows
     }
 
-    private func values(of row: SQLiteStatement, entityID: Int, table: TableInfo) -> [Value] {
+    func values(of row: SQLiteStatement, entityID: Int, table: TableInfo) -> [Value] {
         guard let positions = table.slotPositions[entityID], let entity = model.entity(number: entityID) else { return [] }
-        let attributes = entity.layout.attributes
+        let layout = entity.layout!
         return positions.indices.map { slot in
-            guard let column = positions[slot] else { return entity.layout.defaultValues[slot] }
-            return row.value(column, as: attributes[slot].attributeType)
+            switch layout.kinds[slot] {
+            case .attribute(let type):
+                guard let column = positions[slot] else { return layout.defaultValues[slot] }
+                return row.value(column, as: type)
+            case .toOne(let r):
+                guard let column = positions[slot], !row.isNull(column) else { return .null }
+                let destination = r.destination.layout!
+                var entity = destination.entityID
+                if let e = table.entityColumnPositions[entityID]?[slot], !row.isNull(e) { entity = Int(row.int64(e)) }
+                return ObjectRef(key: .permanent(root: destination.root.layout.entityID, pk: row.int64(column)), entityID: entity).value
+            case .toMany:
+                return ToManyFault.value
+            }
         }
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// The object a relationship slot names: the registered one, else a fault for a saved row (registered
+    /// now); `nil` for an unsaved object this context (and its parents) no longer has.
+    func object(for ref: ObjectRef) -> NSManagedObject? {
+        if let object = registry[ref.key] { return object }
+        let id: NSManagedObjectID
+        if case .permanent = ref.key {
+            guard let coordinator = persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entity(number: ref.entityID),
+                  let identifier = try? coordinator.backend().identifier else { return nil }
+            id = NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier)
+        } else {
+            // An object a parent inserted and has not saved: the child reads it from the parent.
+            var ancestor = parent
+            var found: NSManagedObjectID?
+            while let context = ancestor, found == nil {
+                found = context.performAndWait { context.registry[ref.key]?.objectID }
+                ancestor = context.parent
+            }
+            guard let found else { return nil }
+            id = found
+        }
+        let object = NSManagedObject.makeFetched(entity: id.entity, id: id, context: self)
+        registry[ref.key] = object
+        return object
+    }
+
+    /// Reads the objects of a to-many relationship that is still a fault: from the parent context, or
+    /// from the store (one query). The value read becomes both the object's value and what it read.
+    func readToMany(of object: NSManagedObject, slot: Int) {
+        guard case .toMany(let r) = object.layout.kinds[slot] else { return }
+        var refs: [ObjectRef] = []
+        if let parent {
+            let id = object.objectID
+            refs = parent.performAndWait {
+                guard let source = parent.registeredObject(for: id) ?? (try? parent.existingObject(with: id)) else { return [] }
+                return source.loadedToMany(slot).objectRefs
+            }
+        } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
+            refs = (try? coordinator.loadRelationship(r, owners: [pk]))?[pk] ?? []
+        }
+        let value: Value = r.isOrdered ? .array(refs.map(\.value)) : .set(Set(refs.map(\.value)))
+        object.values[slot] = value
+        if object.snapshot != nil, object.snapshot![slot].isToManyFault { object.snapshot![slot] = value }
+    }
+
+    // MARK: - Delete rules
+
+    /// Applies the delete rules of objects deleted since the last call: nullify removes each from its
+    /// destinations' inverses, cascade deletes the destinations (each once), deny and no action do
+    /// nothing here (deny is checked by `save()`). Called by `processPendingChanges()`.
+    func propagateDeletes() {
+        var queue = Array(unprocessed.deleted.values).filter { !propagated.contains(ObjectIdentifier($0)) }
+        while let object = queue.popLast() {
+            guard propagated.insert(ObjectIdentifier(object)).inserted else { continue }
+            let me = object.ref
+            for slot in object.layout.relationshipSlots {
+                guard let r = object.layout.relationship(slot) else { continue }
+                let rule = r.relationship.deleteRule
+                guard rule == .nullifyDeleteRule || rule == .cascadeDeleteRule else { continue }
+                let destinations = r.isToMany ? object.relatedObjects(slot) : object.value(at: slot).objectRef.flatMap { self.object(for: $0) }.map { [$0] } ?? []
+                for destination in destinations {
+                    if let inverse = r.inverseSlot, destination.managedObjectContext === self, !destination.isDeleted || rule == .nullifyDeleteRule {
+                        if r.relationship.inverseRelationship?.isToMany ?? false {
+                            destination.rawRemove(inverse, me)
+                        } else if destination.value(at: inverse).objectRef == me {
+                            destination.rawSetToOne(inverse, nil)
+                        }
+                    }
+                    if rule == .cascadeDeleteRule, !destination.isDeleted, destination.managedObjectContext === self {
+                        delete(destination)
+                        queue.append(destination)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The deny-rule relationships of deleted objects that still hold objects: Core Data's
+    /// `NSValidationRelationshipDeniedDeleteError`, one per relationship.
+    func deniedDeletes(_ deleted: [NSManagedObject]) -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        for object in deleted {
+            for slot in object.layout.relationshipSlots {
+                guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
+                let holds = r.isToMany ? !object.loadedToMany(slot).objectRefs.isEmpty : object.value(at: slot).objectRef != nil
+                guard holds else { continue }
+                let name = object.layout.properties[slot].name
+                errors.append(CoreDataError(NSValidationRelationshipDeniedDeleteError,
+                                            "\(object.entity.name ?? "?").\(name): the object cannot be deleted while its relationship \(name) (delete rule: deny) is not empty.",
+                                            userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: name]))
+            }
+        }
+        return errors
+    }
+
+    /// Relationship rules checked at save: a required to-one is set; a to-many read into memory holds
+    /// at least `minCount` (at least one if required) and at most `maxCount` objects.
+    func relationshipErrors(_ object: NSManagedObject) -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        let entityName = object.entity.name ?? "?"
+        for slot in object.layout.relationshipSlots where object.layout.persistentSlotSet.contains(slot) {
+            let r = object.layout.relationship(slot)!, d = r.relationship, name = d.name
+            let info: [String: Any] = [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: name]
+            guard r.isToMany else {
+                if !d.isOptional, object.values[slot].isNull {
+                    errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError, "\(entityName).\(name) is a required value.", userInfo: info))
+                }
+                continue
+            }
+            guard !object.values[slot].isToManyFault else { continue }
+            let count = object.values[slot].objectRefs.count
+            let minimum = max(d.minCount, d.isOptional ? 0 : 1)
+            if count < minimum, !(d.isOptional && count == 0) {
+                errors.append(CoreDataError(NSValidationRelationshipLacksMinimumCountError,
+                                            "\(entityName).\(name) has \(count) object\(count == 1 ? "" : "s"), fewer than its minimum count \(minimum).", userInfo: info))
+            } else if d.maxCount > 0, count > d.maxCount {
+                errors.append(CoreDataError(NSValidationRelationshipExceedsMaximumCountError,
+                                            "\(entityName).\(name) has \(count) objects, more than its maximum count \(d.maxCount).", userInfo: info))
+            }
+        }
+        return errors
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+
+extension NSManagedObject {
+    /// The reference relationship slots hold for this object.
+    var ref: ObjectRef { ObjectRef(key: objectID.key, entityID: layout.entityID) }
+
+    /// A to-many slot's value with its objects read (one query the first time, or none for an object
+    /// not saved yet).
+    func loadedToMany(_ slot: Int) -> Value {
+        if isFault { fireFault() }
+        if values[slot].isToManyFault { managedObjectContext?.readToMany(of: self, slot: slot) }
+        return values[slot]
+    }
+
+    /// What `value(forKey:)` returns for a relationship: the destination object (a fault when its row
+    /// was not read) or nil for a to-one; an `NSSet` (`NSOrderedSet` when ordered) for a to-many.
+    func relationshipValue(_ slot: Int, _ r: RelationshipLayout) -> Any? {
+        guard r.isToMany else {
+            return value(at: slot).objectRef.flatMap { managedObjectContext?.object(for: $0) }
+        }
+        let objects = relatedObjects(slot)
+        return r.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+    }
+
+    /// The objects of a to-many slot, in order.
+    func relatedObjects(_ slot: Int) -> [NSManagedObject] {
+        let refs = loadedToMany(slot).objectRefs
+        guard let context = managedObjectContext else { return [] }
+        return refs.compactMap { context.object(for: $0) }
+    }
+
+    /// `setValue(_:forKey:)` of a relationship: a to-one takes an object or nil, a to-many a set,
+    /// ordered set or array of objects, replacing its contents. Inverses follow at once.
+    func setRelationship(_ slot: Int, _ r: RelationshipLayout, to value: Any?) {
+        let key = layout.properties[slot].name
+        guard r.isToMany else {
+            let unwrapped = value.flatMap(flattenOptional)
+            if unwrapped == nil || unwrapped is NSNull { return setToOne(slot, r, to: nil) }
+            guard let object = unwrapped as? NSManagedObject else {
+                fatalError("Unacceptable type of value for to-one relationship: property = \"\(key)\"; desired type = \(r.destination.name ?? "?"); given type = \(type(of: unwrapped!)); value = \(unwrapped!).")
+            }
+            return setToOne(slot, r, to: object)
+        }
+        let objects = Self.objects(in: value, forKey: key, r)
+        let current = relatedObjects(slot)
+        let keep = Set(objects.map { ObjectIdentifier($0) })
+        removeFromToMany(slot, r, current.filter { !keep.contains(ObjectIdentifier($0)) })
+        if r.isOrdered {
+            replaceOrdered(slot, r, with: objects)
+        } else {
+            addToMany(slot, r, objects)
+        }
+    }
+
+    /// The objects of a value given for a to-many relationship; anything else traps as Core Data raises.
+    static func objects(in value: Any?, forKey key: String, _ r: RelationshipLayout) -> [NSManagedObject] {
+        guard let value = value.flatMap(flattenOptional), !(value is NSNull) else { return [] }
+        let elements: [Any]
+        switch value {
+        case let s as NSOrderedSet: elements = s.array
+        case let s as NSSet: elements = s.allObjects
+        case let a as [Any]: elements = a
+        case let s as Set<NSManagedObject>: elements = Array(s)
+        case let s as Set<AnyHashable>: elements = s.map(\.base)
+        case let a as NSArray: elements = a.map { $0 }
+        default:
+            fatalError("Unacceptable type of value for to-many relationship: property = \"\(key)\"; desired type = NSSet; given type = \(type(of: value)); value = \(value).")
+        }
+        return elements.map { element in
+            guard let object = element as? NSManagedObject else {
+                fatalError("Unacceptable type of value for to-many relationship: property = \"\(key)\"; desired type = \(r.destination.name ?? "?"); given type = \(type(of: element)); value = \(element).")
+            }
+            return object
+        }
+    }
+
+    /// Traps, as Core Data raises, for an object of the wrong entity or of another context.
+    func checkDestination(_ object: NSManagedObject, _ slot: Int, _ r: RelationshipLayout) {
+        let key = layout.properties[slot].name
+        guard object.entity.isKindOf(entity: r.destination) else {
+            fatalError("Unacceptable type of value for \(r.isToMany ? "to-many" : "to-one") relationship: property = \"\(key)\"; desired type = \(r.destination.name ?? "?"); given type = \(object.entity.name ?? "?"); value = \(object.objectID.uriRepresentation().absoluteString).")
+        }
+        guard object.managedObjectContext === managedObjectContext else {
+            fatalError("Illegal attempt to establish a relationship '\(key)' between objects in different contexts (source = \(objectID.uriRepresentation().absoluteString), destination = \(object.objectID.uriRepresentation().absoluteString))")
+        }
+    }
+
+    // MARK: - Keeping inverses
+
+    /// Sets a to-one relationship; the old destination's inverse loses this object, the new one's gains it.
+    func setToOne(_ slot: Int, _ r: RelationshipLayout, to new: NSManagedObject?) {
+        if let new { checkDestination(new, slot, r) }
+        let oldRef = value(at: slot).objectRef
+        let newRef = new?.ref
+        guard oldRef != newRef else { return }
+        rawSetToOne(slot, newRef)
+        guard let inverse = r.inverseSlot, let context = managedObjectContext else { return }
+        let me = ref
+        let inverseIsToMany = r.relationship.inverseRelationship?.isToMany ?? false
+        if let oldRef, let old = context.object(for: oldRef) {
+            if inverseIsToMany { old.rawRemove(inverse, me) } else if old.value(at: inverse).objectRef == me { old.rawSetToOne(inverse, nil) }
+        }
+        guard let new else { return }
+        if inverseIsToMany {
+            new.rawInsert(inverse, me)
+        } else {
+            // One-to-one: the new destination's previous partner lets go of it.
+            if let previous = new.value(at: inverse).objectRef, previous != me, let partner = context.object(for: previous) {
+                partner.rawSetToOne(slot, nil)
+            }
+            new.rawSetToOne(inverse, me)
+        }
+    }
+
+    /// Adds objects to a to-many relationship (at the end when ordered), keeping inverses.
+    func addToMany(_ slot: Int, _ r: RelationshipLayout, _ objects: [NSManagedObject], at index: Int? = nil) {
+        var position = index
+        for object in objects {
+            checkDestination(object, slot, r)
+            guard rawInsert(slot, object.ref, at: position) else { continue }
+            if position != nil { position! += 1 }
+            linkInverse(of: object, slot, r)
+        }
+    }
+
+    /// The inverse side of adding `object` to this object's to-many slot.
+    private func linkInverse(of object: NSManagedObject, _ slot: Int, _ r: RelationshipLayout) {
+        guard let inverse = r.inverseSlot else { return }
+        let me = ref
+        if r.relationship.inverseRelationship?.isToMany ?? false {
+            object.rawInsert(inverse, me)
+            return
+        }
+        // The object moves here from its previous owner.
+        let previous = object.value(at: inverse).objectRef
+        guard previous != me else { return }
+        if let previous, let owner = managedObjectContext?.object(for: previous) { owner.rawRemove(slot, object.ref) }
+        object.rawSetToOne(inverse, me)
+    }
+
+    /// Removes objects from a to-many relationship, keeping inverses.
+    func removeFromToMany(_ slot: Int, _ r: RelationshipLayout, _ objects: [NSManagedObject]) {
+        let me = ref
+        for object in objects {
+            guard rawRemove(slot, object.ref) else { continue }
+            guard let inverse = r.inverseSlot else { continue }
+            if r.relationship.inverseRelationship?.isToMany ?? false {
+                object.rawRemove(inverse, me)
+            } else if object.value(at: inverse).objectRef == me {
+                object.rawSetToOne(inverse, nil)
+            }
+        }
+    }
+
+    /// Replaces an ordered to-many's objects with `objects`, in that order, keeping inverses.
+    func replaceOrdered(_ slot: Int, _ r: RelationshipLayout, with objects: [NSManagedObject]) {
+        for object in objects { checkDestination(object, slot, r) }
+        let before = Set(loadedToMany(slot).objectRefs)
+        var seen = Set<ObjectRef>()
+        let ordered = objects.filter { seen.insert($0.ref).inserted }
+        let new = Value.array(ordered.map(\.ref.value))
+        if values[slot] != new {
+            values[slot] = new
+            managedObjectContext?.objectDidChange(self, slot: slot)
+        }
+        for object in ordered where !before.contains(object.ref) { linkInverse(of: object, slot, r) }
+    }
+
+    // MARK: - Raw changes (one side only)
+
+    /// Sets a to-one slot without touching the inverse.
+    func rawSetToOne(_ slot: Int, _ ref: ObjectRef?) {
+        if isFault { fireFault() }
+        let new = ref?.value ?? .null
+        guard values[slot] != new else { return }
+        values[slot] = new
+        managedObjectContext?.objectDidChange(self, slot: slot)
+    }
+
+    /// Adds a reference to a to-many slot without touching the inverse; false if it was there.
+    @discardableResult
+    func rawInsert(_ slot: Int, _ ref: ObjectRef, at index: Int? = nil) -> Bool {
+        _ = loadedToMany(slot)
+        guard values[slot].insertReference(ref.value, at: index) else { return false }
+        managedObjectContext?.objectDidChange(self, slot: slot)
+        return true
+    }
+
+    /// Removes a reference from a to-many slot without touching the inverse; false if it was not there.
+    @discardableResult
+    func rawRemove(_ slot: Int, _ ref: ObjectRef) -> Bool {
+        _ = loadedToMany(slot)
+        guard values[slot].removeReference(ref.value) else { return false }
+        managedObjectContext?.objectDidChange(self, slot: slot)
+        return true
+    }
+
+    // MARK: - Proxies
+
+    /// Mirrors `mutableSetValue(forKey:)`: a live set of a to-many relationship's objects; adding and
+    /// removing through it changes the relationship (and its inverse). Traps for a key that is not a
+    /// to-many relationship, as Core Data raises.
+    public func mutableSetValue(forKey key: String) -> NSMutableSet {
+        checkQueue("mutableSetValue(forKey:)")
+        let (slot, r) = toManySlot(forKey: key)
+        return RelationshipMutableSet(owner: self, slot: slot, relationship: r)
+    }
+
+    /// Mirrors `mutableOrderedSetValue(forKey:)`: a live ordered set of an ordered to-many's objects.
+    public func mutableOrderedSetValue(forKey key: String) -> NSMutableOrderedSet {
+        checkQueue("mutableOrderedSetValue(forKey:)")
+        let (slot, r) = toManySlot(forKey: key)
+        return RelationshipMutableOrderedSet(owner: self, slot: slot, relationship: r)
+    }
+
+    private func toManySlot(forKey key: String) -> (Int, RelationshipLayout) {
+        guard let slot = layout.slotByName[key], case .toMany(let r) = layout.kinds[slot] else {
+            fatalError("[<\(entity.name ?? "?")> mutableSetValueForKey:]: the key \"\(key)\" is not a to-many relationship of the entity \(entity.name ?? "?").")
+        }
+        return (slot, r)
+    }
+}
+
+extension Value {
+    /// Inserts into a set, or into an array at `index` (at the end when nil) if absent, without copying
+    /// the collection; false if it was there.
+    mutating func insertReference(_ element: Value, at index: Int?) -> Bool {
+        switch self {
+        case .set(var s):
+            self = .null
+            let inserted = s.insert(element).inserted
+            self = .set(s)
+            return inserted
+        case .array(var a):
+            self = .null
+            defer { self = .array(a) }
+            guard !a.contains(element) else { return false }
+            a.insert(element, at: Swift.min(index ?? a.count, a.count))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Removes from a set or an array without copying it; false if it was not there.
+    mutating func removeReference(_ element: Value) -> Bool {
+        switch self {
+        case .set(var s):
+            self = .null
+            let removed = s.remove(element) != nil
+            self = .set(s)
+            return removed
+        case .array(var a):
+            self = .null
+            defer { self = .array(a) }
+            guard let i = a.firstIndex(of: element) else { return false }
+            a.remove(at: i)
+            return true
+        default:
+            return false
+        }
+    }
+}

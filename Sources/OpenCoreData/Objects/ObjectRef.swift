@@ -1,0 +1,63 @@
+import Foundation
+
+/// What a relationship slot holds for one object: the object's key (a row, or an unsaved object's
+/// temporary key) and its entity number. Equal when the keys are equal. A to-one slot holds one as a
+/// ``Value`` (`.object`), a to-many slot a `.set` (`.array` when ordered) of them, or ``ToManyFault``.
+///
+/// Managed objects and object IDs turn into the same value in predicates (``PredicateIdentity``), so
+/// `classification == %@`, `self IN %@` and `%@ IN zoos` compare keys in memory as SQL compares keys.
+struct ObjectRef: Hashable, @unchecked Sendable {
+    let key: ObjectKey
+    let entityID: Int
+
+    static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.key == b.key }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    var value: Value { .object(AnyHashable(self)) }
+}
+
+/// Marks a to-many slot whose objects were not read yet: reading the relationship reads them (one query).
+struct ToManyFault: Hashable, Sendable {
+    static let value = Value.object(AnyHashable(ToManyFault()))
+}
+
+extension Value {
+    /// The reference a to-one slot holds, `nil` for anything else.
+    var objectRef: ObjectRef? {
+        guard case .object(let h) = self else { return nil }
+        return h.base as? ObjectRef
+    }
+
+    /// Whether this is a to-many slot not read yet.
+    var isToManyFault: Bool {
+        guard case .object(let h) = self else { return false }
+        return h.base is ToManyFault
+    }
+
+    /// Nil, or an empty to-many: what an inserted object's untouched slot holds.
+    var isNullOrEmpty: Bool {
+        switch self {
+        case .null: return true
+        case .set(let s): return s.isEmpty
+        case .array(let a): return a.isEmpty
+        default: return false
+        }
+    }
+
+    /// The references a loaded to-many slot holds, in order for an ordered one.
+    var objectRefs: [ObjectRef] {
+        switch self {
+        case .set(let s): return s.compactMap(\.objectRef)
+        case .array(let a): return a.compactMap(\.objectRef)
+        default: return []
+        }
+    }
+}
+
+extension NSManagedObject: PredicateIdentity {
+    package var predicateIdentity: Value { ObjectRef(key: objectID.key, entityID: layout.entityID).value }
+}
+
+extension NSManagedObjectID: PredicateIdentity {
+    package var predicateIdentity: Value { ObjectRef(key: key, entityID: entity.layout?.entityID ?? 0).value }
+}

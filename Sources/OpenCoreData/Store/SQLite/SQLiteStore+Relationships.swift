@@ -1,0 +1,120 @@
+import Foundation
+
+extension SQLiteStore {
+    /// Writes what a row's to-many relationships keep outside its own table, inside the save's
+    /// transaction: join-table rows (the owner side writes them) and the order column of ordered to-manys.
+    /// `old` is what the object read (`nil` for a new row); a to-many not read then is read now.
+    func writeRelationships(_ layout: EntityLayout, pk: Int64, values: [Value], old: [Value]?, keys: KeyResolver, _ db: SQLiteConnection) throws {
+        for slot in layout.relationshipSlots {
+            guard case .toMany(let r) = layout.kinds[slot] else { continue }
+            let new = values[slot]
+            guard !new.isToManyFault else { continue }
+            if let old, old[slot] == new { continue }
+            switch r.storage {
+            case .joinTable(let join) where join.isOwner:
+                let before: [ObjectRef]
+                if let old, !old[slot].isToManyFault {
+                    before = old[slot].objectRefs
+                } else if old == nil {
+                    before = []
+                } else {
+                    before = try loadRelationship(r, owners: [pk], db)[pk] ?? []
+                }
+                let members = try new.objectRefs.map { try keys.primaryKey($0, layout: layout, slot: slot) }
+                let previous = Set(try before.map { try keys.primaryKey($0, layout: layout, slot: slot) })
+                if join.orderColumn != nil {
+                    // The order changed or members did: write the list again.
+                    try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ?", [.int(pk)])
+                    for (i, member) in members.enumerated() {
+                        try db.run("INSERT INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn), \(join.orderColumn!)) VALUES (?, ?, ?)",
+                                   [.int(pk), .int(member), .int(Int64(i + 1))])
+                    }
+                    continue
+                }
+                let now = Set(members)
+                for gone in previous.subtracting(now).sorted() {
+                    try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) = ?", [.int(pk), .int(gone)])
+                }
+                for added in members where !previous.contains(added) {
+                    try db.run("INSERT OR IGNORE INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)", [.int(pk), .int(added)])
+                }
+            case .inverseForeignKey(_, let order?):
+                // The members' foreign keys are written by their own rows; their positions here.
+                let table = tables[r.destination.layout.root.layout.entityID]!
+                for (i, ref) in new.objectRefs.enumerated() {
+                    let member = try keys.primaryKey(ref, layout: layout, slot: slot)
+                    try db.run("UPDATE \(table.name) SET \(order) = ? WHERE Z_PK = ?", [.int(Int64(i + 1)), .int(member)])
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Removes a deleted row from every join table it appears in, on either side.
+    func deleteJoinRows(_ layout: EntityLayout, pk: Int64, _ db: SQLiteConnection) throws {
+        guard let entity = model.entity(number: layout.entityID) else { return }
+        for join in joinTables {
+            if let source = join.ownerEntity, entity.isKindOf(entity: source) {
+                try db.run("DELETE FROM \(join.table.name) WHERE \(join.table.sourceColumn) = ?", [.int(pk)])
+            }
+            if entity.isKindOf(entity: join.memberEntity) {
+                try db.run("DELETE FROM \(join.table.name) WHERE \(join.table.destinationColumn) = ?", [.int(pk)])
+            }
+        }
+    }
+
+    /// The objects a to-many relationship holds for each of some owners, in one query per 500 owners:
+    /// ordered by the order column when the relationship is ordered, else by key.
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
+        var result: [Int64: [ObjectRef]] = [:]
+        try wrap { try read { db in result = try loadRelationship(r, owners: owners, db) } }
+        return result
+    }
+
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], _ db: SQLiteConnection) throws -> [Int64: [ObjectRef]] {
+        let destination = r.destination.layout!
+        let root = destination.root.layout.entityID
+        let table = tables[root]!
+        var result: [Int64: [ObjectRef]] = [:]
+        for owner in owners { result[owner] = [] }
+        for start in stride(from: 0, to: owners.count, by: 500) {
+            let chunk = Array(owners[start..<min(start + 500, owners.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let sql: String
+            switch r.storage {
+            case .inverseForeignKey(let column, let order):
+                sql = "SELECT t0.Z_PK, t0.Z_ENT, t0.\(column) FROM \(table.name) t0 WHERE t0.\(column) IN (\(marks)) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
+            case .joinTable(let join):
+                let order = join.orderColumn.map { "j.\($0), " } ?? ""
+                sql = "SELECT t0.Z_PK, t0.Z_ENT, j.\(join.sourceColumn) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = j.\(join.destinationColumn) WHERE j.\(join.sourceColumn) IN (\(marks)) ORDER BY j.\(join.sourceColumn), \(order)t0.Z_PK"
+            case .foreignKey, .none:
+                return result
+            }
+            try db.query(sql, chunk.map { .int($0) }) { row in
+                result[row.int64(2), default: []].append(ObjectRef(key: .permanent(root: root, pk: row.int64(0)), entityID: Int(row.int64(1))))
+            }
+        }
+        return result
+    }
+}
+
+/// A join table with the entities of its two columns, for deleting a row's join rows.
+struct JoinTableInfo {
+    let table: JoinTable
+    /// The entity whose keys are in `sourceColumn` (the owner's entity).
+    let ownerEntity: NSEntityDescription?
+    /// The entity whose keys are in `destinationColumn`.
+    let memberEntity: NSEntityDescription
+
+    static func all(of model: NSManagedObjectModel) -> [JoinTableInfo] {
+        var result: [String: JoinTableInfo] = [:]
+        for e in model.entities {
+            for slot in e.layout.relationshipSlots where e.layout.properties[slot].entity === e {
+                guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let t) = r.storage, t.isOwner else { continue }
+                result[t.name] = JoinTableInfo(table: t, ownerEntity: e, memberEntity: r.destination)
+            }
+        }
+        return result.values.sorted { $0.table.name < $1.table.name }
+    }
+}
