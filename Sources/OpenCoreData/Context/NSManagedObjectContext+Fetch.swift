@@ -27,8 +27,13 @@ extension NSManagedObjectContext {
         }
         newlyRegistered = []
         defer { newlyRegistered = nil }
-        let objects = try parent.map { try fetchThroughParent($0, request, plan: plan) }
-            ?? fetchObjects(request, plan: plan, coordinator: coordinator)
+        let objects: [NSManagedObject]
+        if let parent {
+            objects = try fetchThroughParent(parent, request, plan: plan)
+            try prefetch(plan.prefetch, for: objects)
+        } else {
+            objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
+        }
         return (objects, newlyRegistered ?? [])
     }
 
@@ -71,7 +76,9 @@ extension NSManagedObjectContext {
             return try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
         case _ where parent != nil:
             let objects = try fetchThroughParent(parent!, request, plan: plan)
-            return request.resultType == .managedObjectIDResultType ? objects.map(\.objectID) : objects
+            if request.resultType == .managedObjectIDResultType { return objects.map(\.objectID) }
+            try prefetch(plan.prefetch, for: objects)
+            return objects
         case .managedObjectIDResultType:
             if request.includesPendingChanges, hasPendingChanges(for: plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
@@ -89,15 +96,19 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// A managed-object fetch of a context whose store is its coordinator's (no parent).
+    /// A managed-object fetch of a context whose store is its coordinator's (no parent), with its
+    /// relationships prefetched (a batched fetch prefetches each batch as it loads).
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
         if request.includesPendingChanges, hasPendingChanges(for: plan) {
-            return try objectsMergingPendingChanges(plan, request)
+            let objects = try objectsMergingPendingChanges(plan, request)
+            try prefetch(plan.prefetch, for: objects)
+            return objects
         }
         let identifier = try coordinator.backend().identifier
         if plan.batchSize > 0 {
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
-            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
+            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk),
+                                   prefetch: plan.prefetch)
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
                 let object = try registeredObject(for: row, keepingFault: true, storeIdentifier: identifier)
@@ -107,7 +118,9 @@ extension NSManagedObjectContext {
         }
         let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
         registry.reserveCapacity(registry.count + rows.count)
-        return try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        try prefetch(plan.prefetch, for: objects)
+        return objects
     }
 
     /// Whether unsaved changes touch the fetched entity's table.

@@ -260,6 +260,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Reads a fault's row: the rows of its whole batch when it came from a batched fetch, else its own.
     func readRowOfFault(_ object: NSManagedObject) {
         var group = [object]
+        var prefetching: [PrefetchNode] = []
         if case .inBatch(let batch, let index) = object.faultState {
             let start = (index / batch.size) * batch.size
             let end = min(start + batch.size, batch.primaryKeys.count)
@@ -267,9 +268,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
                 registry[.permanent(root: batch.root, pk: pk)].flatMap { $0.faultState.needsRow ? $0 : nil }
             }
             if !group.contains(where: { $0 === object }) { group.append(object) }
+            prefetching = batch.prefetch
         }
         do {
             try readRows(of: group)
+            try prefetch(prefetching, for: group)
         } catch {
             // Core Data raises here; a fault whose row cannot be read holds nils (below).
         }

@@ -22,6 +22,8 @@ struct FetchPlan {
     private(set) var limit: Int
     private(set) var offset: Int
     let batchSize: Int
+    /// `relationshipKeyPathsForPrefetching` as a tree of relationships (empty: nothing to prefetch).
+    let prefetch: [PrefetchNode]
 
     /// The same plan for another range of the results (offset `offset`, at most `limit` rows; 0: all).
     func range(offset: Int, limit: Int) -> FetchPlan {
@@ -75,6 +77,7 @@ struct FetchPlan {
         self.limit = request.fetchLimit
         self.offset = request.fetchOffset
         self.batchSize = request.fetchBatchSize
+        self.prefetch = try PrefetchNode.resolve(request.relationshipKeyPathsForPrefetching ?? [], entity: entity)
     }
 
     /// Every key path must name an attribute of the entity; variables must be bound.

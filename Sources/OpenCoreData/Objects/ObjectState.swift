@@ -61,9 +61,12 @@ final class FaultBatch {
     let size: Int
     let root: Int
     let primaryKeys: [Int64]
-    init(size: Int, root: Int, primaryKeys: [Int64]) {
+    /// The fetch's `relationshipKeyPathsForPrefetching`, prefetched for each batch as it loads.
+    let prefetch: [PrefetchNode]
+    init(size: Int, root: Int, primaryKeys: [Int64], prefetch: [PrefetchNode] = []) {
         self.size = size
         self.root = root
         self.primaryKeys = primaryKeys
+        self.prefetch = prefetch
     }
 }

@@ -22,9 +22,7 @@ extension NSPersistentStoreCoordinator {
     func loadRows(_ keys: [ObjectKey], bypassingCache: Bool = false) throws -> [ObjectKey: StoreRow] {
         var result: [ObjectKey: StoreRow] = [:]
         var missing: [ObjectKey] = []
-        for key in keys {
-            if !bypassingCache, let row = rowCache.row(key) { result[key] = row } else { missing.append(key) }
-        }
+        if bypassingCache { missing = keys } else { rowCache.rows(keys, into: &result, missing: &missing) }
         guard !missing.isEmpty else { return result }
         let loaded = try backend().loadRows(missing)
         rowCache.put(loaded.map { ($0.key, $0.value) })
@@ -87,6 +85,17 @@ extension NSPersistentStoreCoordinator {
     /// The objects a to-many relationship holds for each of some owners (one query per 500 owners).
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
         try backend().loadRelationship(r, owners: owners)
+    }
+
+    /// The members of a to-many relationship for some owners, with their rows (prefetching); at most
+    /// ``RowCache/largestBatchCached`` rows feed the row cache, as a fetch's do.
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int64, row: StoreRow)] {
+        let members = try backend().prefetchToMany(r, owners: owners)
+        if members.count <= RowCache.largestBatchCached {
+            let root = r.destination.layout.root.layout.entityID
+            rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
+        }
+        return members
     }
 
     /// The store's save generation.

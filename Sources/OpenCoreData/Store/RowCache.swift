@@ -17,6 +17,20 @@ final class RowCache: @unchecked Sendable {
         lock.withLock { rows[key] }
     }
 
+    /// The cached rows of some keys (into `found`) and the keys it does not have (into `missing`), under
+    /// one lock.
+    func rows(_ keys: [ObjectKey], into found: inout [ObjectKey: StoreRow], missing: inout [ObjectKey]) {
+        lock.withLock {
+            if rows.isEmpty {
+                missing.append(contentsOf: keys)
+                return
+            }
+            for key in keys {
+                if let row = rows[key] { found[key] = row } else { missing.append(key) }
+            }
+        }
+    }
+
     /// Puts rows in (a `nil` row removes its key), unless there are more than ``largestBatchCached``.
     func put(_ batch: [(ObjectKey, StoreRow?)]) {
         guard batch.count <= Self.largestBatchCached else {

@@ -20,6 +20,9 @@ protocol StoreBackend: AnyObject, Sendable {
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
     /// The objects a to-many relationship holds for each of some owners, in the relationship's order.
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]]
+    /// The rows of a to-many relationship's members for some owners, each with its owner's key, in the
+    /// relationship's order per owner (prefetching).
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int64, row: StoreRow)]
     /// The number of matches of a plan (of its window when it has one).
     func count(_ plan: FetchPlan) throws -> Int
     /// A dictionary-result fetch: one array of values per row, in the plan's column order.

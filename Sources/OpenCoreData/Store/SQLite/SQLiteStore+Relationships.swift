@@ -64,8 +64,8 @@ extension SQLiteStore {
         }
     }
 
-    /// The objects a to-many relationship holds for each of some owners, in one query per 500 owners:
-    /// ordered by the order column when the relationship is ordered, else by key.
+    /// The objects a to-many relationship holds for each of some owners, in one query (see
+    /// ``SQLiteKeyList``): ordered by the order column when the relationship is ordered, else by key.
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
         var result: [Int64: [ObjectRef]] = [:]
         try wrap { try read { db in result = try loadRelationship(r, owners: owners, db) } }
@@ -73,29 +73,42 @@ extension SQLiteStore {
     }
 
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64], _ db: SQLiteConnection) throws -> [Int64: [ObjectRef]] {
-        let destination = r.destination.layout!
-        let root = destination.root.layout.entityID
-        let table = tables[root]!
+        let root = r.destination.layout.root.layout.entityID
         var result: [Int64: [ObjectRef]] = [:]
         for owner in owners { result[owner] = [] }
-        for start in stride(from: 0, to: owners.count, by: 500) {
-            let chunk = Array(owners[start..<min(start + 500, owners.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let sql: String
-            switch r.storage {
-            case .inverseForeignKey(let column, let order):
-                sql = "SELECT t0.Z_PK, t0.Z_ENT, t0.\(column) FROM \(table.name) t0 WHERE t0.\(column) IN (\(marks)) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
-            case .joinTable(let join):
-                let order = join.orderColumn.map { "j.\($0), " } ?? ""
-                sql = "SELECT t0.Z_PK, t0.Z_ENT, j.\(join.sourceColumn) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = j.\(join.destinationColumn) WHERE j.\(join.sourceColumn) IN (\(marks)) ORDER BY j.\(join.sourceColumn), \(order)t0.Z_PK"
-            case .foreignKey, .none:
-                return result
-            }
-            try db.query(sql, chunk.map { .int($0) }) { row in
+        for chunk in SQLiteKeyList(owners, json: usesJSONKeyLists).chunks {
+            guard let (sql, _) = toManySQL(r, keyList: chunk.sql, rows: false) else { return result }
+            try db.query(sql, chunk.arguments) { row in
                 result[row.int64(2), default: []].append(ObjectRef(key: .permanent(root: root, pk: row.int64(0)), entityID: Int(row.int64(1))))
             }
         }
         return result
+    }
+
+    /// The `SELECT` of a to-many relationship's members for the owners whose keys are in `keyList`, in
+    /// owner order, then the relationship's order (ordered) or key, and the position of the owner's key
+    /// in its rows. `rows: false` selects each member's `Z_PK, Z_ENT` and its owner's key; `rows: true`
+    /// the member's whole row (the table's select list, which holds the owner's key when the inverse is
+    /// a to-one), followed by the owner's key for a many-to-many. `nil` for a relationship that is not a
+    /// stored to-many.
+    func toManySQL(_ r: RelationshipLayout, keyList: String, rows: Bool) -> (sql: String, ownerColumn: Int32)? {
+        let table = tables[r.destination.layout.root.layout.entityID]!
+        let members = rows ? table.selectList : "t0.Z_PK, t0.Z_ENT"
+        let memberCount = Int32(rows ? 3 + table.columns.count : 2)
+        switch r.storage {
+        case .inverseForeignKey(let column, let order):
+            let rest = "FROM \(table.name) t0 WHERE t0.\(column) IN \(keyList) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
+            if rows, let position = table.columns.firstIndex(where: { $0.name == column }) {
+                return ("SELECT \(members) \(rest)", Int32(3 + position))
+            }
+            return ("SELECT \(members), t0.\(column) \(rest)", memberCount)
+        case .joinTable(let join):
+            let order = join.orderColumn.map { "j.\($0), " } ?? ""
+            return ("SELECT \(members), j.\(join.sourceColumn) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = j.\(join.destinationColumn) WHERE j.\(join.sourceColumn) IN \(keyList) ORDER BY j.\(join.sourceColumn), \(order)t0.Z_PK",
+                    memberCount)
+        case .foreignKey, .none:
+            return nil
+        }
     }
 }
 

@@ -29,6 +29,10 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     private let hasGenerationTable: Bool
     /// The store file's path (`:memory:` for an in-memory store).
     let path: String
+    /// Whether lists of keys are bound as one JSON array (`json_each`), which SQLite has unless built
+    /// without its JSON functions; otherwise in chunks of 500 parameters (see ``SQLiteKeyList``). Tests
+    /// turn it off to run the fallback.
+    var usesJSONKeyLists: Bool
 
     /// Opens the store (see `SQLiteStore+Open.swift`); every failure is a `CoreDataError` naming the path.
     init(url: URL?, model: NSManagedObjectModel, options: StoreOpenOptions = StoreOpenOptions(), logger: Logger?) throws {
@@ -49,6 +53,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         readers = opened.readers.map { ($0, NSLock()) }
         identifier = opened.identifier
         hasGenerationTable = opened.hasGenerationTable
+        usesJSONKeyLists = connection.hasJSON
     }
 
     /// Runs `body` on a reader connection (the writer for an in-memory store).
@@ -70,6 +75,19 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Queries run so far on all connections.
     var queryCount: Int {
         writerLock.withLock { connection.queryCount } + readers.reduce(0) { sum, r in sum + r.lock.withLock { r.connection.queryCount } }
+    }
+
+    /// Runs `body` and returns the SQL text of the queries it ran on this store's connections, in order.
+    func recordingSQL(_ body: () throws -> Void) rethrows -> [String] {
+        let recorder = SQLRecorder()
+        func set(_ value: SQLRecorder?) {
+            writerLock.withLock { connection.recorder = value }
+            for reader in readers { reader.lock.withLock { reader.connection.recorder = value } }
+        }
+        set(recorder)
+        defer { set(nil) }
+        try body()
+        return recorder.recorded
     }
 
     func table(for layout: EntityLayout) -> TableInfo { tables[layout.root.layout.entityID]! }
@@ -169,33 +187,41 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return count
     }
 
-    /// Rows by key (for faults), one query per hierarchy and 500 keys.
+    /// Rows by key (for faults and prefetching), one query per hierarchy (see ``SQLiteKeyList``).
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow] {
         var byRoot: [Int: [Int64]] = [:]
         for case .permanent(let root, let pk) in keys { byRoot[root, default: []].append(pk) }
         var result: [ObjectKey: StoreRow] = [:]
+        result.reserveCapacity(keys.count)
         for (root, pks) in byRoot {
-            for start in stride(from: 0, to: pks.count, by: 500) {
-                let chunk = Array(pks[start..<min(start + 500, pks.count)])
-                try wrap { try read { db in
-                    for (pk, row) in try loadRows(root: root, pks: chunk, db) { result[.permanent(root: root, pk: pk)] = row }
-                } }
-            }
+            try wrap { try read { db in
+                try loadRows(root: root, pks: pks, db) { result[.permanent(root: root, pk: $0.pk)] = $0 }
+            } }
         }
         return result
     }
 
     /// Rows by key on a given connection (inside a write transaction).
     func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
-        guard let table = tables[root], !pks.isEmpty else { return [:] }
         var result: [Int64: StoreRow] = [:]
-        let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: pks.count).joined(separator: ", ")))"
-        try db.query(sql, pks.map { .int($0) }) { row in
-            let entityID = Int(row.int64(1))
-            result[row.int64(0)] = StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
-                                            values: values(of: row, entityID: entityID, table: table))
-        }
+        try loadRows(root: root, pks: pks, db) { result[$0.pk] = $0 }
         return result
+    }
+
+    /// `SELECT` of the table's columns for some keys: `WHERE t0.Z_PK IN` the key list.
+    func loadRowsSQL(root: Int, keyList: String) -> String {
+        "SELECT \(tables[root]!.selectList) FROM \(tables[root]!.name) t0 WHERE t0.Z_PK IN \(keyList)"
+    }
+
+    private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection, _ body: (StoreRow) -> Void) throws {
+        guard let table = tables[root], !pks.isEmpty else { return }
+        for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
+            try db.query(loadRowsSQL(root: root, keyList: chunk.sql), chunk.arguments) { row in
+                let entityID = Int(row.int64(1))
+                body(StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
+                              values: values(of: row, entityID: entityID, table: table)))
+            }
+        }
     }
 
     /// Turns SQLite failures into Core Data errors carrying the SQL.
