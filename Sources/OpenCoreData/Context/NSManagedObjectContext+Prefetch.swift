@@ -44,12 +44,31 @@ extension NSManagedObjectContext {
     }
 
     /// The objects a to-one names for some owners, each once, registered (as faults if they were not).
+    /// The references are sorted and made unique first, so that each destination costs one registry
+    /// lookup however many owners name it.
     private func toOneDestinations(_ node: PrefetchNode, _ owners: [NSManagedObject]) -> [NSManagedObject] {
-        var seen = Set<ObjectIdentifier>()
-        var result: [NSManagedObject] = []
+        var refs: [ObjectRef] = []
+        refs.reserveCapacity(owners.count)
         for owner in owners {
-            guard let ref = owner.storedValue(node.slot)?.objectRef, let object = object(for: ref) else { continue }
-            if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
+            if let ref = owner.storedValue(node.slot)?.objectRef { refs.append(ref) }
+        }
+        refs.sort { a, b in
+            switch (a.key, b.key) {
+            case let (.permanent(r1, k1), .permanent(r2, k2)): return (r1, k1) < (r2, k2)
+            case let (.temporary(t1), .temporary(t2)): return t1 < t2
+            case (.permanent, .temporary): return true
+            case (.temporary, .permanent): return false
+            }
+        }
+        var unique: [ObjectRef] = []
+        unique.reserveCapacity(refs.count)
+        for ref in refs where ref.key != unique.last?.key { unique.append(ref) }
+        var result: [NSManagedObject] = []
+        result.reserveCapacity(unique.count)
+        registry.reserveCapacity(registry.count + unique.count)
+        let identifier = try? persistentStoreCoordinator?.backend().identifier
+        for ref in unique {
+            if let object = object(for: ref, storeIdentifier: identifier) { result.append(object) }
         }
         return result
     }
@@ -85,15 +104,15 @@ extension NSManagedObjectContext {
             return result
         }
         guard let coordinator = persistentStoreCoordinator else { return result }
-        var members: [Int64: [Value]] = [:]
+        var members = [[Value]](repeating: [], count: pending.count)
+        let identifier = try coordinator.backend().identifier
         for (owner, row) in try coordinator.prefetchToMany(node.relationship, owners: pendingKeys) {
-            let object = try registeredObject(for: row, keepingFault: false)
-            members[owner, default: []].append(ObjectRef(key: object.objectID.key, entityID: row.entityID).value)
+            let object = try registeredObject(for: row, keepingFault: false, storeIdentifier: identifier)
+            members[owner].append(ObjectRef(key: object.objectID.key, entityID: row.entityID).value)
             add(object)
         }
         let ordered = node.relationship.isOrdered
-        for (owner, pk) in zip(pending, pendingKeys) {
-            let refs = members[pk] ?? []
+        for (owner, refs) in zip(pending, members) {
             owner.fillToMany(node.slot, ordered ? .array(refs) : .set(Set(refs)))
         }
         return result

@@ -2,13 +2,14 @@ import Foundation
 
 extension NSManagedObjectContext {
     /// The object a relationship slot names: the registered one, else a fault for a saved row (registered
-    /// now); `nil` for an unsaved object this context (and its parents) no longer has.
-    func object(for ref: ObjectRef) -> NSManagedObject? {
+    /// now); `nil` for an unsaved object this context (and its parents) no longer has. A caller making
+    /// many passes the store's identifier.
+    func object(for ref: ObjectRef, storeIdentifier: String? = nil) -> NSManagedObject? {
         if let object = registry[ref.key] { return object }
         let id: NSManagedObjectID
         if case .permanent = ref.key {
             guard let coordinator = persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entity(number: ref.entityID),
-                  let identifier = try? coordinator.backend().identifier else { return nil }
+                  let identifier = storeIdentifier ?? (try? coordinator.backend().identifier) else { return nil }
             id = NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier)
         } else {
             // An object a parent inserted and has not saved: the child reads it from the parent.

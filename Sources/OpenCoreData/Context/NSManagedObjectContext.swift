@@ -287,10 +287,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func readRows(of objects: [NSManagedObject], bypassingCache: Bool = false) throws {
         if let parent { return readRowsFromParent(parent, objects) }
         guard let coordinator = persistentStoreCoordinator else { return }
-        let saved = objects.filter { $0.objectID.primaryKey != nil }
-        let rows = try coordinator.loadRows(saved.map(\.objectID.key), bypassingCache: bypassingCache)
-        for object in saved {
-            if let row = rows[object.objectID.key], let values = row.values { object.takeRow(values, version: row.version) }
+        var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
+        for object in objects {
+            guard case .permanent(let root, let pk) = object.objectID.key else { continue }
+            byRoot[root, default: ([], [])].objects.append(object)
+            byRoot[root]!.pks.append(pk)
+        }
+        for (root, group) in byRoot {
+            let rows = try coordinator.loadRows(root: root, pks: group.pks, bypassingCache: bypassingCache)
+            for (object, row) in zip(group.objects, rows) {
+                if let row, let values = row.values { object.takeRow(values, version: row.version) }
+            }
         }
     }
 }

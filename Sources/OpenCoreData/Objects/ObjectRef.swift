@@ -8,7 +8,16 @@ import Foundation
 /// `classification == %@`, `self IN %@` and `%@ IN zoos` compare keys in memory as SQL compares keys.
 struct ObjectRef: Hashable, @unchecked Sendable {
     let key: ObjectKey
-    let entityID: Int
+    /// The entity number, kept in 32 bits: with it the reference is 24 bytes, so that an `AnyHashable`
+    /// (a to-one slot's value) and an `Any` (`AnyHashable.base`, read by ``Value/objectRef``) hold it
+    /// inline instead of in an allocated box.
+    private let entityNumber: Int32
+    var entityID: Int { Int(entityNumber) }
+
+    init(key: ObjectKey, entityID: Int) {
+        self.key = key
+        self.entityNumber = Int32(truncatingIfNeeded: entityID)
+    }
 
     static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.key == b.key }
     func hash(into hasher: inout Hasher) { hasher.combine(key) }

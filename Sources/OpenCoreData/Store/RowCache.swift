@@ -17,16 +17,16 @@ final class RowCache: @unchecked Sendable {
         lock.withLock { rows[key] }
     }
 
-    /// The cached rows of some keys (into `found`) and the keys it does not have (into `missing`), under
-    /// one lock.
-    func rows(_ keys: [ObjectKey], into found: inout [ObjectKey: StoreRow], missing: inout [ObjectKey]) {
+    /// The cached rows of some keys of one hierarchy, placed at their keys' positions in `found`, and the
+    /// positions of the keys it does not have (into `missing`), under one lock.
+    func rows(root: Int, _ pks: [Int64], into found: inout [StoreRow?], missing: inout [Int]) {
         lock.withLock {
             if rows.isEmpty {
-                missing.append(contentsOf: keys)
+                missing.append(contentsOf: pks.indices)
                 return
             }
-            for key in keys {
-                if let row = rows[key] { found[key] = row } else { missing.append(key) }
+            for (i, pk) in pks.enumerated() {
+                if let row = rows[.permanent(root: root, pk: pk)] { found[i] = row } else { missing.append(i) }
             }
         }
     }
@@ -35,7 +35,10 @@ final class RowCache: @unchecked Sendable {
     func put(_ batch: [(ObjectKey, StoreRow?)]) {
         guard batch.count <= Self.largestBatchCached else {
             // Too many to keep; but none may stay stale.
-            lock.withLock { for (key, _) in batch { rows[key] = nil } }
+            lock.withLock {
+                guard !rows.isEmpty else { return }
+                for (key, _) in batch { rows[key] = nil }
+            }
             return
         }
         lock.withLock {
@@ -43,6 +46,14 @@ final class RowCache: @unchecked Sendable {
             for (key, row) in batch {
                 if let row, row.values != nil { rows[key] = row } else { rows[key] = nil }
             }
+        }
+    }
+
+    /// Forgets the rows of some keys (a batch too large to keep, whose rows must not stay stale).
+    func remove<Keys: Sequence<ObjectKey>>(_ keys: Keys) {
+        lock.withLock {
+            guard !rows.isEmpty else { return }
+            for key in keys { rows[key] = nil }
         }
     }
 

@@ -6,8 +6,9 @@ import Testing
 /// those queries, the related objects loaded (not faults), batched fetches, the controller, child
 /// contexts, pending changes, and bad keys.
 @Suite("Relationships: prefetching") struct PrefetchTests {
-    /// A store with 3 classifications of 10 animals each, every animal in 2 of 4 zoos, and a playlist
-    /// of 3 songs in the order c, a, b; opened again by a new container, so nothing is registered.
+    /// A store with 3 classifications of 10 animals each, every animal in 2 of 4 zoos, and playlists
+    /// of songs in the orders c, a, b (Mix) and z, y (Calm); opened again by a new container, so nothing
+    /// is registered.
     struct Zoo {
         let store = TemporaryStore()
         let container: NSPersistentContainer
@@ -25,6 +26,8 @@ import Testing
                 }
                 let playlist = context.make("Playlist", ["title": "Mix"])
                 for title in ["c", "a", "b"] { playlist.mutableOrderedSetValue(forKey: "songs").add(context.make("Song", ["title": title])) }
+                let calm = context.make("Playlist", ["title": "Calm"])
+                for title in ["z", "y"] { calm.mutableOrderedSetValue(forKey: "songs").add(context.make("Song", ["title": title])) }
                 try context.save()
             }
             container = try store.container(RelationshipModel.make())
@@ -54,7 +57,8 @@ import Testing
     static let animalColumns = "t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZCOMMONNAME, t0.ZHABITAT, t0.ZCLASSIFICATION"
     /// Animal i lives in zoos i % 4 and (i + 1) % 4.
     static let animalsPerZoo = ["Bronx": 15, "San Diego": 16, "Berlin": 15, "Prague": 14]
-    static let json = "(SELECT value FROM json_each(?))"
+    /// The keys of a prefetch, one JSON array joined: `k.key` is each key's position, which ends each row.
+    static let keys = "json_each(?) k"
 
     @Test func aToOneIsOneQueryForAllObjects() throws {
         let zoo = try Zoo()
@@ -63,7 +67,7 @@ import Testing
         let sql = try zoo.sqlite.recordingSQL { animals = try zoo.context.fetch(zoo.request("Animal", prefetching: ["classification"])) }
         #expect(animals.count == 30)
         #expect(sql == ["SELECT \(Self.animalColumns) FROM ZANIMAL t0 ORDER BY t0.ZCOMMONNAME, t0.Z_PK",
-                        "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZORDER, t0.ZFAMILY FROM ZCLASSIFICATION t0 WHERE t0.Z_PK IN \(Self.json)"])
+                        "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZORDER, t0.ZFAMILY, k.key FROM \(Self.keys) JOIN ZCLASSIFICATION t0 ON t0.Z_PK = k.value"])
         let orders = try zoo.queries {
             for animal in animals {
                 let classification = try #require(animal.value(forKey: "classification") as? NSManagedObject)
@@ -85,7 +89,7 @@ import Testing
         var classifications: [NSManagedObject] = []
         let sql = try zoo.sqlite.recordingSQL { classifications = try zoo.context.fetch(zoo.request("Classification", prefetching: ["animals"])) }
         #expect(sql.count == 2)
-        #expect(sql.last == "SELECT \(Self.animalColumns) FROM ZANIMAL t0 WHERE t0.ZCLASSIFICATION IN \(Self.json) ORDER BY t0.ZCLASSIFICATION, t0.Z_PK")
+        #expect(sql.last == "SELECT \(Self.animalColumns), k.key FROM \(Self.keys) JOIN ZANIMAL t0 ON t0.ZCLASSIFICATION = k.value")
         let cost = zoo.queries {
             for c in classifications {
                 let animals = c.set("animals")
@@ -104,7 +108,7 @@ import Testing
         defer { zoo.store.cleanUp() }
         var animals: [NSManagedObject] = []
         let sql = try zoo.sqlite.recordingSQL { animals = try zoo.context.fetch(zoo.request("Animal", prefetching: ["zoos"])) }
-        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, j.Z_1ANIMALS FROM Z_1ZOOS j JOIN ZZOO t0 ON t0.Z_PK = j.Z_12ZOOS WHERE j.Z_1ANIMALS IN \(Self.json) ORDER BY j.Z_1ANIMALS, t0.Z_PK")
+        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, k.key FROM \(Self.keys) JOIN Z_1ZOOS j ON j.Z_1ANIMALS = k.value JOIN ZZOO t0 ON t0.Z_PK = j.Z_12ZOOS")
         #expect(sql.count == 2)
         let cost = zoo.queries {
             for animal in animals {
@@ -117,7 +121,7 @@ import Testing
         // From the other side.
         var zoos: [NSManagedObject] = []
         let back = try zoo.sqlite.recordingSQL { zoos = try zoo.context.fetch(zoo.request("Zoo", prefetching: ["animals"])) }
-        #expect(back.last == "SELECT \(Self.animalColumns), j.Z_12ZOOS FROM Z_1ZOOS j JOIN ZANIMAL t0 ON t0.Z_PK = j.Z_1ANIMALS WHERE j.Z_12ZOOS IN \(Self.json) ORDER BY j.Z_12ZOOS, t0.Z_PK")
+        #expect(back.last == "SELECT \(Self.animalColumns), k.key FROM \(Self.keys) JOIN Z_1ZOOS j ON j.Z_12ZOOS = k.value JOIN ZANIMAL t0 ON t0.Z_PK = j.Z_1ANIMALS")
         let counts = zoo.measure { zoos.map { $0.set("animals").count } }
         #expect(counts == ([15, 15, 14, 16], 0), "Berlin, Bronx, Prague, San Diego")
     }
@@ -131,10 +135,10 @@ import Testing
         }
         // The fetch, classification, its animals, zoos, their animals: shared prefixes run once.
         #expect(sql.count == 5)
-        #expect(sql[1].hasPrefix("SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZORDER, t0.ZFAMILY FROM ZCLASSIFICATION t0"))
-        #expect(sql[2].hasSuffix("WHERE t0.ZCLASSIFICATION IN \(Self.json) ORDER BY t0.ZCLASSIFICATION, t0.Z_PK"))
-        #expect(sql[3].contains("FROM Z_1ZOOS j JOIN ZZOO t0"))
-        #expect(sql[4].contains("FROM Z_1ZOOS j JOIN ZANIMAL t0"))
+        #expect(sql[1].hasSuffix("JOIN ZCLASSIFICATION t0 ON t0.Z_PK = k.value"))
+        #expect(sql[2].hasSuffix("JOIN ZANIMAL t0 ON t0.ZCLASSIFICATION = k.value"))
+        #expect(sql[3].hasSuffix("JOIN Z_1ZOOS j ON j.Z_1ANIMALS = k.value JOIN ZZOO t0 ON t0.Z_PK = j.Z_12ZOOS"))
+        #expect(sql[4].hasSuffix("JOIN Z_1ZOOS j ON j.Z_12ZOOS = k.value JOIN ZANIMAL t0 ON t0.Z_PK = j.Z_1ANIMALS"))
         let cost = try zoo.queries {
             for animal in animals {
                 let c = try #require(animal.value(forKey: "classification") as? NSManagedObject)
@@ -148,14 +152,24 @@ import Testing
     @Test func anOrderedToManyKeepsItsOrder() throws {
         let zoo = try Zoo()
         defer { zoo.store.cleanUp() }
+        let songColumns = "t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZTITLE, t0.ZPLAYLIST, t0.Z_FOK_PLAYLIST"
         var playlists: [NSManagedObject] = []
         let sql = try zoo.sqlite.recordingSQL { playlists = try zoo.context.fetch(zoo.request("Playlist", prefetching: ["songs"])) }
-        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZTITLE, t0.ZPLAYLIST, t0.Z_FOK_PLAYLIST FROM ZSONG t0 WHERE t0.ZPLAYLIST IN (?) ORDER BY t0.ZPLAYLIST, t0.Z_FOK_PLAYLIST, t0.Z_PK")
-        let titles = zoo.queries {
-            let songs = (playlists[0].value(forKey: "songs") as! NSOrderedSet).array.map { ($0 as! NSManagedObject).string("title")! }
-            #expect(songs == ["c", "a", "b"])
+        #expect(sql.last == "SELECT \(songColumns), k.key FROM \(Self.keys) JOIN ZSONG t0 ON t0.ZPLAYLIST = k.value ORDER BY k.key, t0.Z_FOK_PLAYLIST")
+        func titles(_ playlist: NSManagedObject) -> [String] {
+            (playlist.value(forKey: "songs") as! NSOrderedSet).array.map { ($0 as! NSManagedObject).string("title")! }
         }
-        #expect(titles == 0)
+        #expect(zoo.measure { playlists.map(titles) } == ([["z", "y"], ["c", "a", "b"]], 0))
+        // One owner: one bound key.
+        let mix = zoo.request("Playlist", prefetching: ["songs"])
+        mix.predicate = NSPredicate(format: "title == %@", "Mix")
+        let other = zoo.container.newBackgroundContext()
+        try other.performAndWait {
+            var one: [NSManagedObject] = []
+            let sql = try zoo.sqlite.recordingSQL { one = try other.fetch(mix) }
+            #expect(sql.last == "SELECT \(songColumns) FROM ZSONG t0 WHERE t0.ZPLAYLIST IN (?) ORDER BY t0.ZPLAYLIST, t0.Z_FOK_PLAYLIST, t0.Z_PK")
+            #expect(zoo.measure { one.map(titles) } == ([["c", "a", "b"]], 0))
+        }
     }
 
     @Test func withoutJSONTheKeysGoInChunksOf500() throws {
@@ -184,7 +198,7 @@ import Testing
         var sql: [String] = []
         sql = zoo.sqlite.recordingSQL { _ = animals[0].string("commonName") }
         #expect(sql.count == 3, "the batch's rows, its classifications, its zoos")
-        #expect(sql[0] == "SELECT \(Self.animalColumns) FROM ZANIMAL t0 WHERE t0.Z_PK IN \(Self.json)")
+        #expect(sql[0] == "SELECT \(Self.animalColumns), k.key FROM \(Self.keys) JOIN ZANIMAL t0 ON t0.Z_PK = k.value")
         #expect(zoo.measure {
             animals[0..<10].allSatisfy { ($0.value(forKey: "classification") as? NSManagedObject)?.isFault == false && $0.set("zoos").count == 2 }
         } == (true, 0))

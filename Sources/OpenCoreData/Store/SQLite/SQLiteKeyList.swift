@@ -1,30 +1,49 @@
 import CSQLite
 import Foundation
 
-/// A list of primary keys as the right side of an SQL `IN`, so that loading the rows (or relationship
-/// members) of many keys is one statement whatever their number.
+/// A list of primary keys for one statement, so that loading the rows (or relationship members) of many
+/// keys is one statement whatever their number.
 ///
 /// Where SQLite has its JSON functions (built in since 3.38, and in the usual builds before), the keys
-/// travel as one bound JSON array text, read back by the `json_each` table-valued function:
-/// `IN (SELECT value FROM json_each(?))` — one SQL text for every count, so one prepared statement.
-/// One key is `IN (?)`. Without JSON, the keys go in chunks of 500 bound parameters
-/// (`IN (?, ?, …)`), one statement each: SQLite limits the parameters of a statement.
+/// travel as one bound JSON array text, which SQL reads with the `json_each` table-valued function:
+/// either as the right side of an `IN` (`IN (SELECT value FROM json_each(?))`), or joined
+/// (`FROM json_each(?) k JOIN … ON … = k.value`), where `k.key` is each key's position in the list, so
+/// that rows come back naming the key they were asked for without a lookup. One SQL text for every
+/// count, so one prepared statement. One key is `IN (?)`. Without JSON, the keys go in chunks of 500
+/// bound parameters (`IN (?, ?, …)`), one statement each: SQLite limits the parameters of a statement.
 struct SQLiteKeyList {
-    /// The `IN` operand (with its parentheses) and its arguments, one per statement to run.
-    let chunks: [(sql: String, arguments: [Value])]
+    /// The keys of one statement.
+    struct Chunk {
+        /// The keys as the right side of an `IN`: `(SELECT value FROM json_each(?))` or `(?, ?, …)`.
+        let inOperand: String
+        /// The statement's arguments: the JSON array text, or the keys.
+        let arguments: [Value]
+        /// Whether the keys are one JSON array, which a query may join as `json_each(?) k`.
+        let isJSON: Bool
+        /// The positions in the whole list of the chunk's keys.
+        let range: Range<Int>
+    }
+
+    /// The statements to run, in order.
+    let chunks: [Chunk]
 
     /// The most keys bound as separate parameters in one statement when JSON is not available.
     static let chunkSize = 500
 
+    /// The `FROM` item that joins a JSON key list: `k.key` is a key's position, `k.value` the key.
+    static let joined = "json_each(?) k"
+
     init(_ keys: [Int64], json: Bool) {
         if keys.count == 1 {
-            chunks = [("(?)", [.int(keys[0])])]
+            chunks = [Chunk(inOperand: "(?)", arguments: [.int(keys[0])], isJSON: false, range: 0..<1)]
         } else if json {
-            chunks = keys.isEmpty ? [] : [("(SELECT value FROM json_each(?))", [.string(Self.jsonArray(keys))])]
+            chunks = keys.isEmpty ? [] : [Chunk(inOperand: "(SELECT value FROM json_each(?))", arguments: [.string(Self.jsonArray(keys))],
+                                                isJSON: true, range: keys.indices)]
         } else {
             chunks = stride(from: 0, to: keys.count, by: Self.chunkSize).map { start in
-                let chunk = keys[start..<min(start + Self.chunkSize, keys.count)]
-                return ("(" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", chunk.map { .int($0) })
+                let range = start..<min(start + Self.chunkSize, keys.count)
+                return Chunk(inOperand: "(" + Array(repeating: "?", count: range.count).joined(separator: ", ") + ")",
+                             arguments: keys[range].map { .int($0) }, isJSON: false, range: range)
             }
         }
     }
@@ -52,6 +71,14 @@ struct SQLiteKeyList {
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// For a chunk of bound parameters: the position of each key, to place the rows that name it.
+    static func positions(_ keys: [Int64], _ chunk: Chunk) -> [Int64: Int] {
+        var positions: [Int64: Int] = [:]
+        positions.reserveCapacity(chunk.range.count)
+        for i in chunk.range where positions[keys[i]] == nil { positions[keys[i]] = i }
+        return positions
     }
 }
 

@@ -77,7 +77,7 @@ extension SQLiteStore {
         var result: [Int64: [ObjectRef]] = [:]
         for owner in owners { result[owner] = [] }
         for chunk in SQLiteKeyList(owners, json: usesJSONKeyLists).chunks {
-            guard let (sql, _) = toManySQL(r, keyList: chunk.sql, rows: false) else { return result }
+            guard let (sql, _) = toManySQL(r, keyList: chunk.inOperand, rows: false) else { return result }
             try db.query(sql, chunk.arguments) { row in
                 result[row.int64(2), default: []].append(ObjectRef(key: .permanent(root: root, pk: row.int64(0)), entityID: Int(row.int64(1))))
             }

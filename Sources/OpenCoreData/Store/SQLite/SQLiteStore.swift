@@ -194,32 +194,47 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         var result: [ObjectKey: StoreRow] = [:]
         result.reserveCapacity(keys.count)
         for (root, pks) in byRoot {
-            try wrap { try read { db in
-                try loadRows(root: root, pks: pks, db) { result[.permanent(root: root, pk: $0.pk)] = $0 }
-            } }
+            for row in try loadRows(root: root, pks: pks) { if let row { result[.permanent(root: root, pk: row.pk)] = row } }
         }
+        return result
+    }
+
+    /// The rows of some keys of one hierarchy, in the keys' order (`nil` for a row that is gone), in one
+    /// query (see ``SQLiteKeyList``).
+    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?] {
+        var result = [StoreRow?](repeating: nil, count: pks.count)
+        try wrap { try read { db in try loadRows(root: root, pks: pks, db) { result[$0] = $1 } } }
         return result
     }
 
     /// Rows by key on a given connection (inside a write transaction).
     func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
         var result: [Int64: StoreRow] = [:]
-        try loadRows(root: root, pks: pks, db) { result[$0.pk] = $0 }
+        try loadRows(root: root, pks: pks, db) { result[$1.pk] = $1 }
         return result
     }
 
-    /// `SELECT` of the table's columns for some keys: `WHERE t0.Z_PK IN` the key list.
-    func loadRowsSQL(root: Int, keyList: String) -> String {
-        "SELECT \(tables[root]!.selectList) FROM \(tables[root]!.name) t0 WHERE t0.Z_PK IN \(keyList)"
+    /// `SELECT` of the table's columns for the keys of `chunk`: a JSON key list joined (each row ends
+    /// with its key's position, `k.key`), else `WHERE t0.Z_PK IN (?, …)`.
+    func loadRowsSQL(root: Int, _ chunk: SQLiteKeyList.Chunk) -> String {
+        let table = tables[root]!
+        if chunk.isJSON {
+            return "SELECT \(table.selectList), k.key FROM \(SQLiteKeyList.joined) JOIN \(table.name) t0 ON t0.Z_PK = k.value"
+        }
+        return "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN \(chunk.inOperand)"
     }
 
-    private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection, _ body: (StoreRow) -> Void) throws {
+    /// Calls `body` with each row and the position of its key in `pks`.
+    private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection, _ body: (Int, StoreRow) -> Void) throws {
         guard let table = tables[root], !pks.isEmpty else { return }
+        let position = Int32(3 + table.columns.count)
         for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
-            try db.query(loadRowsSQL(root: root, keyList: chunk.sql), chunk.arguments) { row in
+            let positions = chunk.isJSON || chunk.range.count == 1 ? [:] : SQLiteKeyList.positions(pks, chunk)
+            try db.query(loadRowsSQL(root: root, chunk), chunk.arguments) { row in
                 let entityID = Int(row.int64(1))
-                body(StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
-                              values: values(of: row, entityID: entityID, table: table)))
+                let pk = row.int64(0)
+                let index = chunk.isJSON ? Int(row.int64(position)) : positions[pk] ?? chunk.range.lowerBound
+                body(index, StoreRow(pk: pk, entityID: entityID, version: row.int64(2), values: values(of: row, entityID: entityID, table: table)))
             }
         }
     }
