@@ -261,6 +261,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func readRowOfFault(_ object: NSManagedObject) {
         var group = [object]
         var prefetching: [PrefetchNode] = []
+        var chunk: BatchChunk?
         if case .inBatch(let batch, let index) = object.faultState {
             let start = (index / batch.size) * batch.size
             let end = min(start + batch.size, batch.primaryKeys.count)
@@ -269,9 +270,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             }
             if !group.contains(where: { $0 === object }) { group.append(object) }
             prefetching = batch.prefetch
+            chunk = BatchChunk(batch, start..<end)
         }
         do {
             try readRows(of: group)
+            if let chunk { markBatch(chunk, of: group) }
             try prefetch(prefetching, for: group)
         } catch {
             // Core Data raises here; a fault whose row cannot be read holds nils (below).

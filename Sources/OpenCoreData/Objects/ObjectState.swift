@@ -41,6 +41,12 @@ enum FaultState {
         }
     }
 
+    /// The values are here and were read from a row.
+    var isLoaded: Bool {
+        if case .loaded = self { return true }
+        return false
+    }
+
     /// The fault fired on a row that was gone.
     var isRowGone: Bool {
         if case .rowGone = self { return true }
@@ -68,5 +74,16 @@ final class FaultBatch {
         self.root = root
         self.primaryKeys = primaryKeys
         self.prefetch = prefetch
+    }
+}
+
+/// The part of a ``FaultBatch`` that loaded together (its keys `range`): the objects whose to-many
+/// faults are read together.
+final class BatchChunk {
+    let batch: FaultBatch
+    let range: Range<Int>
+    init(_ batch: FaultBatch, _ range: Range<Int>) {
+        self.batch = batch
+        self.range = range
     }
 }

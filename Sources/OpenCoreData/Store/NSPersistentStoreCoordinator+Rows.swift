@@ -102,9 +102,14 @@ extension NSPersistentStoreCoordinator {
 
     private func model(_ entityID: Int) -> EntityLayout? { managedObjectModel.entity(number: entityID)?.layout }
 
-    /// The objects a to-many relationship holds for each of some owners (one query per 500 owners).
+    /// The objects a to-many relationship holds for each of some owners (one query).
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
         try backend().loadRelationship(r, owners: owners)
+    }
+
+    /// The objects a to-many relationship holds for one owner (a to-many fault firing: one query).
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
+        try backend().loadRelationship(r, owner: owner)
     }
 
     /// The members of a to-many relationship for some owners, with their rows (prefetching); at most

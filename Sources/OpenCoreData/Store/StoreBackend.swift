@@ -22,6 +22,8 @@ protocol StoreBackend: AnyObject, Sendable {
     func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?]
     /// The objects a to-many relationship holds for each of some owners, in the relationship's order.
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]]
+    /// The objects a to-many relationship holds for one owner, in the relationship's order.
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef]
     /// The rows of a to-many relationship's members for some owners, each with its owner's position in
     /// `owners`, in the relationship's order per owner when it is ordered (prefetching).
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)]

@@ -208,6 +208,38 @@ import Testing
         #expect(zoo.measure { animals[10..<20].allSatisfy { $0.set("zoos").count == 2 } } == (true, 0))
     }
 
+    /// Beyond Core Data: the to-many faults of a batch's objects fire together (one query per batch).
+    @Test func toManyFaultsOfABatchFireTogether() throws {
+        let zoo = try Zoo()
+        defer { zoo.store.cleanUp() }
+        let request = zoo.request("Animal", prefetching: nil)
+        request.fetchBatchSize = 10
+        let animals = try zoo.context.fetch(request)
+        _ = animals[0].string("commonName")
+        var sql: [String] = []
+        sql = zoo.sqlite.recordingSQL { #expect(animals[3].set("zoos").count == 2) }
+        #expect(sql == ["SELECT j.Z_12ZOOS, j.Z_1ANIMALS FROM Z_1ZOOS j WHERE j.Z_1ANIMALS IN (SELECT value FROM json_each(?)) ORDER BY j.Z_1ANIMALS, j.Z_12ZOOS"])
+        // The rest of the batch: no query (zoos themselves are faults: their names cost one query).
+        #expect(zoo.measure { animals[0..<10].map { $0.set("zoos").count } } == (Array(repeating: 2, count: 10), 0))
+        // The same as each read alone.
+        let plain = try Zoo()
+        defer { plain.store.cleanUp() }
+        let one = try plain.context.fetch(plain.request("Animal", prefetching: nil))
+        let names = { (zoos: Set<NSManagedObject>) in Set(zoos.map { $0.string("name")! }) }
+        #expect(animals[0..<10].map { names($0.set("zoos")) } == one[0..<10].map { names($0.set("zoos")) })
+        // The next batch: its rows, then its zoos in one query.
+        _ = animals[10].string("commonName")
+        #expect(zoo.measure { animals[10..<20].map { $0.set("zoos").count } } == (Array(repeating: 2, count: 10), 1))
+        // Objects of a fetch without fetchBatchSize: one query per fault, as in Core Data.
+        #expect(plain.measure { one[20..<25].map { $0.set("zoos").count } } == (Array(repeating: 2, count: 5), 5))
+        // Classification → animals (a to-many whose inverse is a to-one), batched too.
+        let byOrder = zoo.request("Classification", prefetching: nil)
+        byOrder.fetchBatchSize = 3
+        let classifications = try zoo.context.fetch(byOrder)
+        _ = classifications[0].string("order")
+        #expect(zoo.measure { classifications.map { $0.set("animals").count } } == ([10, 10, 10], 1))
+    }
+
     @Test func theControllerPrefetchesThroughTheSameFetch() throws {
         let zoo = try Zoo()
         defer { zoo.store.cleanUp() }

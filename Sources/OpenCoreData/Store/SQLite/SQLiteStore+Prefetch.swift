@@ -26,10 +26,10 @@ extension SQLiteStore {
     /// row's owner. A JSON key list is joined: each member row (the destination table's select list)
     /// ends with its owner's position (`k.key`), through the join table for a many-to-many, ordered by
     /// owner then order column when the relationship is ordered. Bound parameters use
-    /// ``toManySQL(_:keyList:rows:)``, whose rows name the owner's key. `nil` for a relationship that is
+    /// ``memberRowsSQL(_:keyList:)``, whose rows name the owner's key. `nil` for a relationship that is
     /// not a stored to-many.
     func prefetchToManySQL(_ r: RelationshipLayout, _ chunk: SQLiteKeyList.Chunk) -> (sql: String, ownerColumn: Int32)? {
-        guard chunk.isJSON else { return toManySQL(r, keyList: chunk.inOperand, rows: true) }
+        guard chunk.isJSON else { return memberRowsSQL(r, keyList: chunk.inOperand) }
         let table = tables[r.destination.layout.root.layout.entityID]!
         let select = "SELECT \(table.selectList), k.key FROM \(SQLiteKeyList.joined)"
         let position = Int32(3 + table.columns.count)

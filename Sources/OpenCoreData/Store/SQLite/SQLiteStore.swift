@@ -33,6 +33,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// without its JSON functions; otherwise in chunks of 500 parameters (see ``SQLiteKeyList``). Tests
     /// turn it off to run the fallback.
     var usesJSONKeyLists: Bool
+    /// Each stored to-many relationship's members query for one owner (what firing its fault runs), by
+    /// `ObjectIdentifier` of its `RelationshipLayout`; made when the store opens.
+    private(set) var oneOwnerMembersSQL: [ObjectIdentifier: MembersSQL] = [:]
 
     /// Opens the store (see `SQLiteStore+Open.swift`); every failure is a `CoreDataError` naming the path.
     init(url: URL?, model: NSManagedObjectModel, options: StoreOpenOptions = StoreOpenOptions(), logger: Logger?) throws {
@@ -54,11 +57,19 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         identifier = opened.identifier
         hasGenerationTable = opened.hasGenerationTable
         usesJSONKeyLists = connection.hasJSON
+        oneOwnerMembersSQL = Self.oneOwnerMembersSQL(model, self)
     }
 
-    /// Runs `body` on a reader connection (the writer for an in-memory store).
+    /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so
+    /// that one thread's reads stay on one connection and its page cache (taking turns would make each
+    /// query find the pages the previous one read in the other connection's cache); when both are busy,
+    /// the next in turn, waiting for it.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         guard !readers.isEmpty else { return try write(body) }
+        for reader in readers where reader.lock.try() {
+            defer { reader.lock.unlock() }
+            return try body(reader.connection)
+        }
         let index = readerCounter.withLock { () -> Int in
             nextReader = (nextReader + 1) % readers.count
             return nextReader
