@@ -110,28 +110,50 @@ extension NSManagedObjectContext {
         return try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
     }
 
-    /// Whether unsaved changes touch the fetched entity's table.
+    /// Whether unsaved changes touch the fetched entity's table, or a table its key paths read through
+    /// relationships.
     func hasPendingChanges(for plan: FetchPlan) -> Bool {
         let root = plan.layout.root
         return inserted.values.contains { $0.layout.root === root }
             || deleted.values.contains { $0.layout.root === root }
             || touched.values.contains { $0.layout.root === root && $0.isUpdated }
+            || hasRelatedPendingChanges(for: plan)
+    }
+
+    /// Whether unsaved changes touch a table the plan's key paths read through relationships
+    /// (`classification.order` with a classification renamed): then the store's answer for unchanged
+    /// objects may be stale too.
+    func hasRelatedPendingChanges(for plan: FetchPlan) -> Bool {
+        guard !plan.relatedRoots.isEmpty else { return false }
+        let model = plan.entity.managedObjectModel
+        func related(_ o: NSManagedObject) -> Bool {
+            o.entity.managedObjectModel === model && plan.relatedRoots.contains(o.layout.root.layout.entityID)
+        }
+        return inserted.values.contains(where: related) || deleted.values.contains(where: related)
+            || touched.values.contains { related($0) && $0.isUpdated }
     }
 
     /// The store's matches, minus deleted and changed objects, plus inserted and changed objects that
     /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
     /// then offset and limit.
+    ///
+    /// Beyond Core Data: when unsaved changes touch objects the key paths read through relationships
+    /// (a classification renamed, an animal moved to another zoo), every row of the entity is judged in
+    /// memory, so the answer reflects those changes too; Core Data judges only changed objects of the
+    /// fetched entity in memory.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
-        let rows = try persistentStoreCoordinator!.fetchRows(plan, withValues: true, limited: false)
+        let predicate = plan.predicate.map { NSPredicate(node: $0) }
+        let inMemory = predicate != nil && hasRelatedPendingChanges(for: plan)
+        let rows = try persistentStoreCoordinator!.fetchRows(inMemory ? plan.withoutPredicate() : plan, withValues: true, limited: false)
         var result: [NSManagedObject] = []
         for row in rows {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
             if object.isDeleted || touched[id] != nil { continue }
+            if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
-        let predicate = plan.predicate.map { NSPredicate(node: $0) }
         let candidates = insertedInOrder()
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         for object in candidates where included.contains(object.layout.entityID) {
