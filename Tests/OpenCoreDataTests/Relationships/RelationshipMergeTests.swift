@@ -30,16 +30,18 @@ import Testing
     @Test func aMergedSaveMovesBothSides() throws {
         let (store, container) = try seeded()
         defer { store.cleanUp() }
-        let view = container.viewContext
+        let view = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        view.persistentStoreCoordinator = container.persistentStoreCoordinator
         view.automaticallyMergesChangesFromParent = true
-        let capuchin = try one(view, "Animal", "commonName", "Capuchin")
-        let primates = try one(view, "Classification", "order", "Primates")
-        let carnivora = try one(view, "Classification", "order", "Carnivora")
-        let bronx = try one(view, "Zoo", "name", "Bronx")
-        #expect(primates.set("animals").count == 2 && carnivora.set("animals").isEmpty && bronx.set("animals") == [capuchin])
         let box = NotificationBox()
         let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: view, queue: nil) { box.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
+        let objects: [NSManagedObject] = try view.performAndWait {
+            let objects = [try one(view, "Animal", "commonName", "Capuchin"), try one(view, "Classification", "order", "Primates"),
+                           try one(view, "Classification", "order", "Carnivora"), try one(view, "Zoo", "name", "Bronx")]
+            #expect(objects[1].set("animals").count == 2 && objects[2].set("animals").isEmpty && objects[3].set("animals") == [objects[0]])
+            return objects
+        }
         let background = container.newBackgroundContext()
         try background.performAndWait {
             let a = try one(background, "Animal", "commonName", "Capuchin")
@@ -47,17 +49,16 @@ import Testing
             a.mutableSetValue(forKey: "zoos").removeAllObjects()
             try background.save()
         }
-        // The merge runs on the view context's queue (the main queue here): let it run.
-        let deadline = Date().addingTimeInterval(5)
-        while (capuchin.value(forKey: "classification") as? NSManagedObject) !== carnivora, Date() < deadline {
-            RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+        // The merge was queued on the view context's queue before this block.
+        view.performAndWait {
+            let (capuchin, primates, carnivora, bronx) = (objects[0], objects[1], objects[2], objects[3])
+            #expect((capuchin.value(forKey: "classification") as? NSManagedObject) === carnivora)
+            #expect(carnivora.set("animals") == [capuchin])
+            #expect(primates.set("animals").map { $0.string("commonName") } == ["Gorilla"])
+            #expect(bronx.set("animals").isEmpty)
         }
-        #expect((capuchin.value(forKey: "classification") as? NSManagedObject) === carnivora)
-        #expect(carnivora.set("animals") == [capuchin])
-        #expect(primates.set("animals").map { $0.string("commonName") } == ["Gorilla"])
-        #expect(bronx.set("animals").isEmpty)
         let updated = box.notes.compactMap { $0.userInfo?[NSUpdatedObjectsKey] as? Set<NSManagedObject> }.reduce(into: Set()) { $0.formUnion($1) }
-        #expect(updated.isSuperset(of: [capuchin, primates, carnivora, bronx]))
+        #expect(updated.isSuperset(of: Set(objects)))
     }
 
     @Test func childSavesRelationshipsIntoItsParent() throws {
