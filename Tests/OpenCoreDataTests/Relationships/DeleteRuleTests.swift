@@ -37,6 +37,20 @@ import Testing
         #expect(again.value(forKey: "classification") == nil)
     }
 
+    @Test func anInsertDeletedAgainLeavesNoDanglingReference() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try context(store)
+        let c = context.make("Classification", ["order": "Primates"])
+        let zoo = context.make("Zoo", ["name": "Bronx"])
+        let a = context.make("Animal", ["commonName": "Capuchin", "classification": c])
+        a.mutableSetValue(forKey: "zoos").add(zoo)
+        context.delete(a)
+        try context.save()
+        #expect(c.set("animals").isEmpty && zoo.set("animals").isEmpty)
+        #expect(try self.context(store).count(for: NSFetchRequest<NSManagedObject>(entityName: "Animal")) == 0)
+    }
+
     @Test func cascadeDeletesDestinationsRecursivelyOnce() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
