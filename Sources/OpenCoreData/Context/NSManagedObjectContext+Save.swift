@@ -174,7 +174,6 @@ extension NSManagedObjectContext {
             saved.deleted.append(object.objectID)
         }
         touched.removeAll()
-        propagated.removeAll()
         postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
     }
