@@ -42,8 +42,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
-    /// Deleted objects whose delete rules have run (see `propagateDeletes()`); emptied by each save.
-    var propagated = Set<ObjectIdentifier>()
+    /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`).
+    var deletesToPropagate: [NSManagedObject] = []
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
@@ -184,6 +184,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // deleted unread would look like a conflict at save).
         if object.isFault { object.fireFault() }
         object.prepareForDeletion()
+        if !object.layout.relationshipSlots.isEmpty { deletesToPropagate.append(object) }
         if object.isInserted {
             registry[object.objectID.key] = nil
             setLifecycle(.removed, of: object)
@@ -236,7 +237,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if let snapshot = object.snapshot { object.values = snapshot }
         }
         touched.removeAll()
-        propagated.removeAll()
+        deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
     }
 
@@ -249,7 +250,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         registry.removeAll()
         touched.removeAll()
-        propagated.removeAll()
+        deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
