@@ -22,39 +22,61 @@ enum GraphModel {
                 NSRelationshipDescription(name: "classification", destination: "Classification", inverse: "animals"),
                 NSRelationshipDescription(name: "zoos", destination: "Zoo", inverse: "animals", toMany: true)]),
             NSEntityDescription(name: "Zoo", properties: [
-                attribute("name", .stringAttributeType), attribute("size", .integer64AttributeType),
+                attribute("name", .stringAttributeType), attribute("capacity", .integer64AttributeType),
                 NSRelationshipDescription(name: "animals", destination: "Animal", inverse: "zoos", toMany: true)]),
         ])
     }
 
     static let strings = ["", "a", "A", "abc", "Bronx", "bronx", "Berlin", "café", "CAFE", "Колбаса", "колбаса", "straße", "zz", "ß"]
 
+    /// The attributes of each entity.
+    static let attributes = ["Kingdom": ["name", "age"], "Classification": ["order", "rank"], "Animal": ["name", "weight", "legs", "born"],
+                             "Zoo": ["name", "capacity"]]
+
+    /// A random value for an attribute (nil sometimes).
+    static func value(_ attribute: String, _ rng: inout SeededRandom) -> Any? {
+        if rng.chance(0.12) { return nil }
+        switch attribute {
+        case "name", "order": return rng.pick(strings)
+        case "weight": return Double(rng.int(-8...40)) / 4
+        case "legs": return rng.int(0...6)
+        case "born": return Date(timeIntervalSinceReferenceDate: Double(rng.int(0...6)) * 1000)
+        default: return rng.int(0...5)
+        }
+    }
+
+    /// A new object of `entity` with random values and random links to `existing` objects (some nil
+    /// to-ones, some empty to-manys).
+    @discardableResult
+    static func insert(_ entity: String, _ context: NSManagedObjectContext, _ rng: inout SeededRandom,
+                       _ existing: [String: [NSManagedObject]]) -> NSManagedObject {
+        let object = context.make(entity)
+        for attribute in attributes[entity]! { object.setValue(value(attribute, &rng), forKey: attribute) }
+        link(object, &rng, existing)
+        return object
+    }
+
+    /// Sets an object's to-ones (nil sometimes) and, for an animal, its zoos, at random.
+    static func link(_ object: NSManagedObject, _ rng: inout SeededRandom, _ existing: [String: [NSManagedObject]]) {
+        func pick(_ entity: String) -> NSManagedObject? {
+            guard let candidates = existing[entity]?.filter({ !$0.isDeleted }), !candidates.isEmpty, rng.chance(0.8) else { return nil }
+            return rng.pick(candidates)
+        }
+        switch object.entity.name {
+        case "Classification": object.setValue(pick("Kingdom"), forKey: "kingdom")
+        case "Animal":
+            object.setValue(pick("Classification"), forKey: "classification")
+            object.setValue(Set((0..<rng.int(0...3)).compactMap { _ in pick("Zoo") }), forKey: "zoos")
+        default: break
+        }
+    }
+
     /// A random graph: random values (some nil), random links (some nil to-ones, some empty to-manys).
     static func populate(_ context: NSManagedObjectContext, _ rng: inout SeededRandom, kingdoms: Int = 3, classifications: Int = 6,
                          animals: Int = 30, zoos: Int = 5) -> [String: [NSManagedObject]] {
-        func maybe<T>(_ value: T) -> T? { rng.chance(0.12) ? nil : value }
-        func string() -> String? { maybe(rng.pick(strings)) }
-        func int(_ r: ClosedRange<Int>) -> Int? { maybe(rng.int(r)) }
         var made: [String: [NSManagedObject]] = [:]
-        for _ in 0..<kingdoms {
-            made["Kingdom", default: []].append(context.make("Kingdom", ["name": string() as Any, "age": int(0...5) as Any]))
-        }
-        for _ in 0..<classifications {
-            let c = context.make("Classification", ["order": string() as Any, "rank": int(0...5) as Any])
-            c.setValue(rng.chance(0.8) ? rng.pick(made["Kingdom"]!) : nil, forKey: "kingdom")
-            made["Classification", default: []].append(c)
-        }
-        for _ in 0..<zoos {
-            made["Zoo", default: []].append(context.make("Zoo", ["name": string() as Any, "size": int(0...5) as Any]))
-        }
-        for _ in 0..<animals {
-            let a = context.make("Animal", ["name": string() as Any, "weight": maybe(Double(rng.int(-8...40)) / 4) as Any,
-                                            "legs": int(0...6) as Any,
-                                            "born": maybe(Date(timeIntervalSinceReferenceDate: Double(rng.int(0...6)) * 1000)) as Any])
-            a.setValue(rng.chance(0.8) ? rng.pick(made["Classification"]!) : nil, forKey: "classification")
-            let zoos = made["Zoo"]!
-            a.mutableSetValue(forKey: "zoos").addObjects(from: (0..<rng.int(0...3)).map { _ in rng.pick(zoos) })
-            made["Animal", default: []].append(a)
+        for (entity, count) in [("Kingdom", kingdoms), ("Classification", classifications), ("Zoo", zoos), ("Animal", animals)] {
+            for _ in 0..<count { made[entity, default: []].append(insert(entity, context, &rng, made)) }
         }
         return made
     }
