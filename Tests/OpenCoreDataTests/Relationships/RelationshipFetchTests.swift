@@ -48,6 +48,25 @@ struct RelationshipFetchTests {
         #expect(Self.names(try context.fetch(request)) == ["Gorilla", "Capuchin", "Lion", "Dodo"])
     }
 
+    /// Sorting by a to-many's count or aggregate (a scalar subquery in SQL) orders as memory does.
+    @Test func sortingByCountsAndAggregates() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try Self.zoo(store)
+        context.reset()
+        let byZoos = [NSSortDescriptor(key: "zoos.@count", ascending: false), NSSortDescriptor(key: "commonName", ascending: true)]
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")
+        request.sortDescriptors = byZoos
+        let sql = try context.fetch(request)
+        #expect(Self.names(sql) == ["Lion", "Capuchin", "Gorilla", "Dodo"])
+        #expect(Self.names(sql.sorted(using: byZoos)) == Self.names(sql))
+        let zoos = NSFetchRequest<NSManagedObject>(entityName: "Zoo")
+        zoos.sortDescriptors = [NSSortDescriptor(key: "animals.@min.commonName", ascending: true)]
+        let byFirstAnimal = try context.fetch(zoos)
+        #expect(Self.names(byFirstAnimal, "name") == ["Empty", "Bronx", "Berlin"])
+        #expect(Self.names(byFirstAnimal.sorted(using: zoos.sortDescriptors!), "name") == Self.names(byFirstAnimal, "name"))
+    }
+
     /// Each predicate's matches, by SQL and in memory, equal the expected names.
     func check(_ context: NSManagedObjectContext, _ entity: String, _ key: String, _ cases: [(String, [Any], [String])],
                sourceLocation: SourceLocation = #_sourceLocation) throws {
