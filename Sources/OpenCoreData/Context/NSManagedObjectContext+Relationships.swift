@@ -96,7 +96,11 @@ extension NSManagedObjectContext {
     /// destinations' inverses, cascade deletes the destinations (each once), deny and no action do
     /// nothing here (deny is checked by `save()`). Called by `processPendingChanges()`.
     func propagateDeletes() {
-        var queue = Array(unprocessed.deleted.values).filter { !propagated.contains(ObjectIdentifier($0)) }
+        // Each deleted object is listed once (a second delete of a deleted object does nothing). The set
+        // lives for this call only: an identifier may be reused once its object is gone.
+        var queue: [NSManagedObject] = deletesToPropagate.reversed()
+        var propagated = Set<ObjectIdentifier>()
+        deletesToPropagate.removeAll()
         while let object = queue.popLast() {
             guard propagated.insert(ObjectIdentifier(object)).inserted else { continue }
             let me = object.ref
@@ -115,6 +119,7 @@ extension NSManagedObjectContext {
                     }
                     if rule == .cascadeDeleteRule, !destination.isDeleted, destination.managedObjectContext === self {
                         delete(destination)
+                        deletesToPropagate.removeAll { $0 === destination }
                         queue.append(destination)
                     }
                 }

@@ -42,8 +42,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
-    /// Deleted objects whose delete rules have run (see `propagateDeletes()`); emptied by each save.
-    var propagated = Set<ObjectIdentifier>()
+    /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`).
+    var deletesToPropagate: [NSManagedObject] = []
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
@@ -83,9 +83,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         checkQueue("object(with:)")
         if let object = registry[objectID.key] { return object }
+        let objectID = ownID(objectID)
         let object = NSManagedObject.makeFetched(entity: objectID.entity, id: objectID, context: self)
         registry[objectID.key] = object
         return object
+    }
+
+    /// The same ID with this context's model's entity: an ID made by another coordinator whose model is
+    /// an equal but distinct instance names the entity of that model.
+    func ownID(_ id: NSManagedObjectID) -> NSManagedObjectID {
+        guard let model = persistentStoreCoordinator?.managedObjectModel, id.entity.managedObjectModel !== model,
+              let name = id.entity.name, let entity = model.entitiesByName[name], entity.layout != nil else { return id }
+        return NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
     }
 
     /// Mirrors `existingObject(with:)`: the object, loaded from the store if needed; throws
@@ -184,6 +193,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // deleted unread would look like a conflict at save).
         if object.isFault { object.fireFault() }
         object.prepareForDeletion()
+        if !object.layout.relationshipSlots.isEmpty { deletesToPropagate.append(object) }
         if object.isInserted {
             registry[object.objectID.key] = nil
             setLifecycle(.removed, of: object)
@@ -236,7 +246,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if let snapshot = object.snapshot { object.values = snapshot }
         }
         touched.removeAll()
-        propagated.removeAll()
+        deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
     }
 
@@ -249,7 +259,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         registry.removeAll()
         touched.removeAll()
-        propagated.removeAll()
+        deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])

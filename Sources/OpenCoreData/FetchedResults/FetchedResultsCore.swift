@@ -57,10 +57,7 @@ final class FetchedResultsCore: @unchecked Sendable {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
         let plan = try request.plan(model: model)
-        if let path = sectionNameKeyPath, plan.layout.slotByName[path] == nil {
-            throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(plan.entity.name ?? "?") (sectionNameKeyPath)",
-                                userInfo: [NSValidationKeyErrorKey: path])
-        }
+        if let path = sectionNameKeyPath { try plan.checkSectionNameKeyPath(path) }
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
         relevantKeys = Set(plan.descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])

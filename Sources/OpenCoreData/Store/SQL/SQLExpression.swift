@@ -42,6 +42,10 @@ indirect enum SQLExpression: Hashable {
     case inList(SQLExpression, [SQLExpression])
     /// A string compared (sorted) by a collation: `x COLLATE name`.
     case collate(SQLExpression, StringCollation)
+    /// `EXISTS (subquery)`: true when the subquery has a row; never `NULL`.
+    case exists(SQLSubquery)
+    /// `(subquery)` as a value: its selection of its one row (`COUNT(*)`, an aggregate).
+    case scalar(SQLSubquery)
 }
 
 /// The ordering and equality operators of ``SQLExpression/compare(_:_:_:)``.
@@ -82,4 +86,7 @@ enum SQLFunction: Hashable {
     case upper, lower, length
     /// `abs:` of a number.
     case abs
+    /// The aggregates of a dictionary fetch's expression descriptions (`sum:`, `min:`, `max:`,
+    /// `average:`, `count:`), over the fetched rows or their groups.
+    case sum, min, max, average, count
 }
