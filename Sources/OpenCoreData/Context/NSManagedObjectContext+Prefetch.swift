@@ -3,13 +3,13 @@ import Foundation
 /// `relationshipKeyPathsForPrefetching`: after a fetch of managed objects (or as each batch of a batched
 /// fetch loads), the objects its relationships reach are loaded for all the fetched objects at once.
 ///
-/// Each relationship of the paths costs one query, whatever the number of objects (see `SQLiteKeyList`;
-/// 500 keys a query on a SQLite without JSON functions):
-/// - a to-one: the destination rows by key, `SELECT … FROM ZCLASSIFICATION t0 WHERE t0.Z_PK IN (…)`, for
-///   the destinations not registered with their values yet (none when all are);
-/// - a to-many: its members' rows with their owner's key, `… WHERE t0.ZCLASSIFICATION IN (…)` (a
-///   many-to-many joins its join table), for the owners whose set was not read yet; the sets are filled
-///   from the same rows.
+/// Each relationship of the paths costs one query, whatever the number of objects (the keys bound as one
+/// JSON array, see `SQLiteKeyList`; 500 keys a query on a SQLite without JSON functions):
+/// - a to-one: the destination rows by key, `… FROM json_each(?) k JOIN ZCLASSIFICATION t0 ON t0.Z_PK =
+///   k.value`, for the destinations not registered with their values yet (none when all are);
+/// - a to-many: its members' rows with their owner's position, `… JOIN ZANIMAL t0 ON t0.ZCLASSIFICATION =
+///   k.value` (a many-to-many joins its join table), for the owners whose set was not read yet; the sets
+///   are filled from the same rows.
 /// The destination objects come back registered with their values (not faults), then the next
 /// relationship of a path starts from them. The fetched objects themselves stay as the request asked
 /// (faults holding their rows, by default), with their to-many sets filled in.

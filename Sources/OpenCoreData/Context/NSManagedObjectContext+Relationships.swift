@@ -78,11 +78,12 @@ extension NSManagedObjectContext {
     /// reads that relationship for the whole batch (see ``readToMany(of:slot:)``).
     func markBatch(_ chunk: BatchChunk, of objects: [NSManagedObject]) {
         guard chunk.range.count > 1 else { return }
-        let marked = Value.object(AnyHashable(ToManyFault(batch: chunk)))
+        var marked: Value?
         for object in objects where object.faultState.isLoaded {
             var marks = false
             for slot in object.layout.relationshipSlots where object.values[slot].isToManyFault {
-                object.values[slot] = marked
+                if marked == nil { marked = .object(AnyHashable(ToManyFault(batch: chunk))) }
+                object.values[slot] = marked!
                 marks = true
             }
             // Just loaded: what it read is its values, marks included (one copy of the row, not two).
