@@ -122,7 +122,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let entity = coordinator.managedObjectModel.entity(number: row.entityID) else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }
-        let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
+        let key = ObjectKey.permanent(root: entity.layout.rootEntityID, pk: row.pk)
         let object: NSManagedObject
         if let registered = registry[key] {
             object = registered

@@ -33,6 +33,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// without its JSON functions; otherwise in chunks of 500 parameters (see ``SQLiteKeyList``). Tests
     /// turn it off to run the fallback.
     var usesJSONKeyLists: Bool
+    /// How to read a row of each entity, by entity number (see ``RowShape``).
+    private(set) var rowShapes: [RowShape?] = []
     /// Each stored to-many relationship's members query for one owner (what firing its fault runs), by
     /// `ObjectIdentifier` of its `RelationshipLayout`; made when the store opens.
     private(set) var oneOwnerMembersSQL: [ObjectIdentifier: MembersSQL] = [:]
@@ -58,6 +60,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         hasGenerationTable = opened.hasGenerationTable
         usesJSONKeyLists = connection.hasJSON
         oneOwnerMembersSQL = Self.oneOwnerMembersSQL(model, self)
+        rowShapes = RowShape.all(model, tables)
     }
 
     /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so
@@ -167,24 +170,29 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return rows
     }
 
+    /// A row's values by storage slot, read by its entity's ``RowShape`` (numbers and column positions
+    /// only: nothing per row touches the model's objects).
     func values(of row: SQLiteStatement, entityID: Int, table: TableInfo) -> [Value] {
-        guard let positions = table.slotPositions[entityID], let entity = model.entity(number: entityID) else { return [] }
-        let layout = entity.layout!
-        return positions.indices.map { slot in
-            switch layout.kinds[slot] {
-            case .attribute(let type):
-                guard let column = positions[slot] else { return layout.defaultValues[slot] }
-                return row.value(column, as: type)
-            case .toOne(let r):
-                guard let column = positions[slot], !row.isNull(column) else { return .null }
-                let destination = r.destination.layout!
-                var entity = destination.entityID
-                if let e = table.entityColumnPositions[entityID]?[slot], !row.isNull(e) { entity = Int(row.int64(e)) }
-                return ObjectRef(key: .permanent(root: destination.root.layout.entityID, pk: row.int64(column)), entityID: entity).value
-            case .toMany:
-                return ToManyFault.value
+        guard entityID >= 0, entityID < rowShapes.count, let shape = rowShapes[entityID] else { return [] }
+        var values: [Value] = []
+        values.reserveCapacity(shape.slots.count)
+        for slot in shape.slots {
+            switch slot {
+            case .attribute(let column, let type):
+                values.append(row.value(column, as: type))
+            case .fixed(let value):
+                values.append(value)
+            case .toOne(let column, let entityColumn, let entity, let root):
+                guard !row.isNull(column) else {
+                    values.append(.null)
+                    continue
+                }
+                var number = entity
+                if let entityColumn, !row.isNull(entityColumn) { number = Int(row.int64(entityColumn)) }
+                values.append(ObjectRef(key: .permanent(root: root, pk: row.int64(column)), entityID: number).value)
             }
         }
+        return values
     }
 
     /// The store's save generation (`Z_OCDGENERATION`): advanced by every save transaction, so a value
@@ -275,4 +283,46 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 /// Opens the SQLite store behind an `NSPersistentStore` (a file, or an in-memory database for `url == nil`).
 func openSQLiteStore(url: URL?, model: NSManagedObjectModel, options: [AnyHashable: Any]?, logger: Logger?) throws -> any StoreBackend {
     try SQLiteStore(url: url, model: model, options: StoreOpenOptions(options), logger: logger)
+}
+
+/// How to read one entity's rows of its table into values by storage slot, made once when the store
+/// opens: each slot's column position and type, or its fixed value.
+final class RowShape {
+    enum Slot {
+        /// An attribute's column and type.
+        case attribute(Int32, NSAttributeType)
+        /// A value every row has here: a transient attribute's default, nil, or a to-many fault.
+        case fixed(Value)
+        /// A to-one's key column, the column of the destination's entity number (when the destination
+        /// has subentities), and the destination's entity number and hierarchy root.
+        case toOne(Int32, entityColumn: Int32?, entity: Int, root: Int)
+    }
+    let slots: [Slot]
+
+    init(layout: EntityLayout, positions: [Int32?], entityColumns: [Int: Int32]) {
+        slots = positions.indices.map { slot in
+            switch layout.kinds[slot] {
+            case .attribute(let type):
+                guard let column = positions[slot] else { return .fixed(layout.defaultValues[slot]) }
+                return .attribute(column, type)
+            case .toOne(let r):
+                guard let column = positions[slot] else { return .fixed(.null) }
+                return .toOne(column, entityColumn: entityColumns[slot], entity: r.destinationEntityID, root: r.destinationRootID)
+            case .toMany:
+                return .fixed(ToManyFault.value)
+            }
+        }
+    }
+
+    /// A shape for every entity of the model, indexed by entity number.
+    static func all(_ model: NSManagedObjectModel, _ tables: [Int: TableInfo]) -> [RowShape?] {
+        let largest = model.entities.map { $0.layout.entityID }.max() ?? 0
+        var shapes = [RowShape?](repeating: nil, count: largest + 1)
+        for entity in model.entities {
+            let layout = entity.layout!
+            guard let table = tables[layout.rootEntityID], let positions = table.slotPositions[layout.entityID] else { continue }
+            shapes[layout.entityID] = RowShape(layout: layout, positions: positions, entityColumns: table.entityColumnPositions[layout.entityID] ?? [:])
+        }
+        return shapes
+    }
 }
