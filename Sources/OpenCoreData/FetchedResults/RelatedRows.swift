@@ -1,0 +1,106 @@
+import Foundation
+
+/// An object met while tracing a change back to the rows that read it: a managed object of the context,
+/// a saved row the context never registered, or only a reference.
+enum GraphNode {
+    case object(NSManagedObject)
+    case row(NSManagedObjectID, [Value])
+    case ref(ObjectRef)
+}
+
+extension NSManagedObjectContext {
+    /// The objects that `nodes` reach through their relationship named `key`, kept when they are of
+    /// `entity` (or a subentity): as this context sees them — a registered object's own values (unsaved
+    /// changes included), else the store's.
+    ///
+    /// Reading costs at most two queries for all the nodes together: one for the rows of the nodes that
+    /// are faults or not registered (when `key` is a to-one; the row cache may answer), and one per 500
+    /// owners for the to-many relationships not read into memory yet (as a to-many fault reads them).
+    /// A registered object whose to-many relationship was not read is as the store has it: changing a
+    /// relationship in memory reads both sides first.
+    func follow(_ nodes: [GraphNode], through key: String, to entity: NSEntityDescription) -> Set<ObjectRef> {
+        guard let coordinator = persistentStoreCoordinator else { return [] }
+        let model = coordinator.managedObjectModel
+        var found = Set<ObjectRef>()
+        var rowsToRead: [ObjectKey] = []
+        var owners: [ObjectIdentifier: (RelationshipLayout, [Int64])] = [:]
+
+        func take(_ values: [Value], _ layout: EntityLayout, _ objectKey: ObjectKey) {
+            guard let slot = layout.slotByName[key], slot < values.count, let r = layout.relationship(slot) else { return }
+            let value = values[slot]
+            if value.isToManyFault {
+                if let pk = objectKey.primaryKey { owners[ObjectIdentifier(r), default: (r, [])].1.append(pk) }
+            } else if r.isToMany {
+                found.formUnion(value.objectRefs)
+            } else if let ref = value.objectRef {
+                found.insert(ref)
+            }
+        }
+        func visit(_ object: NSManagedObject) {
+            switch object.faultState {
+            case .loaded: take(object.values, object.layout, object.objectID.key)
+            case .holdingRow(let row, _): take(row, object.layout, object.objectID.key)
+            case .rowGone: return
+            case .fault, .inBatch: unregistered(object.objectID.key, object.layout)
+            }
+        }
+        func unregistered(_ objectKey: ObjectKey, _ layout: EntityLayout) {
+            guard let pk = objectKey.primaryKey, let slot = layout.slotByName[key], let r = layout.relationship(slot) else { return }
+            if r.isToMany {
+                owners[ObjectIdentifier(r), default: (r, [])].1.append(pk)
+            } else {
+                rowsToRead.append(objectKey)
+            }
+        }
+
+        for node in nodes {
+            switch node {
+            case .object(let object): visit(object)
+            case .row(let id, let values):
+                if let object = registry[id.key] { visit(object) } else if let layout = id.entity.layout { take(values, layout, id.key) }
+            case .ref(let ref):
+                if let object = registry[ref.key] {
+                    visit(object)
+                } else if let layout = model.entity(number: ref.entityID)?.layout {
+                    unregistered(ref.key, layout)
+                }
+            }
+        }
+        if !rowsToRead.isEmpty, let rows = try? coordinator.loadRows(rowsToRead) {
+            for (objectKey, row) in rows {
+                guard let values = row.values, let layout = model.entity(number: row.entityID)?.layout else { continue }
+                take(values, layout, objectKey)
+            }
+        }
+        for (r, pks) in owners.values {
+            guard let map = try? coordinator.loadRelationship(r, owners: pks) else { continue }
+            for refs in map.values { found.formUnion(refs) }
+        }
+        return found.filter { model.entity(number: $0.entityID)?.isKindOf(entity: entity) ?? false }
+    }
+
+    /// Managed objects for references, as this context sees them: the registered object, else one made
+    /// for the row (registered now, holding the row, so that reading it runs no query) — the rows of all
+    /// unregistered references are read together, in one query (or from the row cache). Returns the
+    /// objects and those made now (the caller unregisters the ones it has no use for). A reference
+    /// whose row is gone is left out.
+    func objects(for refs: [ObjectRef]) -> (objects: [NSManagedObject], made: [NSManagedObject]) {
+        var objects: [NSManagedObject] = []
+        var missing: [ObjectKey] = []
+        for ref in refs {
+            if let object = registry[ref.key] { objects.append(object) } else if ref.key.primaryKey != nil { missing.append(ref.key) }
+        }
+        guard !missing.isEmpty, let coordinator = persistentStoreCoordinator, let identifier = try? coordinator.backend().identifier,
+              let rows = try? coordinator.loadRows(missing) else { return (objects, []) }
+        var made: [NSManagedObject] = []
+        for objectKey in missing {
+            guard let row = rows[objectKey], let values = row.values,
+                  let entity = coordinator.managedObjectModel.entity(number: row.entityID) else { continue }
+            let id = NSManagedObjectID(entity: entity, key: objectKey, storeIdentifier: identifier)
+            let (object, isNew) = objectForMergedRow(.init(id: id, values: values, version: row.version, changedSlots: []))
+            objects.append(object)
+            if isNew { made.append(object) }
+        }
+        return (objects, made)
+    }
+}
