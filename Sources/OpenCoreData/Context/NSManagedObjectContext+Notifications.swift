@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
     /// first (nullify, cascade), as in Core Data. Linux has no run loop to call it at the end
     /// of an event: it runs before each save, and you may call it yourself.
     public func processPendingChanges() {
-        if !unprocessed.deleted.isEmpty { propagateDeletes() }
+        if !deletesToPropagate.isEmpty { propagateDeletes() }
         let changes = unprocessed
         guard !changes.isEmpty else { return }
         unprocessed = UnannouncedChanges()

@@ -51,7 +51,8 @@ extension NSManagedObjectContext {
     /// destinations' inverses, cascade deletes the destinations (each once), deny and no action do
     /// nothing here (deny is checked by `save()`). Called by `processPendingChanges()`.
     func propagateDeletes() {
-        var queue = Array(unprocessed.deleted.values).filter { !propagated.contains(ObjectIdentifier($0)) }
+        var queue = deletesToPropagate.reversed().filter { !propagated.contains(ObjectIdentifier($0)) }
+        deletesToPropagate.removeAll()
         while let object = queue.popLast() {
             guard propagated.insert(ObjectIdentifier(object)).inserted else { continue }
             let me = object.ref
@@ -70,6 +71,7 @@ extension NSManagedObjectContext {
                     }
                     if rule == .cascadeDeleteRule, !destination.isDeleted, destination.managedObjectContext === self {
                         delete(destination)
+                        deletesToPropagate.removeAll { $0 === destination }
                         queue.append(destination)
                     }
                 }

@@ -42,7 +42,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
-    /// Deleted objects whose delete rules have run (see `propagateDeletes()`); emptied by each save.
+    /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`), and those whose
+    /// rules have run since the last save.
+    var deletesToPropagate: [NSManagedObject] = []
     var propagated = Set<ObjectIdentifier>()
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
@@ -184,6 +186,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         // deleted unread would look like a conflict at save).
         if object.isFault { object.fireFault() }
         object.prepareForDeletion()
+        if !object.layout.relationshipSlots.isEmpty { deletesToPropagate.append(object) }
         if object.isInserted {
             registry[object.objectID.key] = nil
             setLifecycle(.removed, of: object)
@@ -237,6 +240,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         touched.removeAll()
         propagated.removeAll()
+        deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
     }
 
@@ -250,6 +254,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         registry.removeAll()
         touched.removeAll()
         propagated.removeAll()
+        deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
