@@ -13,9 +13,10 @@ extension FetchedResultsCore {
     /// changes that object's relationship too (inverses are kept on both sides), and that change is
     /// followed.
     ///
+    /// A relationship without an inverse is followed back by a fetch (``NSManagedObjectContext/holders(of:through:toMany:entity:)``).
+    ///
     /// Returns the rows as objects of the context and those registered for this (the caller unregisters
-    /// the ones it does not show); `nil` when a changed key is read through a relationship without an
-    /// inverse, so that its rows cannot be found: the caller fetches again.
+    /// the ones it does not show); `nil` when such a fetch failed: the caller fetches again.
     func rowsReadingRelatedChanges(updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>, announced: AnnouncedChanges?)
         -> (objects: [NSManagedObject], made: [NSManagedObject])? {
         guard let keyPaths, keyPaths.readsRelatedObjects, let plan else { return ([], []) }
@@ -41,11 +42,16 @@ extension FetchedResultsCore {
 
         var roots = Set<ObjectRef>()
         for (key, nodes) in reached {
-            guard key.isTraceable else { return nil }
             var current = nodes
             var refs = Set<ObjectRef>()
             for hop in key.back {
-                refs = context.follow(current, through: hop.inverse!, to: hop.entity)
+                if let inverse = hop.inverse {
+                    refs = context.follow(current, through: inverse, to: hop.entity)
+                } else {
+                    guard let found = try? context.holders(of: Set(current.map(\.ref)), through: hop.forward, toMany: hop.forwardIsToMany,
+                                                           entity: hop.entity) else { return nil }
+                    refs = found
+                }
                 current = refs.map { .ref($0) }
             }
             roots.formUnion(refs)

@@ -248,13 +248,12 @@ final class FetchedResultsCore: @unchecked Sendable {
         var madeForMerge = related.made
         let forced = Set(related.objects.map(ObjectIdentifier.init))
         updated.formUnion(related.objects)
-        // Rows a merged save changed that this context never registered: they may match now. (Unless no
-        // key the request reads changed: then they did not match before and do not now — not shown, as
-        // shown rows are registered; a row kept outside a fetchLimit window is taken anew.)
+        // Rows a merged save changed that this context never registered: they may match now. Every one is
+        // evaluated, whatever keys the save changed: those are relative to what the saving context had
+        // read, which need not be what this context last saw (a row deleted here can come back).
         for row in announced?.unregisteredUpdated ?? [] {
             let layout = row.id.entity.layout!
             guard layout.root === root, included.contains(layout.entityID) else { continue }
-            if !readsAny(row.changedSlots, layout), window?.entry(for: row.id) == nil { continue }
             let (object, isNew) = context.objectForMergedRow(row)
             if isNew { madeForMerge.append(object) }
             updated.insert(object)

@@ -79,6 +79,23 @@ extension NSManagedObjectContext {
         return found.filter { model.entity(number: $0.entityID)?.isKindOf(entity: entity) ?? false }
     }
 
+    /// The objects of `entity` whose relationship `forward` holds one of `refs`, by a fetch of their IDs
+    /// (`forward IN %@`, `ANY forward IN %@` for a to-many): the way back through a relationship that
+    /// has no inverse. The fetch includes this context's unsaved changes, as every fetch does. One query.
+    func holders(of refs: Set<ObjectRef>, through forward: String, toMany: Bool, entity: NSEntityDescription) throws -> Set<ObjectRef> {
+        guard !refs.isEmpty, let coordinator = persistentStoreCoordinator, let name = entity.name else { return [] }
+        let identifier = try coordinator.backend().identifier
+        let targets: [Any] = refs.compactMap { ref -> Any? in
+            if let object = registry[ref.key] { return object }
+            guard ref.key.primaryKey != nil, let e = coordinator.managedObjectModel.entity(number: ref.entityID) else { return nil }
+            return NSManagedObjectID(entity: e, key: ref.key, storeIdentifier: identifier)
+        }
+        let request = NSFetchRequest<NSManagedObjectID>(entityName: name)
+        request.resultType = .managedObjectIDResultType
+        request.predicate = NSPredicate(format: toMany ? "ANY %K IN %@" : "%K IN %@", forward, targets)
+        return Set(try fetch(request).compactMap { id in id.entity.layout.map { ObjectRef(key: id.key, entityID: $0.entityID) } })
+    }
+
     /// Managed objects for references, as this context sees them: the registered object, else one made
     /// for the row (registered now, holding the row, so that reading it runs no query) — the rows of all
     /// unregistered references are read together, in one query (or from the row cache). Returns the
@@ -102,5 +119,16 @@ extension NSManagedObjectContext {
             if isNew { made.append(object) }
         }
         return (objects, made)
+    }
+}
+
+extension GraphNode {
+    /// The reference to the node's object.
+    var ref: ObjectRef {
+        switch self {
+        case .object(let object): return object.ref
+        case .row(let id, _): return ObjectRef(key: id.key, entityID: id.entity.layout?.entityID ?? 0)
+        case .ref(let ref): return ref
+        }
     }
 }

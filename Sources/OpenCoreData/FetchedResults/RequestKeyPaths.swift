@@ -7,17 +7,21 @@ import Foundation
 /// relationships. A change of a related object's key is traced back to the rows that read it
 /// (``NSManagedObjectContext/rowsReading(_:)``); Core Data ignores such changes.
 struct RequestKeyPaths {
-    /// One step back towards the fetched entity: from an object of some entity through its relationship
-    /// `inverse` (the inverse of the relationship the key path went through) to objects of `entity`.
+    /// One step back towards the fetched entity: from an object of some entity to the objects of
+    /// `entity` whose relationship `forward` (the one the key path went through) holds it — read
+    /// through its `inverse` when it has one.
     struct Hop: Hashable {
         let entity: NSEntityDescription
-        /// `nil` when the relationship the key path went through has no inverse: then the rows that read
-        /// the key cannot be found from the changed object, and the controller fetches again.
+        let forward: String
+        let forwardIsToMany: Bool
+        /// `nil` when the relationship the key path went through has no inverse: then the objects are
+        /// found by a fetch of `entity` (`forward IN %@`).
         let inverse: String?
 
-        static func == (a: Hop, b: Hop) -> Bool { a.entity === b.entity && a.inverse == b.inverse }
+        static func == (a: Hop, b: Hop) -> Bool { a.entity === b.entity && a.forward == b.forward && a.inverse == b.inverse }
         func hash(into hasher: inout Hasher) {
             hasher.combine(ObjectIdentifier(entity))
+            hasher.combine(forward)
             hasher.combine(inverse)
         }
     }
@@ -35,9 +39,6 @@ struct RequestKeyPaths {
             hasher.combine(key)
             hasher.combine(back)
         }
-
-        /// Whether every hop has an inverse.
-        var isTraceable: Bool { back.allSatisfy { $0.inverse != nil } }
     }
 
     /// The fetched entity's keys the request reads (the first key of every key path).
@@ -66,7 +67,7 @@ struct RequestKeyPaths {
                     if seen.insert(r).inserted { related[ObjectIdentifier(current.layout.root), default: []].append(r) }
                 }
                 guard let r = layout.relationship(slot) else { break }
-                back.insert(Hop(entity: current, inverse: r.relationship.inverseRelationship?.name), at: 0)
+                back.insert(Hop(entity: current, forward: key, forwardIsToMany: r.isToMany, inverse: r.relationship.inverseRelationship?.name), at: 0)
                 current = r.destination
             }
         }
