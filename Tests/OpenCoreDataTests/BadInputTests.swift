@@ -28,7 +28,8 @@ struct BadInputTests {
                                                             sectionNameKeyPath: path, cacheName: nil)
                 let error = try #require(throws: CoreDataError.self) { try controller.performFetch() }
                 #expect(error.code == NSCoreDataError)
-                #expect(error.message == "keypath \(path) not found in entity Item (sectionNameKeyPath)")
+                let detail = path == "group.name" ? ": group is an attribute of entity Item, not a relationship" : ""
+                #expect(error.message == "keypath \(path) not found in entity Item (sectionNameKeyPath)\(detail)")
                 #expect(controller.sections == nil)
             }
         }

@@ -90,10 +90,13 @@ struct SQLitePrinterTests {
         var context = SQLGenerationContext()
         #expect(context.alias(for: []) == "t0")
         #expect(context.alias(for: ["owner"]) == nil)
-        #expect(context.join([]) == "t0")
-        #expect(context.join(["owner"]) == "t1")
-        #expect(context.join(["owner", "address"]) == "t2")
-        #expect(context.join(["owner"]) == "t1")
-        #expect(context.joins == [["owner"], ["owner", "address"]])
+        let owner = context.join(["owner"], table: "ZPERSON", key: .column(alias: "t0", name: "ZOWNER"))
+        #expect(owner == "t1")
+        #expect(context.join(["owner", "address"], table: "ZADDRESS", key: .column(alias: "t1", name: "ZADDRESS")) == "t2")
+        #expect(context.join(["owner"], table: "ZPERSON", key: .column(alias: "t0", name: "ZOWNER")) == "t1")
+        #expect(context.newAlias() == "t3")
+        #expect(context.joins.map(\.alias) == ["t1", "t2"])
+        #expect(SQLitePrinter.joins(context.joins, &context)
+                == " LEFT OUTER JOIN ZPERSON t1 ON t0.ZOWNER = t1.Z_PK LEFT OUTER JOIN ZADDRESS t2 ON t1.ZADDRESS = t2.Z_PK")
     }
 }

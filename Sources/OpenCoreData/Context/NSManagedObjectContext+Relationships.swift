@@ -51,7 +51,10 @@ extension NSManagedObjectContext {
     /// destinations' inverses, cascade deletes the destinations (each once), deny and no action do
     /// nothing here (deny is checked by `save()`). Called by `processPendingChanges()`.
     func propagateDeletes() {
-        var queue = deletesToPropagate.reversed().filter { !propagated.contains(ObjectIdentifier($0)) }
+        // Each deleted object is listed once (a second delete of a deleted object does nothing). The set
+        // lives for this call only: an identifier may be reused once its object is gone.
+        var queue: [NSManagedObject] = deletesToPropagate.reversed()
+        var propagated = Set<ObjectIdentifier>()
         deletesToPropagate.removeAll()
         while let object = queue.popLast() {
             guard propagated.insert(ObjectIdentifier(object)).inserted else { continue }

@@ -96,11 +96,13 @@ extension NSManagedObjectContext {
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
         saved.inserted.reserveCapacity(insertedObjects.count)
         setLifecycle(.persisted, ofAll: insertedObjects)
-        // References to inserted objects name their new keys from now on.
-        let renamed = KeyRenaming(insertedObjects.compactMap { object in
-            outcome.insertedKeys[object.objectID.key].map { (object.objectID.key, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: $0)) }
-        })
-        if !renamed.isEmpty {
+        // References to inserted objects name their new keys from now on (only objects with
+        // relationships hold references).
+        let holdsReferences = { (o: NSManagedObject) in !o.layout.relationshipSlots.isEmpty }
+        if insertedObjects.contains(where: holdsReferences) || updatedObjects.contains(where: holdsReferences) {
+            let renamed = KeyRenaming(insertedObjects.compactMap { object in
+                outcome.insertedKeys[object.objectID.key].map { (object.objectID.key, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: $0)) }
+            })
             for object in insertedObjects + updatedObjects where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = renamed.apply(object.values, object.layout)
             }
@@ -172,7 +174,6 @@ extension NSManagedObjectContext {
             saved.deleted.append(object.objectID)
         }
         touched.removeAll()
-        propagated.removeAll()
         postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
     }

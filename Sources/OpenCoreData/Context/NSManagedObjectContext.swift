@@ -42,10 +42,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
     private var insertionCounter = 0
-    /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`), and those whose
-    /// rules have run since the last save.
+    /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`).
     var deletesToPropagate: [NSManagedObject] = []
-    var propagated = Set<ObjectIdentifier>()
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
@@ -239,7 +237,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if let snapshot = object.snapshot { object.values = snapshot }
         }
         touched.removeAll()
-        propagated.removeAll()
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
     }
@@ -253,7 +250,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         registry.removeAll()
         touched.removeAll()
-        propagated.removeAll()
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,

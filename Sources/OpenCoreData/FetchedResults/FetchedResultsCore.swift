@@ -59,7 +59,7 @@ final class FetchedResultsCore: @unchecked Sendable {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
         let plan = try request.plan(model: model)
-        if let path = sectionNameKeyPath { try RequestKeyPaths.checkSectionNameKeyPath(path, entity: plan.entity) }
+        if let path = sectionNameKeyPath { try plan.checkSectionNameKeyPath(path) }
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
         keyPaths = RequestKeyPaths(entity: plan.entity, predicate: plan.predicate, sortKeys: plan.descriptors.compactMap(\.key),

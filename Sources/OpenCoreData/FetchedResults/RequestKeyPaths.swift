@@ -79,32 +79,6 @@ struct RequestKeyPaths {
         return keys.filter { entity.isKindOf(entity: $0.entity) }
     }
 
-    /// Checks a `sectionNameKeyPath` against the fetched entity: every key must be a property of the
-    /// entity reached so far, and only to-one relationships may lead on (a section needs one value per
-    /// object). Throws Core Data's texts, naming the key path and the entity.
-    static func checkSectionNameKeyPath(_ path: String, entity: NSEntityDescription) throws {
-        var current = entity
-        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        for (i, key) in keys.enumerated() {
-            guard let slot = current.layout.slotByName[key] else {
-                throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(entity.name ?? "?") (sectionNameKeyPath)",
-                                    userInfo: [NSValidationKeyErrorKey: path])
-            }
-            guard let r = current.layout.relationship(slot) else {
-                guard i == keys.count - 1 else {
-                    throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(entity.name ?? "?") (sectionNameKeyPath)",
-                                        userInfo: [NSValidationKeyErrorKey: path])
-                }
-                return
-            }
-            guard !r.isToMany else {
-                throw CoreDataError(NSCoreDataError, "to-many key not allowed here: \(key) in sectionNameKeyPath \(path) of entity \(entity.name ?? "?")",
-                                    userInfo: [NSValidationKeyErrorKey: path])
-            }
-            current = r.destination
-        }
-    }
-
     /// The slot of `key` in `entity` or, for a key only a subentity declares, in that subentity.
     static func resolve(_ key: String, in entity: NSEntityDescription) -> (EntityLayout, Int)? {
         if let slot = entity.layout.slotByName[key] { return (entity.layout, slot) }

@@ -4,9 +4,10 @@ import Foundation
 /// path checked (an unknown key throws, naming the entity and the key), variables bound, sort keys
 /// mapped to columns. Everything after this step works on model facts, not strings.
 struct FetchPlan {
+    /// A sort descriptor resolved against the model: a single-valued key path (an attribute, through
+    /// to-one relationships if any, or a to-many's `@count` or aggregate).
     struct Sort {
-        let slot: Int
-        let column: String
+        let keyPath: ResolvedKeyPath
         let collation: StringCollation
         let ascending: Bool
         let isString: Bool
@@ -56,18 +57,20 @@ struct FetchPlan {
             self.predicate = nil
         }
         self.descriptors = request.sortDescriptors ?? []
+        let sortResolver = KeyPathResolver(use: .sortDescriptor)
         self.sorts = try descriptors.map { d in
-            guard let key = d.key, let slot = layout.slotByName[key] else {
-                throw CoreDataError(NSCoreDataError, "keypath \(d.key ?? "nil") not found in entity \(name) (sort descriptor)")
+            guard let key = d.key else {
+                throw CoreDataError(NSCoreDataError, "keypath nil not found in entity \(name) (sort descriptor)")
             }
-            guard let column = layout.columns[slot] else {
-                throw CoreDataError(NSCoreDataError, "transient property \(key) of entity \(name) cannot be used in a sort descriptor of a fetch")
+            let path = try sortResolver.single(key, from: layout, named: name)
+            if case .object = path.terminal {
+                throw CoreDataError(NSCoreDataError, "keypath \(key) of entity \(name) is a relationship: a sort descriptor of a fetch sorts by an attribute (\(key).name)",
+                                    userInfo: [NSValidationKeyErrorKey: key])
             }
             guard let collation = d.collation else {
                 throw CoreDataError(NSCoreDataError, "unsupported sort selector \(d.selector?.name ?? "") for key \(key) of entity \(name)")
             }
-            return Sort(slot: slot, column: column, collation: collation, ascending: d.ascending,
-                        isString: layout.kinds[slot].attributeType == .stringAttributeType)
+            return Sort(keyPath: path, collation: collation, ascending: d.ascending, isString: path.attributeType == .stringAttributeType)
         }
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
             throw CoreDataError(NSCoreDataError, "fetchLimit, fetchOffset and fetchBatchSize cannot be negative")
@@ -75,38 +78,5 @@ struct FetchPlan {
         self.limit = request.fetchLimit
         self.offset = request.fetchOffset
         self.batchSize = request.fetchBatchSize
-    }
-
-    /// Every key path must name an attribute of the entity; variables must be bound.
-    static func check(_ node: PredicateNode, entity: NSEntityDescription) throws {
-        switch node {
-        case .constant: return
-        case .and(let ps), .or(let ps): for p in ps { try check(p, entity: entity) }
-        case .not(let p): try check(p, entity: entity)
-        case .comparison(let c):
-            try check(c.left, entity: entity)
-            try check(c.right, entity: entity)
-        }
-    }
-
-    static func check(_ node: ExpressionNode, entity: NSEntityDescription) throws {
-        switch node {
-        case .keyPath(let path):
-            let first = path.split(separator: ".").first.map(String.init) ?? path
-            guard entity.layout.slotByName[first] != nil else {
-                throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(entity.name ?? "?")",
-                                    userInfo: [NSValidationKeyErrorKey: path])
-            }
-        case .variable(let name):
-            throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value: call withSubstitutionVariables(_:) before fetching")
-        case .function(_, let args), .aggregate(let args): for a in args { try check(a, entity: entity) }
-        case .member(let base, _): try check(base, entity: entity)
-        case .conditional(let p, let t, let f):
-            try check(p, entity: entity)
-            try check(t, entity: entity)
-            try check(f, entity: entity)
-        case .subquery(let c, _, _): try check(c, entity: entity)
-        case .constant, .evaluatedObject, .anyKey, .symbol: return
-        }
     }
 }

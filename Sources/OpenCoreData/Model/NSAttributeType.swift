@@ -103,8 +103,12 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
 
 /// The kinds of values that compare with each other. `other` (a collection, or an object such as a
 /// managed object) equals no attribute value: `name == %@` with an array is false, `!=` true.
+/// `object(root:)` is a saved object's key (`Z_PK`) in the table of hierarchy `root`: a to-one
+/// relationship's column, `SELF`, or a managed object or object ID given as an argument. Keys compare
+/// only with keys of the same hierarchy, and only for equality.
 enum ValueKind: Equatable {
     case number, string, date, data, uuid, url, any, other
+    case object(root: Int)
 
     init?(_ value: Value) {
         switch value {

@@ -195,6 +195,28 @@ extension NSManagedObject {
         return true
     }
 
+    /// Mirrors `hasFault(forRelationshipNamed:)`: whether reading the relationship would read the store
+    /// (its destination is a fault, or a to-many was not read yet).
+    public func hasFault(forRelationshipNamed key: String) -> Bool {
+        guard let slot = layout.slotByName[key], let r = layout.relationship(slot) else {
+            fatalError("[<\(entity.name ?? "?")> hasFaultForRelationshipNamed:]: \"\(key)\" is not a relationship of the entity \(entity.name ?? "?").")
+        }
+        if isFault { return true }
+        if r.isToMany { return values[slot].isToManyFault }
+        guard let ref = values[slot].objectRef else { return false }
+        return managedObjectContext?.registry[ref.key]?.isFault ?? true
+    }
+
+    /// Mirrors `objectIDs(forRelationshipNamed:)`: the IDs of the relationship's destination objects,
+    /// without firing their faults (a to-many not read yet is read: one query).
+    public func objectIDs(forRelationshipNamed key: String) -> [NSManagedObjectID] {
+        guard let slot = layout.slotByName[key], let r = layout.relationship(slot) else {
+            fatalError("[<\(entity.name ?? "?")> objectIDsForRelationshipNamed:]: \"\(key)\" is not a relationship of the entity \(entity.name ?? "?").")
+        }
+        let refs = r.isToMany ? loadedToMany(slot).objectRefs : value(at: slot).objectRef.map { [$0] } ?? []
+        return refs.compactMap { managedObjectContext?.object(for: $0)?.objectID }
+    }
+
     // MARK: - Proxies
 
     /// Mirrors `mutableSetValue(forKey:)`: a live set of a to-many relationship's objects; adding and

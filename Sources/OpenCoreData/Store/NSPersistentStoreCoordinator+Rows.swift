@@ -46,8 +46,11 @@ extension NSPersistentStoreCoordinator {
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
         var outcome = try backend().save(changes, resolve: resolve)
-        // Rows name objects inserted by this save by their new keys from now on.
-        let renamed = KeyRenaming(changes.inserts.compactMap { insert in
+        // Rows name objects inserted by this save by their new keys from now on (only rows with
+        // relationships hold references).
+        let holdsReferences = changes.inserts.contains { !$0.layout.relationshipSlots.isEmpty }
+            || changes.updates.contains { !$0.layout.relationshipSlots.isEmpty }
+        let renamed = !holdsReferences ? KeyRenaming([]) : KeyRenaming(changes.inserts.compactMap { insert in
             outcome.insertedKeys[insert.key].map { (insert.key, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: $0)) }
         })
         if !renamed.isEmpty {

@@ -98,7 +98,10 @@ import Testing
         let c = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Classification"))[0]
         _ = c.string("order")
         let before = sqlite.queryCount
+        #expect(c.hasFault(forRelationshipNamed: "animals"))
         let animals = c.set("animals")
+        #expect(!c.hasFault(forRelationshipNamed: "animals"))
+        #expect(Set(c.objectIDs(forRelationshipNamed: "animals")) == Set(animals.map(\.objectID)))
         #expect(animals.count == 20)
         #expect(sqlite.queryCount == before + 1)
         _ = c.set("animals")

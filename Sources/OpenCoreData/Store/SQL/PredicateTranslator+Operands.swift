@@ -12,6 +12,11 @@ extension PredicateTranslator {
     /// A constant as an operand: the `NULL` literal, or a bound value.
     func constantOperand(_ v: Value) -> Operand {
         if case .null = v { return Operand(expression: .null, kind: nil, nullable: true) }
+        // A managed object or object ID: its key, bound as an integer. An unsaved object's temporary key
+        // names no row of the store, so it compares as a value of another kind: equal to nothing.
+        if let ref = v.objectRef, case .permanent(let root, let pk) = ref.key {
+            return Operand(expression: .parameter(.int(pk)), kind: .object(root: root), nullable: false)
+        }
         return Operand(expression: .parameter(v), kind: ValueKind(v), nullable: false)
     }
 
@@ -49,7 +54,24 @@ extension PredicateTranslator {
         }
         switch node {
         case .keyPath(let path):
-            return try attribute(path)
+            return try keyPathOperand(path, scope: 0)
+        case .evaluatedObject:
+            return objectKey([], scope: 0)
+        case .variable(let name):
+            guard let s = scope(ofVariable: name) else {
+                throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value")
+            }
+            return scopes[s].value ?? objectKey([], scope: s)
+        case .member(.variable(let name), let path):
+            guard let s = scope(ofVariable: name), scopes[s].value == nil else {
+                throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value")
+            }
+            return try keyPathOperand(path, scope: s)
+        case .member(.subquery(let collection, let variable, let predicate), "@count"):
+            return try subqueryCount(collection, variable, predicate)
+        case .function("count:", let args) where args.count == 1:
+            guard case .subquery(let collection, let variable, let predicate) = args[0] else { throw unsupported("count: of \(PredicatePrinter.format(args[0]))") }
+            return try subqueryCount(collection, variable, predicate)
         case .function("now", []):
             return constantOperand(.date(Date()))
         case .function(let name, let args):
@@ -60,32 +82,13 @@ extension PredicateTranslator {
             guard Self.compatible(a.kind, b.kind) else { throw unsupported("TERNARY with values of different kinds") }
             return Operand(expression: .caseWhen(test, then: a.expression, else: b.expression),
                            kind: a.kind ?? b.kind, nullable: true)
-        case .evaluatedObject: throw unsupported("SELF (object comparisons come with relationships, wave 2)")
-        case .subquery: throw unsupported("SUBQUERY (needs a to-many relationship, wave 2)")
+        case .subquery: throw unsupported("SUBQUERY as a value (count its objects: SUBQUERY(…).@count)")
         case .aggregate: throw unsupported("an aggregate used as a value")
-        case .member: throw unsupported("a key path on a variable")
-        case .variable(let name): throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value")
+        case .member: throw unsupported("a key path on a value that is not a SUBQUERY variable")
         case .anyKey: throw unsupported("ANYKEY")
         case .symbol(let s): throw unsupported(s)
         case .constant: fatalError("handled above")
         }
-    }
-
-    /// A key path resolved against the entity layout: an attribute's column on the entity's table. Key
-    /// paths through relationships will join here (``SQLGenerationContext/join(_:)``, wave 2).
-    private mutating func attribute(_ path: String) throws -> Operand {
-        guard let slot = layout.slotByName[path] else {
-            if path.contains(".") || path.contains("@") {
-                throw unsupported("the key path \(path) (relationships and collection operators come in wave 2)")
-            }
-            throw CoreDataError(NSCoreDataError, "keypath \(path) not found in entity \(entityName)")
-        }
-        guard let column = layout.columns[slot] else {
-            throw CoreDataError(NSCoreDataError, "transient property \(path) of entity \(entityName) cannot be used in a fetch predicate")
-        }
-        let alias = context.join([])
-        return Operand(expression: .column(alias: alias, name: column), kind: (layout.kinds[slot].attributeType ?? .integer64AttributeType).valueKind,
-                       nullable: true)
     }
 
     /// Arithmetic (`add:to:`, …), `abs:`, `uppercase:`, `lowercase:` and `length:` of row values.

@@ -13,19 +13,25 @@ import Foundation
 /// - a comparison of constants is decided by the evaluator itself, and constant subexpressions are
 ///   evaluated in Swift and bound.
 ///
-/// Constructs that need relationships (`ANY`/`ALL`, `SUBQUERY`, `@count`, …) throw: they arrive with
-/// relationships in wave 2. The operands (key paths, constants, functions) are in
-/// `PredicateTranslator+Operands.swift`.
+/// Key paths through to-one relationships join the destination tables outer (one alias per distinct
+/// path); to-many relationships become correlated subqueries — `EXISTS` for `ANY`/`ALL`/`NONE` and
+/// `IN`/`CONTAINS` over a to-many, scalar subqueries for `@count`, the aggregates and
+/// `SUBQUERY(…).@count` (`PredicateTranslator+Relationships.swift`). Managed objects and object IDs
+/// compare as keys. The operands (key paths, constants, functions) are in
+/// `PredicateTranslator+Operands.swift`, key paths and scopes in `PredicateTranslator+KeyPaths.swift`.
 struct PredicateTranslator {
     let layout: EntityLayout
     let entityName: String
-    /// The aliases handed out so far (and, once printed, the bound values).
+    /// The aliases handed out so far, the joins (and, once printed, the bound values).
     var context: SQLGenerationContext
+    /// The rows key paths are read from: the fetched entity's, then those of open subqueries.
+    var scopes: [Scope]
 
     init(layout: EntityLayout, entityName: String, context: SQLGenerationContext = SQLGenerationContext()) {
         self.layout = layout
         self.entityName = entityName
         self.context = context
+        self.scopes = [.root(layout, entityName)]
     }
 
     /// The condition a row must meet to match `node`.
@@ -49,10 +55,8 @@ struct PredicateTranslator {
         CoreDataError(NSCoreDataError, "unsupported in a fetch of entity \(entityName): \(what)")
     }
 
-    private mutating func comparison(_ c: ComparisonNode) throws -> SQLExpression {
-        guard c.modifier == .direct else {
-            throw unsupported("\(c.modifier == .any ? "ANY" : "ALL") needs a to-many relationship (wave 2)")
-        }
+    mutating func comparison(_ c: ComparisonNode) throws -> SQLExpression {
+        guard c.modifier == .direct else { return try quantified(c) }
         let options = c.options.contains(.normalized) ? [] : c.options.intersection([.caseInsensitive, .diacriticInsensitive])
         // A comparison of constants is decided here, by the evaluator itself.
         if let l = try? constantValue(c.left), let r = try? constantValue(c.right) {
@@ -60,8 +64,10 @@ struct PredicateTranslator {
         }
         switch c.op {
         case .in:
+            if let collection = try collectionPath(c.right) { return try contains(collection, c.left, options: c.options) }
             return try membership(element: c.left, collection: c.right, options: options)
         case .contains:
+            if let collection = try collectionPath(c.left) { return try contains(collection, c.right, options: c.options) }
             if case .aggregate = c.left { return try membership(element: c.right, collection: c.left, options: options) }
             if let v = try? constantValue(c.left), v.collectionElements != nil {
                 return try membership(element: c.right, collection: c.left, options: options)
@@ -96,14 +102,23 @@ struct PredicateTranslator {
     static func compatible(_ a: ValueKind?, _ b: ValueKind?) -> Bool {
         guard let a, let b else { return true }
         if a == .other || b == .other { return false }
+        // Object keys compare only with keys of the same table.
+        if case .object = a { return a == b }
+        if case .object = b { return a == b }
         return a == b || a == .any || b == .any
+    }
+
+    /// Whether the kind is an object's key (ordered comparisons with keys are false, as in memory).
+    static func isObject(_ kind: ValueKind?) -> Bool {
+        if case .object = kind { return true }
+        return false
     }
 
     private mutating func equality(_ left: ExpressionNode, _ right: ExpressionNode, negated: Bool,
                                    _ options: NSComparisonPredicate.Options) throws -> SQLExpression {
         let l = try folded(left, options), r = try folded(right, options)
-        if l.kind == nil { return negated ? .isNotNull(r.expression) : .isNull(r.expression) }
-        if r.kind == nil { return negated ? .isNotNull(l.expression) : .isNull(l.expression) }
+        if l.kind == nil { return r.nullable ? (negated ? .isNotNull(r.expression) : .isNull(r.expression)) : .literal(negated) }
+        if r.kind == nil { return l.nullable ? (negated ? .isNotNull(l.expression) : .isNull(l.expression)) : .literal(negated) }
         guard Self.compatible(l.kind, r.kind) else {
             // Values of different kinds are never equal; but nil == nil.
             guard l.nullable, r.nullable else { return .literal(negated) }
@@ -117,7 +132,7 @@ struct PredicateTranslator {
     private mutating func ordered(_ left: ExpressionNode, _ op: SQLComparisonOperator, _ right: ExpressionNode,
                                   _ options: NSComparisonPredicate.Options) throws -> SQLExpression {
         let l = try folded(left, options), r = try folded(right, options)
-        guard Self.compatible(l.kind, r.kind), l.kind != nil, r.kind != nil else { return .literal(false) }
+        guard Self.compatible(l.kind, r.kind), l.kind != nil, r.kind != nil, !Self.isObject(l.kind) else { return .literal(false) }
         return .compare(l.expression, op, r.expression)
     }
 

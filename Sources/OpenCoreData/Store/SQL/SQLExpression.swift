@@ -42,6 +42,10 @@ indirect enum SQLExpression: Hashable {
     case inList(SQLExpression, [SQLExpression])
     /// A string compared (sorted) by a collation: `x COLLATE name`.
     case collate(SQLExpression, StringCollation)
+    /// `EXISTS (subquery)`: true when the subquery has a row; never `NULL`.
+    case exists(SQLSubquery)
+    /// `(subquery)` as a value: its selection of its one row (`COUNT(*)`, an aggregate).
+    case scalar(SQLSubquery)
 }
 
 /// The ordering and equality operators of ``SQLExpression/compare(_:_:_:)``.

@@ -9,6 +9,8 @@ import Foundation
 ///   `ocd_upper(x)`, …; options as an integer literal), `abs:` SQLite's `abs`;
 /// - division is real: `(CAST(a AS REAL) / b)`;
 /// - collations are the registered ones (`x COLLATE ocd_localized`; none for `compare:`, SQLite's `BINARY`);
+/// - to-one joins are `LEFT OUTER JOIN`s, subqueries `EXISTS (SELECT 1 …)` or `(SELECT COUNT(*) …)`;
+///   `@sum` of no rows is `COALESCE(SUM(x), 0)`, as in memory;
 /// - a long `AND`/`OR` list is grouped into a balanced tree of groups of at most 16, because SQLite
 ///   parses a chain as nested binary operators and refuses expressions deeper than 1,000.
 enum SQLitePrinter {
@@ -34,6 +36,7 @@ enum SQLitePrinter {
             return "\(left) IS NOT \(sql(r, &context))"
         case .and(let parts): return junction(parts, " AND ", empty: "1", &context)
         case .or(let parts): return junction(parts, " OR ", empty: "0", &context)
+        case .not(.exists(let subquery)): return "NOT EXISTS (\(select(subquery, &context)))"
         case .not(let x): return "NOT COALESCE(\(sql(x, &context)), 0)"
         case .function(let f, let args):
             let list = args.map { sql($0, &context) } + (options(f).map { ["\($0.rawValue)"] } ?? [])
@@ -56,7 +59,35 @@ enum SQLitePrinter {
             let text = sql(x, &context)
             guard let name = SQLiteFunctions.collationName(collation) else { return text }
             return "\(text) COLLATE \(name)"
+        case .exists(let subquery): return "EXISTS (\(select(subquery, &context)))"
+        case .scalar(let subquery): return "(\(select(subquery, &context)))"
         }
+    }
+
+    /// The joins after `FROM table t0`, each with a leading space:
+    /// ` LEFT OUTER JOIN ZCLASSIFICATION t1 ON t0.ZCLASSIFICATION = t1.Z_PK`.
+    static func joins(_ joins: [SQLJoin], _ context: inout SQLGenerationContext) -> String {
+        joins.map { join in
+            let kind = join.kind == .inner ? "JOIN" : "LEFT OUTER JOIN"
+            return " \(kind) \(join.table) \(join.alias) ON \(sql(join.key, &context)) = \(join.alias).Z_PK"
+        }.joined()
+    }
+
+    /// A subquery's `SELECT`, without parentheses: `SELECT COUNT(*) FROM Z_1ZOOS t2 WHERE t2.Z_1ANIMALS = t0.Z_PK`.
+    static func select(_ subquery: SQLSubquery, _ context: inout SQLGenerationContext) -> String {
+        let selection: String
+        switch subquery.selection {
+        case .one: selection = "1"
+        case .count: selection = "COUNT(*)"
+        case .sum(let x): selection = "COALESCE(SUM(\(sql(x, &context))), 0)"
+        case .average(let x): selection = "AVG(\(sql(x, &context)))"
+        case .minimum(let x): selection = "MIN(\(sql(x, &context)))"
+        case .maximum(let x): selection = "MAX(\(sql(x, &context)))"
+        }
+        var text = "SELECT \(selection) FROM \(subquery.table) \(subquery.alias)" + joins(subquery.joins, &context)
+        text += " WHERE " + sql(subquery.correlation, &context)
+        if let condition = subquery.condition { text += " AND " + sql(condition, &context) }
+        return text
     }
 
     private static func text(_ op: SQLComparisonOperator) -> String {

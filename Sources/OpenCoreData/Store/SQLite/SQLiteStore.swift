@@ -76,32 +76,44 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 
     // MARK: - Fetching
 
-    /// The `SELECT` for a plan: `columns` (or `table.selectList`), `WHERE`, `ORDER BY` unless `ordered` is
-    /// false, and, if asked, `LIMIT`/`OFFSET`.
+    /// Columns (and `GROUP BY` terms) a dictionary fetch selects, made by the translator that joins the
+    /// tables their key paths cross.
+    typealias Projection = (inout PredicateTranslator) throws -> (columns: [SQLExpression], groupBy: [SQLExpression]?)
+
+    /// The `SELECT` for a plan: `columns` (or `table.selectList`, or the `projection`'s), the joins its
+    /// key paths need, `WHERE`, `GROUP BY`, `ORDER BY` unless `ordered` is false, and, if asked,
+    /// `LIMIT`/`OFFSET`.
     func selectSQL(_ plan: FetchPlan, columns: String? = nil, limited: Bool, ordered: Bool = true, distinct: Bool = false,
-                   groupBy: String? = nil) throws -> (String, [Value]) {
+                   groupBy: String? = nil, projection: Projection? = nil) throws -> (String, [Value]) {
         let table = self.table(for: plan.layout)
-        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(columns ?? table.selectList) FROM \(table.name) t0"
+        var translator = PredicateTranslator(layout: plan.layout, entityName: plan.entity.name ?? "")
+        let projected = try projection.map { try $0(&translator) }
+        let condition = try plan.predicate.map { try translator.condition($0) }
+        let sortTerms = ordered ? try plan.sorts.map { s -> (SQLExpression, Bool) in
+            let value = try translator.value(of: s.keyPath, scope: 0).expression
+            return (s.isString ? .collate(value, s.collation) : value, s.ascending)
+        } : []
+        var context = translator.context
+        let list = projected.map { $0.columns.map { SQLitePrinter.sql($0, &context) }.joined(separator: ", ") } ?? columns ?? table.selectList
+        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(list) FROM \(table.name) t0" + SQLitePrinter.joins(context.joins, &context)
         var conditions: [String] = []
         if let ids = plan.entityIDs {
             conditions.append(ids.count == 1 ? "t0.Z_ENT = \(ids[0])" : "t0.Z_ENT IN (\(ids.map(String.init).joined(separator: ", ")))")
         }
-        var context = SQLGenerationContext()
-        if let predicate = plan.predicate {
-            var translator = PredicateTranslator(layout: plan.layout, entityName: plan.entity.name ?? "", context: context)
-            let condition = try translator.condition(predicate)
-            context = translator.context
-            if condition != .literal(true) { conditions.append(SQLitePrinter.sql(condition, &context)) }
-        }
+        if let condition, condition != .literal(true) { conditions.append(SQLitePrinter.sql(condition, &context)) }
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        if let groupBy { sql += " GROUP BY " + groupBy }
-        var order = plan.sorts.map { s -> String in
-            let column = SQLExpression.column(alias: SQLGenerationContext.rootAlias, name: s.column)
-            let term = SQLitePrinter.sql(s.isString ? .collate(column, s.collation) : column, &context)
-            return s.ascending ? term : term + " DESC"
+        if let terms = projected?.groupBy, !terms.isEmpty {
+            sql += " GROUP BY " + terms.map { SQLitePrinter.sql($0, &context) }.joined(separator: ", ")
+        } else if let groupBy {
+            sql += " GROUP BY " + groupBy
+        }
+        let grouped = groupBy != nil || projected?.groupBy != nil
+        var order = sortTerms.map { term, ascending -> String in
+            let text = SQLitePrinter.sql(term, &context)
+            return ascending ? text : text + " DESC"
         }
         // Ties break by store key, as in memory, for every fetch of objects or IDs (not for dictionaries).
-        if groupBy == nil, !distinct, columns == nil || columns!.hasPrefix("t0.Z_PK") { order.append("t0.Z_PK") }
+        if !grouped, !distinct, projected == nil, columns == nil || columns!.hasPrefix("t0.Z_PK") { order.append("t0.Z_PK") }
         if ordered, !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
         if limited, plan.limit > 0 || plan.offset > 0 {
             sql += " LIMIT \(plan.limit > 0 ? plan.limit : -1)"
