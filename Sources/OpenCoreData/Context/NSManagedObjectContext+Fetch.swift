@@ -110,30 +110,39 @@ extension NSManagedObjectContext {
         return try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
     }
 
-    /// Whether unsaved changes touch the fetched entity's table.
+    /// Whether unsaved changes touch the fetched entity's table, or objects that the request's key paths
+    /// read through relationships (``rowsReadingUnsavedChanges(_:)``).
     func hasPendingChanges(for plan: FetchPlan) -> Bool {
         let root = plan.layout.root
-        return inserted.values.contains { $0.layout.root === root }
-            || deleted.values.contains { $0.layout.root === root }
-            || touched.values.contains { $0.layout.root === root && $0.isUpdated }
+        if inserted.values.contains(where: { $0.layout.root === root })
+            || deleted.values.contains(where: { $0.layout.root === root })
+            || touched.values.contains(where: { $0.layout.root === root && $0.isUpdated }) { return true }
+        guard !touched.isEmpty || !deleted.isEmpty else { return false }
+        let keyPaths = RequestKeyPaths(plan)
+        guard keyPaths.readsRelatedObjects else { return false }
+        return touched.values.contains { $0.isUpdated && !keyPaths.relatedKeys(of: $0.entity).isEmpty }
+            || deleted.values.contains { !keyPaths.relatedKeys(of: $0.entity).isEmpty }
     }
 
-    /// The store's matches, minus deleted and changed objects, plus inserted and changed objects that
-    /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
+    /// The store's matches, minus deleted and changed objects (and objects whose values read through
+    /// relationships changed), plus inserted and changed objects that match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
     /// then offset and limit.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         let rows = try persistentStoreCoordinator!.fetchRows(plan, withValues: true, limited: false)
+        let readingChanges = rowsReadingUnsavedChanges(plan).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
+        let reread = Set(readingChanges.map(ObjectIdentifier.init))
         var result: [NSManagedObject] = []
         for row in rows {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
-            if object.isDeleted || touched[id] != nil { continue }
+            if object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
         let candidates = insertedInOrder()
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+            + readingChanges
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)

@@ -20,43 +20,15 @@ extension FetchedResultsCore {
     func rowsReadingRelatedChanges(updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>, announced: AnnouncedChanges?)
         -> (objects: [NSManagedObject], made: [NSManagedObject])? {
         guard let keyPaths, keyPaths.readsRelatedObjects, let plan else { return ([], []) }
-        var reached: [RequestKeyPaths.RelatedKey: [GraphNode]] = [:]
-        func note(_ node: GraphNode, entity: NSEntityDescription, layout: EntityLayout, changed: Set<Int>?) {
-            for key in keyPaths.relatedKeys(of: entity) {
-                guard let slot = layout.slotByName[key.key], changed?.contains(slot) ?? true else { continue }
-                reached[key, default: []].append(node)
-            }
-        }
+        var changes = RelatedChanges(keyPaths: keyPaths)
         let changedSlots = announced?.changedSlots ?? [:]
-        for object in updated { note(.object(object), entity: object.entity, layout: object.layout, changed: changedSlots[object.objectID]) }
-        for object in deleted { note(.object(object), entity: object.entity, layout: object.layout, changed: nil) }
-        for row in announced?.unregisteredUpdated ?? [] {
-            guard let layout = row.id.entity.layout else { continue }
-            note(.row(row.id, row.values), entity: row.id.entity, layout: layout, changed: row.changedSlots)
-        }
+        for object in updated { changes.note(.object(object), entity: object.entity, changed: changedSlots[object.objectID]) }
+        for object in deleted { changes.note(.object(object), entity: object.entity, changed: nil) }
+        for row in announced?.unregisteredUpdated ?? [] { changes.note(.row(row.id, row.values), entity: row.id.entity, changed: row.changedSlots) }
         for id in announced?.unregisteredDeleted ?? [] {
             guard let layout = id.entity.layout else { continue }
-            note(.ref(ObjectRef(key: id.key, entityID: layout.entityID)), entity: id.entity, layout: layout, changed: nil)
+            changes.note(.ref(ObjectRef(key: id.key, entityID: layout.entityID)), entity: id.entity, changed: nil)
         }
-        guard !reached.isEmpty else { return ([], []) }
-
-        var roots = Set<ObjectRef>()
-        for (key, nodes) in reached {
-            var current = nodes
-            var refs = Set<ObjectRef>()
-            for hop in key.back {
-                if let inverse = hop.inverse {
-                    refs = context.follow(current, through: inverse, to: hop.entity)
-                } else {
-                    guard let found = try? context.holders(of: Set(current.map(\.ref)), through: hop.forward, toMany: hop.forwardIsToMany,
-                                                           entity: hop.entity) else { return nil }
-                    refs = found
-                }
-                current = refs.map { .ref($0) }
-            }
-            roots.formUnion(refs)
-        }
-        let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
-        return context.objects(for: roots.filter { included.contains($0.entityID) })
+        return context.rows(of: plan, reading: changes)
     }
 }

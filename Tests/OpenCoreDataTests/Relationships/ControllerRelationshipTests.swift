@@ -289,6 +289,55 @@ struct ControllerAcrossRelationshipsTests {
         try check("merged rename out", ["Mouse", "Lion", "Tiger"])
     }
 
+    /// Unsaved renames in the controller's context that empty a `fetchLimit` window's known rows: the
+    /// edge is fetched through the context, whose fetch evaluates the rows reading the renamed objects in
+    /// memory (SQL has the saved names).
+    @Test func aWindowEdgeFetchSeesUnsavedRelatedChanges() throws {
+        let stack = try ZooStack()
+        try stack.view.performAndWait {
+            let early = stack.view.make("Classification", ["order": "A"]), late = stack.view.make("Classification", ["order": "M"])
+            for i in 0..<30 {
+                stack.view.make("Animal", ["commonName": String(format: "a%02d", i), "classification": i < 24 ? early : late])
+            }
+            try stack.view.save()
+            let request = zooTableRequest()
+            request.fetchLimit = 3
+            request.fetchOffset = 1
+            let tracked = try makeRecordedTable(request, in: stack.view, cell: animalCell)
+            early.setValue("Z", forKey: "order")  // a00…a23 move behind a24…a29: the known rows run out
+            stack.view.processPendingChanges()
+            let expected = try memoryReference(request, in: stack.view, sectionNameKeyPath: nil, cell: animalCell)
+            #expect(expected.flatMap { $0 }.map { String($0.prefix(3)) } == ["a25", "a26", "a27"])
+            #expect(tracked.table.rows == expected)
+            #expect(tracked.table.errors.isEmpty)
+            let fetched = try stack.view.fetch(request)
+            #expect(fetched == tracked.controller.fetchedObjects)
+            late.setValue("ZZ", forKey: "order")  // and back in front
+            stack.view.processPendingChanges()
+            #expect(tracked.table.rows == (try memoryReference(request, in: stack.view, sectionNameKeyPath: nil, cell: animalCell)))
+            #expect(tracked.table.rows.flatMap { $0 }.map { String($0.prefix(3)) } == ["a01", "a02", "a03"])
+        }
+    }
+
+    /// A fetch honours unsaved changes of the related objects its key paths read (Core Data's SQL reads
+    /// the saved values): the predicate and the sort see the renamed classification.
+    @Test func aFetchSeesUnsavedChangesOfRelatedObjects() throws {
+        let stack = try ZooStack()
+        try seedZoo(stack.view)
+        try stack.view.performAndWait {
+            try stack.one(stack.view, "Classification", "order", "Carnivora").setValue("Primates", forKey: "order")
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")
+            request.predicate = NSPredicate(format: "classification.order == 'Primates'")
+            request.sortDescriptors = [NSSortDescriptor(key: "commonName", ascending: false)]
+            #expect(try stack.view.fetch(request).map { $0.string("commonName")! } == ["Tiger", "Lion", "Gorilla", "Capuchin"])
+            #expect(try stack.view.count(for: request) == 4)
+            let sorted = zooTableRequest()
+            sorted.fetchLimit = 2
+            try stack.one(stack.view, "Classification", "order", "Rodentia").setValue("Aardvarks", forKey: "order")
+            #expect(try stack.view.fetch(sorted).map { $0.string("commonName")! } == ["Stray", "Mouse"])
+        }
+    }
+
     /// Two hops: toys sorted and sectioned by `pet.owner.name`. Renaming an owner moves the toys of all
     /// its pets; giving a pet another owner (or none) moves that pet's toys; deleting an owner cascades.
     @Test func twoHops() throws {

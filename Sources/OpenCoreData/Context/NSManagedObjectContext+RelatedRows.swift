@@ -8,7 +8,74 @@ enum GraphNode {
     case ref(ObjectRef)
 }
 
+/// Changed objects of entities that a request's key paths read through relationships, grouped by the
+/// related key they changed (see ``RequestKeyPaths``).
+struct RelatedChanges {
+    let keyPaths: RequestKeyPaths
+    private(set) var reached: [RequestKeyPaths.RelatedKey: [GraphNode]] = [:]
+
+    init(keyPaths: RequestKeyPaths) { self.keyPaths = keyPaths }
+
+    var isEmpty: Bool { reached.isEmpty }
+
+    /// Notes a changed object (of `entity`) whose slots `changed` changed (`nil`: all of them, as for a
+    /// delete), under each related key it changed.
+    mutating func note(_ node: GraphNode, entity: NSEntityDescription, changed: Set<Int>?) {
+        guard let layout = entity.layout else { return }
+        for key in keyPaths.relatedKeys(of: entity) {
+            guard let slot = layout.slotByName[key.key], changed?.contains(slot) ?? true else { continue }
+            reached[key, default: []].append(node)
+        }
+    }
+}
+
 extension NSManagedObjectContext {
+    /// The rows of `plan` (its entity and subentities) that read, through relationships, a key that
+    /// `changes` changed: each changed object is followed back, hop by hop, to the fetched entity — through
+    /// the inverse relationship (``follow(_:through:to:)``), or by a fetch where the relationship has none
+    /// (``holders(of:through:toMany:entity:)``). Returns them as objects of this context and those
+    /// registered for this (``objects(for:)``); `nil` if such a fetch failed.
+    func rows(of plan: FetchPlan, reading changes: RelatedChanges) -> (objects: [NSManagedObject], made: [NSManagedObject])? {
+        guard !changes.isEmpty else { return ([], []) }
+        var roots = Set<ObjectRef>()
+        for (key, nodes) in changes.reached {
+            var current = nodes
+            var refs = Set<ObjectRef>()
+            for hop in key.back {
+                if let inverse = hop.inverse {
+                    refs = follow(current, through: inverse, to: hop.entity)
+                } else {
+                    guard let found = try? holders(of: Set(current.map(\.ref)), through: hop.forward, toMany: hop.forwardIsToMany,
+                                                   entity: hop.entity) else { return nil }
+                    refs = found
+                }
+                current = refs.map { .ref($0) }
+            }
+            roots.formUnion(refs)
+        }
+        let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
+        return objects(for: roots.filter { included.contains($0.entityID) })
+    }
+
+    /// The objects of `plan`'s entity whose values, as the plan's key paths read them through
+    /// relationships, differ here from the store's: those reaching a related object with unsaved changes
+    /// to a key the plan reads (or deleted here). A fetch takes them out of the store's answer and
+    /// evaluates them in memory, as it does the objects changed here. Core Data's fetch leaves them to
+    /// SQL, which reads the saved values.
+    func rowsReadingUnsavedChanges(_ plan: FetchPlan) -> [NSManagedObject] {
+        guard !touched.isEmpty || !deleted.isEmpty else { return [] }
+        let keyPaths = RequestKeyPaths(plan)
+        guard keyPaths.readsRelatedObjects else { return [] }
+        var changes = RelatedChanges(keyPaths: keyPaths)
+        for object in touched.values where object.isUpdated && !object.isDeleted && !object.isFault {
+            guard let snapshot = object.snapshot else { continue }
+            let changed = Set(object.layout.persistentSlots.filter { object.values[$0] != snapshot[$0] })
+            changes.note(.object(object), entity: object.entity, changed: changed)
+        }
+        for object in deleted.values { changes.note(.object(object), entity: object.entity, changed: nil) }
+        return rows(of: plan, reading: changes)?.objects ?? []
+    }
+
     /// The objects that `nodes` reach through their relationship named `key`, kept when they are of
     /// `entity` (or a subentity): as this context sees them — a registered object's own values (unsaved
     /// changes included), else the store's.

@@ -73,6 +73,11 @@ struct RequestKeyPaths {
         }
     }
 
+    /// What a fetch plan reads: its predicate and sort descriptors.
+    init(_ plan: FetchPlan) {
+        self.init(entity: plan.entity, predicate: plan.predicate, sortKeys: plan.descriptors.compactMap(\.key), sectionNameKeyPath: nil)
+    }
+
     /// The related keys of `object`'s table that `object`'s entity has.
     func relatedKeys(of entity: NSEntityDescription) -> [RelatedKey] {
         guard let keys = related[ObjectIdentifier(entity.layout.root)] else { return [] }
