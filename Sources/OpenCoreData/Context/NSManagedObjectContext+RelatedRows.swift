@@ -92,11 +92,17 @@ extension NSManagedObjectContext {
         var rowsToRead: [ObjectKey] = []
         var owners: [ObjectIdentifier: (RelationshipLayout, [Int64])] = [:]
 
-        func take(_ values: [Value], _ layout: EntityLayout, _ objectKey: ObjectKey) {
-            guard let slot = layout.slotByName[key], slot < values.count, let r = layout.relationship(slot) else { return }
-            let value = values[slot]
+        func take(_ values: [Value], _ layout: EntityLayout, _ objectKey: ObjectKey, at position: Int? = nil) {
+            guard let slot = layout.slotByName[key], let r = layout.relationship(slot) else { return }
+            let index = position ?? slot
+            guard index < values.count else { return }
+            let value = values[index]
             if value.isToManyFault {
-                if let pk = objectKey.primaryKey { owners[ObjectIdentifier(r), default: (r, [])].1.append(pk) }
+                if parent != nil {
+                    if let object = self.object(for: ObjectRef(key: objectKey, entityID: layout.entityID)) { readThroughParent(object) }
+                } else if let pk = objectKey.primaryKey {
+                    owners[ObjectIdentifier(r), default: (r, [])].1.append(pk)
+                }
             } else if r.isToMany {
                 found.formUnion(value.objectRefs)
             } else if let ref = value.objectRef {
@@ -108,10 +114,20 @@ extension NSManagedObjectContext {
             case .loaded: take(object.values, object.layout, object.objectID.key)
             case .holdingRow(let row, _): take(row, object.layout, object.objectID.key)
             case .rowGone: return
-            case .fault, .inBatch: unregistered(object.objectID.key, object.layout)
+            case .fault, .inBatch:
+                // A child context reads through its parent (which may have unsaved changes), one by one.
+                if parent != nil { readThroughParent(object) } else { unregistered(object.objectID.key, object.layout) }
             }
         }
+        func readThroughParent(_ object: NSManagedObject) {
+            guard let slot = object.layout.slotByName[key], object.layout.relationship(slot) != nil else { return }
+            take([object.value(at: slot)], object.layout, object.objectID.key, at: 0)
+        }
         func unregistered(_ objectKey: ObjectKey, _ layout: EntityLayout) {
+            if parent != nil {
+                if let object = self.object(for: ObjectRef(key: objectKey, entityID: layout.entityID)) { readThroughParent(object) }
+                return
+            }
             guard let pk = objectKey.primaryKey, let slot = layout.slotByName[key], let r = layout.relationship(slot) else { return }
             if r.isToMany {
                 owners[ObjectIdentifier(r), default: (r, [])].1.append(pk)
@@ -171,6 +187,17 @@ extension NSManagedObjectContext {
     func objects(for refs: [ObjectRef]) -> (objects: [NSManagedObject], made: [NSManagedObject]) {
         var objects: [NSManagedObject] = []
         var missing: [ObjectKey] = []
+        if parent != nil {
+            // A child context: faults read through the parent (which may have unsaved changes).
+            var made: [NSManagedObject] = []
+            for ref in refs {
+                let wasRegistered = registry[ref.key] != nil
+                guard let object = object(for: ref) else { continue }
+                objects.append(object)
+                if !wasRegistered { made.append(object) }
+            }
+            return (objects, made)
+        }
         for ref in refs {
             if let object = registry[ref.key] { objects.append(object) } else if ref.key.primaryKey != nil { missing.append(ref.key) }
         }

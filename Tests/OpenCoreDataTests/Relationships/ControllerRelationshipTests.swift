@@ -338,6 +338,32 @@ struct ControllerAcrossRelationshipsTests {
         }
     }
 
+    /// A controller on a child context: the parent's save renaming a classification the child never
+    /// registered reaches it; the rows that read it are found and read through the parent.
+    @Test func aChildContextFollowsItsParent() throws {
+        let stack = try ZooStack()
+        try seedZoo(stack.view)
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = stack.view
+        child.automaticallyMergesChangesFromParent = true
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")
+        request.predicate = NSPredicate(format: "classification.order BEGINSWITH 'P'")
+        request.sortDescriptors = [NSSortDescriptor(key: "classification.order", ascending: true), NSSortDescriptor(key: "commonName", ascending: true)]
+        let cell = { (a: NSManagedObject) in "\(a.string("commonName")!)|\(a.value(forKeyPath: "classification.order") as? String ?? "-")" }
+        let tracked = try child.performAndWait { try makeRecordedTable(request, in: child, cell: cell) }
+        child.performAndWait { #expect(tracked.table.rows == [["Capuchin|Primates", "Gorilla|Primates"]]) }
+        try stack.view.performAndWait {
+            try stack.one(stack.view, "Classification", "order", "Carnivora").setValue("Pantherinae", forKey: "order")
+            try stack.view.save()
+        }
+        try child.performAndWait {
+            #expect(tracked.table.rows == [["Lion|Pantherinae", "Tiger|Pantherinae", "Capuchin|Primates", "Gorilla|Primates"]])
+            let expected = try memoryReference(request, in: child, sectionNameKeyPath: nil, cell: cell)
+            #expect(tracked.table.rows == expected)
+            #expect(tracked.table.errors.isEmpty)
+        }
+    }
+
     /// Two hops: toys sorted and sectioned by `pet.owner.name`. Renaming an owner moves the toys of all
     /// its pets; giving a pet another owner (or none) moves that pet's toys; deleting an owner cascades.
     @Test func twoHops() throws {
