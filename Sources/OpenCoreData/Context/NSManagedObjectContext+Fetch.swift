@@ -128,9 +128,17 @@ extension NSManagedObjectContext {
     /// relationships changed), plus inserted and changed objects that match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
     /// then offset and limit.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
-        let rows = try persistentStoreCoordinator!.fetchRows(plan, withValues: true, limited: false)
         let readingChanges = rowsReadingUnsavedChanges(plan).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
         let reread = Set(readingChanges.map(ObjectIdentifier.init))
+        // With a limit, SQL's first `offset + limit + k` rows are enough, k being the rows SQL may place
+        // differently from memory (changed, deleted or reading changes here): the others keep SQL's order.
+        var sqlPlan = plan.range(offset: 0, limit: 0)
+        if plan.limit > 0 {
+            let root = plan.layout.root
+            let k = touched.values.count { $0.layout.root === root } + deleted.values.count { $0.layout.root === root } + reread.count
+            sqlPlan = plan.range(offset: 0, limit: plan.offset + plan.limit + k)
+        }
+        let rows = try persistentStoreCoordinator!.fetchRows(sqlPlan, withValues: true, limited: true)
         var result: [NSManagedObject] = []
         for row in rows {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)

@@ -57,6 +57,33 @@ extension NSManagedObjectContext {
         return objects(for: roots.filter { included.contains($0.entityID) })
     }
 
+    /// Reads, for all of `objects` together, the to-many relationships named in `keys` that are still
+    /// faults: one query per relationship (per 500 owners) instead of one per object when a predicate
+    /// like `ANY zoos.name == 'Bronx'` is evaluated on each. Objects holding their row take it first (no
+    /// query). A child context leaves them to its parent, one by one, when they are read.
+    func readToManys(of objects: [NSManagedObject], keys: Set<String>) {
+        guard parent == nil, let coordinator = persistentStoreCoordinator, !objects.isEmpty else { return }
+        var owners: [ObjectIdentifier: (r: RelationshipLayout, slot: Int, objects: [NSManagedObject])] = [:]
+        for object in objects {
+            guard object.managedObjectContext === self, let pk = object.objectID.primaryKey, pk > 0 else { continue }
+            for key in keys {
+                guard let slot = object.layout.slotByName[key], case .toMany(let r) = object.layout.kinds[slot] else { continue }
+                if case .holdingRow = object.faultState { object.fireFault() }
+                guard !object.isFault, object.values[slot].isToManyFault else { continue }
+                owners[ObjectIdentifier(r), default: (r, slot, [])].objects.append(object)
+            }
+        }
+        for (r, slot, owned) in owners.values {
+            guard let map = try? coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey)) else { continue }
+            for object in owned {
+                let refs = map[object.objectID.primaryKey!] ?? []
+                let value: Value = r.isOrdered ? .array(refs.map(\.value)) : .set(Set(refs.map(\.value)))
+                object.values[slot] = value
+                if object.snapshot != nil, object.snapshot![slot].isToManyFault { object.snapshot![slot] = value }
+            }
+        }
+    }
+
     /// The objects of `plan`'s entity whose values, as the plan's key paths read them through
     /// relationships, differ here from the store's: those reaching a related object with unsaved changes
     /// to a key the plan reads (or deleted here). A fetch takes them out of the store's answer and

@@ -260,6 +260,9 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
         // Those that did not enter the results are forgotten again (the context had not registered them).
         defer { if let state = self.state { forget(madeForMerge, unless: state) } }
+        // Rows read from the store for this change are about to be evaluated: their to-many relationships
+        // that the predicate reads are read together (`ANY zoos.name == …`), not one query per row.
+        if plan.predicate != nil { context.readToManys(of: madeForMerge, keys: ownKeys) }
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
         func matches(_ object: NSManagedObject) -> Bool {
             guard !deleted.contains(object), !object.isDeleted, object.managedObjectContext === context else { return false }

@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    /// A fetch with `fetchLimit` and unsaved changes reads SQL's first `offset + limit + k` rows, k the
+    /// rows changed here: enough when every changed row sorted first in the store.
+    @Test func aLimitedFetchWithUnsavedChangesReadsEnoughRows() throws {
+        let stack = try ZooStack()
+        try stack.view.performAndWait {
+            let animals = (0..<12).map { stack.view.make("Animal", ["commonName": String(format: "a%02d", $0)]) }
+            try stack.view.save()
+            for animal in animals.prefix(5) { animal.setValue("z" + animal.string("commonName")!, forKey: "commonName") }
+            animals[11].setValue("a00b", forKey: "commonName")
+            stack.view.delete(animals[5])
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")
+            request.sortDescriptors = [NSSortDescriptor(key: "commonName", ascending: true)]
+            request.fetchOffset = 1
+            request.fetchLimit = 3
+            #expect(try stack.view.fetch(request).map { $0.string("commonName")! } == ["a06", "a07", "a08"])
+            request.fetchLimit = 0
+            #expect(try stack.view.fetch(request).count == 10)
+        }
+    }
+
     /// `sectionNameKeyPath` across relationships: every key must exist, and only to-ones lead on.
     @Test func sectionKeyPathsAreCheckedThroughRelationships() throws {
         let stack = try ZooStack()
