@@ -1,11 +1,11 @@
 import Foundation
 
-/// What a fetched results controller's request reads, resolved against the model once in
-/// `performFetch()`: the keys of the fetched entity (predicate, sort descriptors, section key path), and
+/// What a request reads, resolved against the model (by a fetched results controller once in
+/// `performFetch()`, by a fetch with unsaved changes each time): the keys of the fetched entity (predicate, sort descriptors, section key path), and
 /// the keys of related entities that key paths read through relationships (`classification.order` reads
 /// `order` of `Classification`), each with the way back to the fetched entity through the inverse
 /// relationships. A change of a related object's key is traced back to the rows that read it
-/// (``NSManagedObjectContext/rowsReading(_:)``); Core Data ignores such changes.
+/// (``NSManagedObjectContext/rows(of:reading:)``); Core Data ignores such changes.
 struct RequestKeyPaths {
     /// One step back towards the fetched entity: from an object of some entity to the objects of
     /// `entity` whose relationship `forward` (the one the key path went through) holds it — read
