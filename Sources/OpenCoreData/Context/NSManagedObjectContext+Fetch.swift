@@ -110,30 +110,49 @@ extension NSManagedObjectContext {
         return try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
     }
 
-    /// Whether unsaved changes touch the fetched entity's table, or objects that the request's key paths
-    /// read through relationships (``rowsReadingUnsavedChanges(_:)``).
+    /// Whether unsaved changes touch the fetched entity's table, or a table its key paths read through
+    /// relationships.
     func hasPendingChanges(for plan: FetchPlan) -> Bool {
         let root = plan.layout.root
-        if inserted.values.contains(where: { $0.layout.root === root })
-            || deleted.values.contains(where: { $0.layout.root === root })
-            || touched.values.contains(where: { $0.layout.root === root && $0.isUpdated }) { return true }
-        guard !touched.isEmpty || !deleted.isEmpty else { return false }
-        let keyPaths = RequestKeyPaths(plan)
-        guard keyPaths.readsRelatedObjects else { return false }
-        return touched.values.contains { $0.isUpdated && !keyPaths.relatedKeys(of: $0.entity).isEmpty }
-            || deleted.values.contains { !keyPaths.relatedKeys(of: $0.entity).isEmpty }
+        return inserted.values.contains { $0.layout.root === root }
+            || deleted.values.contains { $0.layout.root === root }
+            || touched.values.contains { $0.layout.root === root && $0.isUpdated }
+            || hasRelatedPendingChanges(for: plan)
     }
 
-    /// The store's matches, minus deleted and changed objects (and objects whose values read through
-    /// relationships changed), plus inserted and changed objects that match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
-    /// then offset and limit.
+    /// Whether unsaved changes touch a table the plan's key paths read through relationships
+    /// (`classification.order` with a classification renamed): then the store's answer for unchanged
+    /// objects may be stale too.
+    func hasRelatedPendingChanges(for plan: FetchPlan) -> Bool {
+        guard !plan.relatedRoots.isEmpty else { return false }
+        let model = plan.entity.managedObjectModel
+        func related(_ o: NSManagedObject) -> Bool {
+            o.entity.managedObjectModel === model && plan.relatedRoots.contains(o.layout.root.layout.entityID)
+        }
+        return inserted.values.contains(where: related) || deleted.values.contains(where: related)
+            || touched.values.contains { related($0) && $0.isUpdated }
+    }
+
+    /// The store's matches, minus deleted and changed objects, plus inserted and changed objects that
+    /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
+    /// then offset and limit. With a limit, SQL's first `offset + limit + k` rows are enough, k being the
+    /// rows SQL may place differently from memory (changed, deleted or re-judged here): the others keep
+    /// SQL's order.
+    ///
+    /// Beyond Core Data: when unsaved changes touch objects the key paths read through relationships
+    /// (a classification renamed, an animal moved to another zoo), the rows that read them are found
+    /// through the inverse relationships (``rowsReadingUnsavedChanges(_:)``) and judged in memory too, so
+    /// the answer reflects those changes; Core Data judges only changed objects of the fetched entity in
+    /// memory. Should they not be found (a fetch behind a relationship without inverse failed), every row
+    /// of the entity is judged in memory.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
-        let readingChanges = rowsReadingUnsavedChanges(plan).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
+        let predicate = plan.predicate.map { NSPredicate(node: $0) }
+        let traced = hasRelatedPendingChanges(for: plan) ? rowsReadingUnsavedChanges(plan) : []
+        let inMemory = traced == nil
+        let readingChanges = (traced ?? []).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
         let reread = Set(readingChanges.map(ObjectIdentifier.init))
-        // With a limit, SQL's first `offset + limit + k` rows are enough, k being the rows SQL may place
-        // differently from memory (changed, deleted or reading changes here): the others keep SQL's order.
-        var sqlPlan = plan.range(offset: 0, limit: 0)
-        if plan.limit > 0 {
+        var sqlPlan = (inMemory && predicate != nil ? plan.withoutPredicate() : plan).range(offset: 0, limit: 0)
+        if plan.limit > 0, !inMemory {
             let root = plan.layout.root
             let k = touched.values.count { $0.layout.root === root } + deleted.values.count { $0.layout.root === root } + reread.count
             sqlPlan = plan.range(offset: 0, limit: plan.offset + plan.limit + k)
@@ -144,10 +163,10 @@ extension NSManagedObjectContext {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
             if object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
+            if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
-        let predicate = plan.predicate.map { NSPredicate(node: $0) }
         let candidates = insertedInOrder()
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
             + readingChanges
@@ -168,83 +187,5 @@ extension NSManagedObjectContext {
         if plan.offset > 0 { result = Array(result.dropFirst(plan.offset)) }
         if plan.limit > 0 { result = Array(result.prefix(plan.limit)) }
         return result
-    }
-}
-
-/// A dictionary-result fetch: `propertiesToFetch` (attribute names, attribute descriptions, or
-/// expression descriptions such as `max:(price)`), `returnsDistinctResults`, `propertiesToGroupBy`.
-/// Keys whose value is `nil` are left out of each dictionary, as in Core Data.
-struct DictionaryFetch {
-    let plan: FetchPlan
-    let properties: [Any]
-    let distinct: Bool
-    let groupBy: [Any]?
-
-    init<T>(plan: FetchPlan, request: NSFetchRequest<T>) {
-        self.plan = plan
-        self.properties = request.propertiesToFetch ?? plan.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }.map(\.name)
-        self.distinct = request.returnsDistinctResults
-        self.groupBy = request.propertiesToGroupBy
-    }
-
-    /// Each property as a column of the store's fetch, with the key it has in the dictionaries.
-    private func column(_ property: Any) throws -> (key: String, column: DictionaryColumns.Column) {
-        let layout = plan.layout
-        let entityName = plan.entity.name ?? "?"
-        if let expression = property as? NSExpressionDescription {
-            guard let e = expression.expression, case .function(let name, let args) = e.node, args.count == 1,
-                  ["sum:", "min:", "max:", "average:", "count:"].contains(name),
-                  case .keyPath(let key) = args[0], let slot = layout.slotByName[key], layout.columns[slot] != nil else {
-                throw CoreDataError(NSCoreDataError, "unsupported expression in propertiesToFetch of \(entityName): \(expression.expression?.description ?? "nil")")
-            }
-            return (expression.name, .aggregate(function: name, slot: slot, type: expression.expressionResultType))
-        }
-        let name = (property as? NSPropertyDescription)?.name ?? (property as? String) ?? ""
-        guard let slot = layout.slotByName[name] else {
-            throw CoreDataError(NSCoreDataError, "keypath \(name) not found in entity \(entityName) (propertiesToFetch)")
-        }
-        guard layout.columns[slot] != nil else {
-            throw CoreDataError(NSCoreDataError, "transient property \(name) of entity \(entityName) cannot be fetched into a dictionary")
-        }
-        return (name, .attribute(slot: slot))
-    }
-
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> [Any] {
-        let resolved = try properties.map(column)
-        let groupSlots = try groupBy.map { try $0.map { p -> Int in
-            guard case .attribute(let slot) = try column(p).column else { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes") }
-            return slot
-        } }
-        let rows = try coordinator.fetchColumns(plan, DictionaryColumns(columns: resolved.map(\.column), distinct: distinct, groupBy: groupSlots))
-        // Keys are made once per fetch; each row is one NSDictionary built from arrays, the cheapest
-        // construction Foundation offers on Linux (no per-key insertion into a mutable dictionary).
-        let keys: [NSString] = resolved.map { NSString(string: $0.key) }
-        return rows.map { row in
-            var objects: [AnyObject] = [], present: [NSString] = []
-            objects.reserveCapacity(row.count)
-            present.reserveCapacity(row.count)
-            for (i, value) in row.enumerated() {
-                guard let object = Self.object(value) else { continue }
-                objects.append(object)
-                present.append(keys[i])
-            }
-            return NSDictionary(objects: objects, forKeys: present)
-        }
-    }
-
-    /// A value as a Foundation object (`NSString`, `NSNumber`, …, as Core Data's dictionaries hold), or
-    /// `nil` for a nil value (left out of the dictionary).
-    private static func object(_ value: Value) -> AnyObject? {
-        switch value {
-        case .null: return nil
-        case .string(let s): return NSString(string: s)
-        case .int(let i): return NSNumber(value: i)
-        case .double(let d): return NSNumber(value: d)
-        case .bool(let b): return NSNumber(value: b)
-        case .decimal(let d): return NSDecimalNumber(decimal: d)
-        case .date(let d): return NSDate(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)
-        case .data(let d): return NSData(data: d)
-        default: return value.anyValue.map { $0 as AnyObject }
-        }
     }
 }

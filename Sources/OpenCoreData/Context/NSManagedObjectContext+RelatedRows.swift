@@ -89,7 +89,8 @@ extension NSManagedObjectContext {
     /// to a key the plan reads (or deleted here). A fetch takes them out of the store's answer and
     /// evaluates them in memory, as it does the objects changed here. Core Data's fetch leaves them to
     /// SQL, which reads the saved values.
-    func rowsReadingUnsavedChanges(_ plan: FetchPlan) -> [NSManagedObject] {
+    /// Returns `nil` when they cannot be found (a fetch behind a relationship without inverse failed).
+    func rowsReadingUnsavedChanges(_ plan: FetchPlan) -> [NSManagedObject]? {
         guard !touched.isEmpty || !deleted.isEmpty else { return [] }
         let keyPaths = RequestKeyPaths(plan)
         guard keyPaths.readsRelatedObjects else { return [] }
@@ -100,7 +101,7 @@ extension NSManagedObjectContext {
             changes.note(.object(object), entity: object.entity, changed: changed)
         }
         for object in deleted.values { changes.note(.object(object), entity: object.entity, changed: nil) }
-        return rows(of: plan, reading: changes)?.objects ?? []
+        return rows(of: plan, reading: changes)?.objects
     }
 
     /// The objects that `nodes` reach through their relationship named `key`, kept when they are of

@@ -22,9 +22,12 @@ extension FetchPlan {
     /// anywhere throws (naming the entity and the key), a to-many key path where one value is needed
     /// throws Core Data's "to-many key not allowed here", `ANY`/`ALL` need a to-many key path, a
     /// transient property throws; variables must be bound (`SUBQUERY` binds its own).
-    static func check(_ node: PredicateNode, entity: NSEntityDescription) throws {
+    /// Returns the hierarchies (root entity numbers) whose rows the key paths read through relationships.
+    @discardableResult
+    static func check(_ node: PredicateNode, entity: NSEntityDescription) throws -> Set<Int> {
         var check = PredicateKeyPathCheck(layout: entity.layout, entityName: entity.name ?? "?")
         try check.check(node)
+        return check.relatedRoots
     }
 
     /// Checks a fetched results controller's `sectionNameKeyPath`: one value per object, through to-one
@@ -42,6 +45,8 @@ private struct PredicateKeyPathCheck {
     let resolver = KeyPathResolver(use: .predicate)
     /// `SUBQUERY` variables in scope, innermost last, with the entity of their objects (`nil`: unknown).
     var variables: [(name: String, entity: (layout: EntityLayout, name: String)?)] = []
+    /// The hierarchies the key paths cross into.
+    var relatedRoots = Set<Int>()
 
     mutating func check(_ node: PredicateNode) throws {
         switch node {
@@ -99,9 +104,10 @@ private struct PredicateKeyPathCheck {
     }
 
     /// Resolves a key path in its role; for a collection, the entity of its elements when they are objects.
-    private func resolve(_ text: String, from layout: EntityLayout, named name: String, _ role: KeyPathRole,
-                         modifier: NSComparisonPredicate.Modifier?) throws -> (layout: EntityLayout, name: String)? {
+    private mutating func resolve(_ text: String, from layout: EntityLayout, named name: String, _ role: KeyPathRole,
+                                  modifier: NSComparisonPredicate.Modifier?) throws -> (layout: EntityLayout, name: String)? {
         let path = try resolver.resolve(text, from: layout, named: name)
+        relatedRoots.formUnion(path.relatedRoots)
         switch role {
         case .single:
             guard path.isSingleValued else { throw resolver.toManyNotAllowed(text, name) }

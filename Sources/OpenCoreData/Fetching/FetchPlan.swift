@@ -17,12 +17,23 @@ struct FetchPlan {
     let layout: EntityLayout
     /// The `Z_ENT` values to include; `nil` when every row of the table qualifies.
     let entityIDs: [Int]?
-    let predicate: PredicateNode?
+    /// The predicate; `nil` for none.
+    private(set) var predicate: PredicateNode?
+    /// The hierarchies (root entity numbers) whose rows the predicate and the sort descriptors read through
+    /// relationships: unsaved changes there can change the answer.
+    let relatedRoots: Set<Int>
     let sorts: [Sort]
     let descriptors: [NSSortDescriptor]
     private(set) var limit: Int
     private(set) var offset: Int
     let batchSize: Int
+
+    /// The same plan without its predicate (every row of the entity), for evaluating it in memory.
+    func withoutPredicate() -> FetchPlan {
+        var plan = self
+        plan.predicate = nil
+        return plan
+    }
 
     /// The same plan for another range of the results (offset `offset`, at most `limit` rows; 0: all).
     func range(offset: Int, limit: Int) -> FetchPlan {
@@ -44,6 +55,7 @@ struct FetchPlan {
         let ids = request.includesSubentities ? layout.entityIDs : [layout.entityID]
         let tableIDs = layout.root.layout.entityIDs
         self.entityIDs = ids.count == tableIDs.count ? nil : ids
+        var related = Set<Int>()
         if let predicate = request.predicate {
             let node: PredicateNode
             do {
@@ -51,7 +63,7 @@ struct FetchPlan {
             } catch let error as PredicateEvaluationError {
                 throw CoreDataError(NSCoreDataError, "cannot fetch entity \(name): \(error)")
             }
-            try FetchPlan.check(node, entity: entity)
+            related = try FetchPlan.check(node, entity: entity)
             self.predicate = node
         } else {
             self.predicate = nil
@@ -72,6 +84,7 @@ struct FetchPlan {
             }
             return Sort(keyPath: path, collation: collation, ascending: d.ascending, isString: path.attributeType == .stringAttributeType)
         }
+        self.relatedRoots = related.union(sorts.flatMap(\.keyPath.relatedRoots))
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
             throw CoreDataError(NSCoreDataError, "fetchLimit, fetchOffset and fetchBatchSize cannot be negative")
         }

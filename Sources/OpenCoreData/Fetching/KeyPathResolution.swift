@@ -94,6 +94,13 @@ struct ResolvedKeyPath {
         }
     }
 
+    /// The hierarchies (root entity numbers) whose rows the key path reads, its aggregate's included.
+    var relatedRoots: Set<Int> {
+        var roots = Set(hops.map { $0.destination.layout.root.layout.entityID })
+        if case .aggregate(_, let inner) = terminal { roots.formUnion(inner.relatedRoots) }
+        return roots
+    }
+
     /// The type of the value read, when it is an attribute (directly or through an aggregate).
     var attributeType: NSAttributeType? {
         switch terminal {

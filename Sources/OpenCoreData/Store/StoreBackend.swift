@@ -87,15 +87,17 @@ struct StoreSaveOutcome {
 /// The columns of a dictionary-result fetch, resolved against the model (Fetching/).
 struct DictionaryColumns {
     enum Column {
-        /// An attribute, by its storage slot.
-        case attribute(slot: Int)
+        /// An attribute, of the entity or through to-one relationships (`classification.family`).
+        case keyPath(ResolvedKeyPath)
+        /// A to-one relationship's destination, read back as an ``ObjectRef`` value (`nil`: none).
+        case object(ResolvedKeyPath)
         /// `sum:`, `min:`, `max:`, `average:` or `count:` of an attribute, read back as `type`.
-        case aggregate(function: String, slot: Int, type: NSAttributeType)
+        case aggregate(function: String, ResolvedKeyPath, type: NSAttributeType)
     }
     let columns: [Column]
     let distinct: Bool
-    /// Slots of `propertiesToGroupBy`.
-    let groupBy: [Int]?
+    /// `propertiesToGroupBy` (attributes and to-one relationships).
+    let groupBy: [Column]?
 }
 
 /// Temporary keys of a save's inserted objects and the keys the store gave them, applied to the

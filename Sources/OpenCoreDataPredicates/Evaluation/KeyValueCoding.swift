@@ -75,7 +75,8 @@ extension NSDictionary: KeyValueCoding {}
 
 /// Follows key paths through `KeyValueCoding` values, collections and collection operators
 /// (`@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`).
-/// A key applied to an array or set gives the array or set of each element's value, as Darwin's KVC does.
+/// A key applied to an array or set gives the array or set of each element's value, as Darwin's KVC does;
+/// a key that reads nil ends the walk with nil, whatever follows (`@count` included), as on Darwin.
 package enum KeyPathReader {
     /// Whether a key path is one plain key (no `.` and no collection operator); checked on bytes.
     @inline(__always)
@@ -118,6 +119,9 @@ package enum KeyPathReader {
             return Set(mapped.map { hashable($0 ?? NSNull()) })
         }
         let next = try value(of: object, key: String(first))
+        // A nil met on the way ends the walk, as a message to nil does on Darwin: `owner.pets.@count` is
+        // nil for an object without an owner (not 0), and so is what any later key would read.
+        if !rest.isEmpty, next.flatMap(flattenOptional) == nil || next is NSNull { return nil }
         return try value(of: next, components: rest)
     }
 

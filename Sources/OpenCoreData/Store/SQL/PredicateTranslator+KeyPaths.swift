@@ -54,7 +54,7 @@ extension PredicateTranslator {
         case .count:
             let owner = objectKey(path.hops.dropLast(), scope: s)
             let inner = try openToMany(path.hops.last!, owner: owner.expression)
-            return Operand(expression: .scalar(closeScope(inner, .count, condition: nil)), kind: .number, nullable: false)
+            return Self.unlessNull(owner, Operand(expression: .scalar(closeScope(inner, .count, condition: nil)), kind: .number, nullable: false))
         case .aggregate(let function, let element):
             let owner = objectKey(path.hops.dropLast(), scope: s)
             let inner = try openToMany(path.hops.last!, owner: owner.expression)
@@ -67,8 +67,15 @@ extension PredicateTranslator {
             case .max: selection = .maximum(v.expression)
             }
             let kind: ValueKind? = function == .sum || function == .avg ? .number : v.kind
-            return Operand(expression: .scalar(closeScope(inner, selection, condition: nil)), kind: kind, nullable: function != .sum)
+            return Self.unlessNull(owner, Operand(expression: .scalar(closeScope(inner, selection, condition: nil)), kind: kind, nullable: function != .sum))
         }
+    }
+
+    /// `NULL` when the owner of a to-many is (a nil to-one on the way: `classification.animals.@count`
+    /// is nil for an animal without a classification, as in memory), else the value.
+    static func unlessNull(_ owner: Operand, _ value: Operand) -> Operand {
+        guard owner.nullable else { return value }
+        return Operand(expression: .caseWhen(.isNull(owner.expression), then: .null, else: value.expression), kind: value.kind, nullable: true)
     }
 
     /// The key of the object at the end of `hops` (to-ones) from scope `s`'s object: the scope's key, or

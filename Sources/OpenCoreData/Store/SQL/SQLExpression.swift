@@ -86,4 +86,7 @@ enum SQLFunction: Hashable {
     case upper, lower, length
     /// `abs:` of a number.
     case abs
+    /// The aggregates of a dictionary fetch's expression descriptions (`sum:`, `min:`, `max:`,
+    /// `average:`, `count:`), over the fetched rows or their groups.
+    case sum, min, max, average, count
 }

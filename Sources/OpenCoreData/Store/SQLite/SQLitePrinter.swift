@@ -113,6 +113,11 @@ enum SQLitePrinter {
         case .lower: return SQLiteFunctions.Function.lower.name
         case .length: return SQLiteFunctions.Function.length.name
         case .abs: return "abs"
+        case .sum: return "SUM"
+        case .min: return "MIN"
+        case .max: return "MAX"
+        case .average: return "AVG"
+        case .count: return "COUNT"
         }
     }
 
@@ -120,7 +125,7 @@ enum SQLitePrinter {
     private static func options(_ f: SQLFunction) -> NSComparisonPredicate.Options? {
         switch f {
         case .fold(let o), .beginsWith(let o), .endsWith(let o), .contains(let o), .like(let o), .matches(let o): return o
-        case .upper, .lower, .length, .abs: return nil
+        case .upper, .lower, .length, .abs, .sum, .min, .max, .average, .count: return nil
         }
     }
 

@@ -1,38 +1,71 @@
 import Foundation
 
 extension SQLiteStore {
-    /// A dictionary-result fetch: the selected columns (attributes or aggregates), `DISTINCT` and
-    /// `GROUP BY` as asked, each row's values in column order.
+    /// A dictionary-result fetch: the selected columns (attributes, through to-one relationships if any;
+    /// to-one relationships as keys; aggregates), `DISTINCT` and `GROUP BY` as asked, each row's values
+    /// in column order (a to-one relationship's as an ``ObjectRef`` value).
     func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns) throws -> [[Value]] {
-        let layout = plan.layout
-        let aggregates = ["sum:": "SUM", "min:": "MIN", "max:": "MAX", "average:": "AVG", "count:": "COUNT"]
-        let list = try request.columns.map { column -> String in
-            switch column {
-            case .attribute(let slot): return "t0.\(layout.columns[slot]!)"
-            case .aggregate(let function, let slot, _):
-                guard let sql = aggregates[function] else {
-                    throw CoreDataError(NSCoreDataError, "unsupported function \(function) in propertiesToFetch of \(plan.entity.name ?? "?")")
-                }
-                return "\(sql)(t0.\(layout.columns[slot]!))"
-            }
-        }.joined(separator: ", ")
-        let group = request.groupBy.map { $0.map { "t0.\(layout.columns[$0]!)" }.joined(separator: ", ") }
-        let (sql, arguments) = try selectSQL(plan, columns: list, limited: true, distinct: request.distinct, groupBy: group)
+        // A to-one whose destination has subentities reads its entity column too.
+        let widths = request.columns.map { column -> Int32 in
+            if case .object(let path) = column, Self.entityColumn(path) != nil { return 2 }
+            return 1
+        }
+        let (sql, arguments) = try columnsSQL(plan, request)
         var rows: [[Value]] = []
         try wrap {
             try read { db in try db.query(sql, arguments) { row in
                 var values: [Value] = []
                 values.reserveCapacity(request.columns.count)
+                var position: Int32 = 0
                 for (i, column) in request.columns.enumerated() {
                     switch column {
-                    case .attribute(let slot): values.append(row.value(Int32(i), as: layout.kinds[slot].attributeType ?? .integer64AttributeType))
+                    case .keyPath(let path):
+                        values.append(row.value(position, as: path.attributeType ?? .undefinedAttributeType))
+                    case .object(let path):
+                        guard !row.isNull(position) else { values.append(.null); break }
+                        let destination = path.hops.last!.destination.layout!
+                        let entity = widths[i] == 2 && !row.isNull(position + 1) ? Int(row.int64(position + 1)) : destination.entityID
+                        values.append(ObjectRef(key: .permanent(root: destination.root.layout.entityID, pk: row.int64(position)), entityID: entity).value)
                     case .aggregate(_, _, let type):
-                        values.append(type == .undefinedAttributeType ? row.dynamicValue(Int32(i)) : row.value(Int32(i), as: type))
+                        values.append(type == .undefinedAttributeType ? row.dynamicValue(position) : row.value(position, as: type))
                     }
+                    position += widths[i]
                 }
                 rows.append(values)
             } }
         }
         return rows
+    }
+
+    /// The `SELECT` of a dictionary-result fetch.
+    func columnsSQL(_ plan: FetchPlan, _ request: DictionaryColumns) throws -> (String, [Value]) {
+        try selectSQL(plan, limited: true, distinct: request.distinct) { translator in
+            let columns = try request.columns.flatMap { try Self.expressions($0, &translator) }
+            let groups = try request.groupBy.map { try $0.flatMap { try Self.expressions($0, &translator) } }
+            return (columns, groups)
+        }
+    }
+
+    /// The SQL of a column: its value (joined through to-ones), a to-one's key and entity column, or an
+    /// aggregate of a value.
+    private static func expressions(_ column: DictionaryColumns.Column, _ translator: inout PredicateTranslator) throws -> [SQLExpression] {
+        switch column {
+        case .keyPath(let path):
+            return [try translator.value(of: path, scope: 0).expression]
+        case .object(let path):
+            let key = try translator.value(of: path, scope: 0).expression
+            guard let entityColumn = entityColumn(path) else { return [key] }
+            let alias = translator.alias(through: path.hops.dropLast(), scope: 0)
+            return [key, .column(alias: alias, name: entityColumn)]
+        case .aggregate(let name, let path, _):
+            let functions: [String: SQLFunction] = ["sum:": .sum, "min:": .min, "max:": .max, "average:": .average, "count:": .count]
+            return [.function(functions[name]!, [try translator.value(of: path, scope: 0).expression])]
+        }
+    }
+
+    /// The entity column of a key path's last hop, a to-one whose destination has subentities.
+    private static func entityColumn(_ path: ResolvedKeyPath) -> String? {
+        guard case .foreignKey(_, let entityColumn) = path.hops.last?.relationship.storage else { return nil }
+        return entityColumn
     }
 }

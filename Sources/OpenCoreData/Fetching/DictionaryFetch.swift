@@ -1,0 +1,104 @@
+import Foundation
+
+/// A dictionary-result fetch: `propertiesToFetch` (attribute names and key paths through to-one
+/// relationships such as `"classification.family"`, property descriptions — a to-one relationship gives
+/// its destination's `NSManagedObjectID` — or expression descriptions such as `max:(price)`),
+/// `returnsDistinctResults`, `propertiesToGroupBy` (the same kinds of keys). Each dictionary's key is the
+/// key path as given, or the expression description's name. Keys whose value is `nil` are left out of
+/// each dictionary, as in Core Data.
+struct DictionaryFetch {
+    let plan: FetchPlan
+    let properties: [Any]
+    let distinct: Bool
+    let groupBy: [Any]?
+
+    init<T>(plan: FetchPlan, request: NSFetchRequest<T>) {
+        self.plan = plan
+        self.properties = request.propertiesToFetch ?? plan.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }.map(\.name)
+        self.distinct = request.returnsDistinctResults
+        self.groupBy = request.propertiesToGroupBy
+    }
+
+    private static let functions = ["sum:", "min:", "max:", "average:", "count:"]
+
+    /// Each property as a column of the store's fetch, with the key it has in the dictionaries.
+    private func column(_ property: Any, use: KeyPathUse) throws -> (key: String, column: DictionaryColumns.Column) {
+        let entityName = plan.entity.name ?? "?"
+        let resolver = KeyPathResolver(use: use)
+        if let expression = property as? NSExpressionDescription {
+            guard let e = expression.expression, case .function(let name, let args) = e.node, args.count == 1,
+                  Self.functions.contains(name), case .keyPath(let key) = args[0] else {
+                throw CoreDataError(NSCoreDataError, "unsupported expression in \(use == .propertiesToFetch ? "propertiesToFetch" : "propertiesToGroupBy") of \(entityName): \(expression.expression?.description ?? "nil")")
+            }
+            let path = try resolver.single(key, from: plan.layout, named: entityName)
+            guard case .attribute = path.terminal else {
+                throw CoreDataError(NSCoreDataError, "unsupported expression in propertiesToFetch of \(entityName): \(name) of \(key), which is not an attribute")
+            }
+            return (expression.name, .aggregate(function: name, path, type: expression.expressionResultType))
+        }
+        let name = (property as? NSPropertyDescription)?.name ?? (property as? String) ?? ""
+        let path = try resolver.single(name, from: plan.layout, named: entityName)
+        switch path.terminal {
+        case .attribute: return (name, .keyPath(path))
+        case .object: return (name, .object(path))
+        case .count, .aggregate:
+            throw CoreDataError(NSCoreDataError, "unsupported keypath \(name) in entity \(entityName)\(use.placeSuffix): use an NSExpressionDescription",
+                                userInfo: [NSValidationKeyErrorKey: name])
+        }
+    }
+
+    /// The dictionaries' keys and the columns the store fetches for them.
+    func resolve() throws -> (keys: [String], columns: DictionaryColumns) {
+        let resolved = try properties.map { try column($0, use: .propertiesToFetch) }
+        let groups = try groupBy.map { try $0.map { p -> DictionaryColumns.Column in
+            let c = try column(p, use: .propertiesToGroupBy).column
+            if case .aggregate = c { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes and to-one relationships, not expressions") }
+            return c
+        } }
+        return (resolved.map(\.key), DictionaryColumns(columns: resolved.map(\.column), distinct: distinct, groupBy: groups))
+    }
+
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> [Any] {
+        let (names, columns) = try resolve()
+        let rows = try coordinator.fetchColumns(plan, columns)
+        let hasObjects = columns.columns.contains { if case .object = $0 { return true } else { return false } }
+        let identifier = hasObjects ? try coordinator.backend().identifier : ""
+        let model = coordinator.managedObjectModel
+        // Keys are made once per fetch; each row is one NSDictionary built from arrays, the cheapest
+        // construction Foundation offers on Linux (no per-key insertion into a mutable dictionary).
+        let keys: [NSString] = names.map { NSString(string: $0) }
+        return rows.map { row in
+            var objects: [AnyObject] = [], present: [NSString] = []
+            objects.reserveCapacity(row.count)
+            present.reserveCapacity(row.count)
+            for (i, value) in row.enumerated() {
+                let object: AnyObject?
+                if let ref = value.objectRef, let entity = model.entity(number: ref.entityID) {
+                    object = NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier)
+                } else {
+                    object = Self.object(value)
+                }
+                guard let object else { continue }
+                objects.append(object)
+                present.append(keys[i])
+            }
+            return NSDictionary(objects: objects, forKeys: present)
+        }
+    }
+
+    /// A value as a Foundation object (`NSString`, `NSNumber`, …, as Core Data's dictionaries hold), or
+    /// `nil` for a nil value (left out of the dictionary).
+    private static func object(_ value: Value) -> AnyObject? {
+        switch value {
+        case .null: return nil
+        case .string(let s): return NSString(string: s)
+        case .int(let i): return NSNumber(value: i)
+        case .double(let d): return NSNumber(value: d)
+        case .bool(let b): return NSNumber(value: b)
+        case .decimal(let d): return NSDecimalNumber(decimal: d)
+        case .date(let d): return NSDate(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)
+        case .data(let d): return NSData(data: d)
+        default: return value.anyValue.map { $0 as AnyObject }
+        }
+    }
+}
