@@ -35,7 +35,8 @@ while let argument = arguments.next() {
 }
 
 let temporary = storePath == nil
-let url = URL(fileURLWithPath: storePath ?? NSTemporaryDirectory() + "zoo-\(ProcessInfo.processInfo.processIdentifier).sqlite")
+let url = storePath.map { URL(fileURLWithPath: $0) }
+    ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("zoo-\(ProcessInfo.processInfo.processIdentifier).sqlite")
 func removeStore() {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
 }
