@@ -139,8 +139,14 @@ printer.table = HeadlessTableView(numberOfSections: { controller.sections?.count
                                   cell: { row(controller.object(at: $0)) })
 controller.delegate = printer
 
+/// Every way the table went wrong: a delegate batch UIKit would reject, a table that differs from the
+/// controller, or a controller that differs from a new fetch of its request.
+var tableFaults: [String] = []
+
 /// Prints the table as the app shows it: section headers (the orders) from the controller, rows from
-/// the headless table that the delegate calls kept up to date; says so if the two disagree.
+/// the headless table that the delegate calls kept up to date. Checks the table against the controller,
+/// and the controller against a new fetch of the same request (it must follow the store exactly, related
+/// objects' changes included), and says so if either differs.
 @MainActor func showTable() {
     let sections = controller.sections ?? []
     let rows = printer.table.rows
@@ -148,14 +154,29 @@ controller.delegate = printer
         print("  \(info.name)")
         for cell in i < rows.count ? rows[i] : [] { print("      \(cell)") }
     }
-    let expected = sections.map { ($0.objects ?? []).compactMap { $0 as? Animal }.map(row) }
-    if rows != expected { print("  MISMATCH: the delegate calls left the table at \(rows), the controller holds \(expected)") }
+    let held = sections.map { ($0.objects ?? []).compactMap { $0 as? Animal }.map(row) }
+    if rows != held {
+        tableFaults.append("table \(rows), controller \(held)")
+        print("  MISMATCH: the delegate calls left the table at \(rows), the controller holds \(held)")
+    }
+    let refetched: [Animal]
+    do { refetched = try context.fetch(ZooModel.tableRequest()) } catch { print("fetch failed: \(error)"); exit(1) }
+    var fetched: [(name: String, rows: [String])] = []
+    for animal in refetched {
+        let name = animal.classification?.order ?? ""
+        if fetched.last?.name == name { fetched[fetched.count - 1].rows.append(row(animal)) } else { fetched.append((name, [row(animal)])) }
+    }
+    if fetched.map(\.name) != sections.map(\.name) || fetched.map(\.rows) != held {
+        tableFaults.append("controller \(held), refetch \(fetched)")
+        print("  MISMATCH: the controller holds \(sections.map(\.name)) \(held); a new fetch gives \(fetched)")
+    }
 }
 showTable()
 
 /// Makes one edit in the view context and saves it (as the app's editor does); the controller reports
 /// the change to its delegate while the context processes it. Then prints the table.
-@MainActor func edit(_ title: String, _ change: () -> Void) {
+@discardableResult
+@MainActor func edit(_ title: String, _ change: () -> Void) -> Bool {
     print("\n-- \(title)")
     let expected = printer.batches + 1
     change()
@@ -168,6 +189,7 @@ showTable()
     }
     if printer.batches < expected { print("(no delegate calls)") }
     showTable()
+    return printer.batches >= expected
 }
 
 let bats = seeded.classifications["Phyllostomidae"]!
@@ -200,10 +222,10 @@ edit("delete the West Indian Manatee, the last animal of Sirenia (a section dele
 }
 print("the nullify rule took it out of the inverses: Trichechidae's animals: \(names(manatees.animals, \.commonName));")
 print("  Lowry Park Zoo's animals: \(names(lowryPark.animals, \.commonName))")
-edit("rename the bats' order Chiroptera to Yangochiroptera (their suborder; it sorts after Primates, so the rows move)") {
-    bats.order = "Yangochiroptera"
+let followed = edit("rename the bats' order Chiroptera to Yangochiroptera (their suborder; it sorts after Primates, so the rows move)") {
+    bats.order = "Yangochiroptera"  // an edit of the Classification only: no Animal changed
 }
-print("(Core Data's controller ignores a change to a related object; this one moves the rows it affects.)")
+if followed { print("(Core Data's controller ignores a change to a related object; this one moved the rows it affects.)") }
 
 /// The graph by name: each animal's order, family and zoos, each zoo's animals, each classification's animals.
 @MainActor func describeGraph(_ context: NSManagedObjectContext) -> [String] {
@@ -258,9 +280,11 @@ if after != before {
     print("MISMATCH: the reopened store differs from the edited graph; before reopening it was:")
     for line in before { print("  \(line)") }
 }
-if problems.isEmpty, after == before, printer.table.errors.isEmpty {
+tableFaults += printer.table.errors
+if problems.isEmpty, after == before, tableFaults.isEmpty {
     print("relationships intact from both sides after reopening (\(after.count) objects checked)")
 } else {
+    for fault in tableFaults { print("TABLE FAULT: \(fault)") }
     if temporary { removeStore() }
     exit(1)
 }
