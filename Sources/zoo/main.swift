@@ -159,6 +159,7 @@ var tableFaults: [String] = []
         tableFaults.append("table \(rows), controller \(held)")
         print("  MISMATCH: the delegate calls left the table at \(rows), the controller holds \(held)")
     }
+    if SQLDebug.isEnabled { print("  (the check's own fetch follows, not the controller's: it never refetches to follow changes)") }
     let refetched: [Animal]
     do { refetched = try context.fetch(ZooModel.tableRequest()) } catch { print("fetch failed: \(error)"); exit(1) }
     var fetched: [(name: String, rows: [String])] = []
