@@ -223,10 +223,10 @@ edit("delete the West Indian Manatee, the last animal of Sirenia (a section dele
 }
 print("the nullify rule took it out of the inverses: Trichechidae's animals: \(names(manatees.animals, \.commonName));")
 print("  Lowry Park Zoo's animals: \(names(lowryPark.animals, \.commonName))")
-let followed = edit("rename the bats' order Chiroptera to Yangochiroptera (their suborder; it sorts after Primates, so the rows move)") {
+let followed = edit("rename the bats' order Chiroptera to Yangochiroptera (their suborder; it sorts after Primates, so their rows change sections)") {
     bats.order = "Yangochiroptera"  // an edit of the Classification only: no Animal changed
 }
-if followed { print("(Core Data's controller ignores a change to a related object; this one moved the rows it affects.)") }
+if followed { print("(Core Data's controller ignores a change to a related object; this one updated the rows it affects, in one batch.)") }
 
 /// The graph by name: each animal's order, family and zoos, each zoo's animals, each classification's animals.
 @MainActor func describeGraph(_ context: NSManagedObjectContext) -> [String] {
