@@ -148,27 +148,41 @@ extension NSManagedObjectContext {
 
     /// The store's matches, minus deleted and changed objects, plus inserted and changed objects that
     /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
-    /// then offset and limit.
+    /// then offset and limit. With a limit, SQL's first `offset + limit + k` rows are enough, k being the
+    /// rows SQL may place differently from memory (changed, deleted or re-judged here): the others keep
+    /// SQL's order.
     ///
     /// Beyond Core Data: when unsaved changes touch objects the key paths read through relationships
-    /// (a classification renamed, an animal moved to another zoo), every row of the entity is judged in
-    /// memory, so the answer reflects those changes too; Core Data judges only changed objects of the
-    /// fetched entity in memory.
+    /// (a classification renamed, an animal moved to another zoo), the rows that read them are found
+    /// through the inverse relationships (``rowsReadingUnsavedChanges(_:)``) and judged in memory too, so
+    /// the answer reflects those changes; Core Data judges only changed objects of the fetched entity in
+    /// memory. Should they not be found (a fetch behind a relationship without inverse failed), every row
+    /// of the entity is judged in memory.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
-        let inMemory = predicate != nil && hasRelatedPendingChanges(for: plan)
-        let rows = try persistentStoreCoordinator!.fetchRows(inMemory ? plan.withoutPredicate() : plan, withValues: true, limited: false)
+        let traced = hasRelatedPendingChanges(for: plan) ? rowsReadingUnsavedChanges(plan) : []
+        let inMemory = traced == nil
+        let readingChanges = (traced ?? []).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
+        let reread = Set(readingChanges.map(ObjectIdentifier.init))
+        var sqlPlan = (inMemory && predicate != nil ? plan.withoutPredicate() : plan).range(offset: 0, limit: 0)
+        if plan.limit > 0, !inMemory {
+            let root = plan.layout.root
+            let k = touched.values.count { $0.layout.root === root } + deleted.values.count { $0.layout.root === root } + reread.count
+            sqlPlan = plan.range(offset: 0, limit: plan.offset + plan.limit + k)
+        }
+        let rows = try persistentStoreCoordinator!.fetchRows(sqlPlan, withValues: true, limited: true)
         var result: [NSManagedObject] = []
         for row in rows {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
-            if object.isDeleted || touched[id] != nil { continue }
+            if object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
             if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let candidates = insertedInOrder()
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+            + readingChanges
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
