@@ -288,6 +288,52 @@ import Testing
         }
     }
 
+    /// Every shape of relationship: subentity destinations (their rows read by `Z_ENT`), a to-one to a
+    /// subentity, a self-inverse many-to-many, a to-many without inverse, an ordered many-to-many.
+    @Test func everyShapePrefetches() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        do {
+            let context = try store.container(RelationshipShapesTests.model()).viewContext
+            let ann = context.make("Person", ["name": "Ann"]), bob = context.make("Employee", ["name": "Bob", "title": "CEO"])
+            let cy = context.make("Person", ["name": "Cy"])
+            cy.setValue(bob, forKey: "spouse")
+            ann.mutableSetValue(forKey: "friends").addObjects(from: [bob, cy])
+            let paris = context.make("Place", ["name": "Paris"]), rome = context.make("Place", ["name": "Rome"]), oslo = context.make("Place", ["name": "Oslo"])
+            ann.mutableSetValue(forKey: "bookmarks").addObjects(from: [paris, rome])
+            let rex = context.make("Dog", ["name": "Rex", "breed": "collie"]), tom = context.make("Cat", ["name": "Tom", "color": "grey"])
+            bob.mutableSetValue(forKey: "pets").addObjects(from: [rex, tom])
+            bob.setValue(tom, forKey: "favorite")
+            for place in [rome, oslo, paris] { bob.mutableOrderedSetValue(forKey: "route").add(place) }
+            cy.mutableOrderedSetValue(forKey: "route").add(oslo)
+            try context.save()
+        }
+        let container = try store.container(RelationshipShapesTests.model())
+        let context = container.viewContext
+        let sqlite = try container.persistentStoreCoordinator.sqlite
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Person")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        request.relationshipKeyPathsForPrefetching = ["pets", "favorite", "friends", "route", "bookmarks", "spouse"]
+        var people: [NSManagedObject] = []
+        let sql = try sqlite.recordingSQL { people = try context.fetch(request) }
+        // The fetch, pets, friends, route, bookmarks; favorite and spouse name objects already loaded.
+        #expect(sql.count == 5)
+        let before = sqlite.queryCount
+        let (ann, bob, cy) = (people[0], people[1], people[2])
+        #expect(bob.entity.name == "Employee")
+        #expect(Set(bob.set("pets").map { "\($0.entity.name!) \($0.string("name")!)" }) == ["Dog Rex", "Cat Tom"])
+        #expect(bob.set("pets").allSatisfy { !$0.isFault })
+        let favorite = try #require(bob.value(forKey: "favorite") as? NSManagedObject)
+        #expect(favorite.entity.name == "Cat" && favorite.string("color") == "grey")
+        #expect(ann.set("friends") == [bob, cy] && bob.set("friends") == [ann] && cy.set("friends") == [ann])
+        #expect(Set(ann.set("bookmarks").compactMap { $0.string("name") }) == ["Paris", "Rome"])
+        let route = (bob.value(forKey: "route") as! NSOrderedSet).array.compactMap { ($0 as? NSManagedObject)?.string("name") }
+        #expect(route == ["Rome", "Oslo", "Paris"])
+        #expect((cy.value(forKey: "route") as! NSOrderedSet).count == 1)
+        #expect((cy.value(forKey: "spouse") as? NSManagedObject) === bob)
+        #expect(sqlite.queryCount == before)
+    }
+
     @Test func badKeysAreClearErrors() throws {
         let zoo = try Zoo()
         defer { zoo.store.cleanUp() }
