@@ -59,7 +59,7 @@ struct ModelFileReaderTests {
         #expect(copies.renamingIdentifier == "count" && copies.versionHashModifier == "m")
         #expect(copies.userInfo as? [String: String] == ["unit": "copies & prints"])
         #expect((book["rating"]?.defaultValue as? NSNumber)?.doubleValue == 2.5)
-        #expect(book["rating"]?.validationPredicates.map(\.predicateFormat) == ["SELF >= 0", "SELF <= 5.5"])
+        #expect(book["rating"]?.validationPredicates.map(\.predicateFormat) == ["SELF >= 0.0", "SELF <= 5.5"])
         #expect(book["weight"]?.attributeType == .floatAttributeType && (book["weight"]?.defaultValue as? NSNumber)?.doubleValue == 0.25)
         #expect((book["price"]?.defaultValue as? NSDecimalNumber)?.decimalValue == Decimal(string: "19.99"))
         #expect(book["inPrint"]?.defaultValue as? Bool == true)
@@ -149,6 +149,8 @@ struct ModelFileReaderTests {
             let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
             #expect(book.value(forKey: "pages") as? Int == 100, "the default value")
             #expect(book.value(forKey: "inPrint") as? Bool == true)
+            #expect((book.value(forKey: "price") as? NSDecimalNumber)?.decimalValue == Decimal(string: "19.99"),
+                    "exactly: an NSDecimalNumber default is not read through Double")
             book.setValue(title, forKey: "title")
             book.setValue(pages, forKey: "pages")
             book.setValue(author, forKey: "author")

@@ -90,8 +90,9 @@ extension ModelContentsDecoder {
         return value?.anyValue
     }
 
-    /// The minimum and maximum: `minValueString`/`maxValueString` (a number, or a length for strings
-    /// and data), `minDateTimeInterval`/`maxDateTimeInterval` for dates.
+    /// The minimum and maximum: `minValueString`/`maxValueString` (a whole number for integer attributes,
+    /// a `Double` for the others, a length for strings and data), `minDateTimeInterval`/`maxDateTimeInterval`
+    /// for dates.
     private func bounds(of element: ModelXMLElement, type: NSAttributeType, kind: ModelFileValues.BoundKind,
                         _ context: String) throws(ModelFileError) -> (Value?, Value?) {
         func bound(_ name: String) throws(ModelFileError) -> Value? {
@@ -108,7 +109,10 @@ extension ModelContentsDecoder {
                 }
                 return .int(length)
             case .number:
-                if let i = Int64(text) { return .int(i) }
+                if [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType].contains(type) {
+                    guard let i = Int64(text) else { throw fail(element, context, "\(name)=\"\(text)\" is not a whole number") }
+                    return .int(i)
+                }
                 guard let d = ModelFileValues.parseDouble(text) else {
                     throw fail(element, context, "\(name)=\"\(text)\" is not a number")
                 }

@@ -46,4 +46,42 @@ extension NSManagedObjectModel {
         self.init()
         try ModelContentsDecoder(file: file).decode(data, into: self)
     }
+
+    /// Not in Core Data: writes the model in Xcode's format. A URL ending in `.xcdatamodel` gets that folder
+    /// with its `contents` file; one ending in `.xcdatamodeld` gets a versioned folder holding
+    /// `Name.xcdatamodel` and a `.xccurrentversion` naming it. Existing files are replaced. Reading the
+    /// folder back gives an equal model.
+    ///
+    /// Throws a ``ModelFileError`` naming the element when the model holds something the format cannot
+    /// (a default value of binary data, a validation predicate other than a minimum, maximum or pattern,
+    /// a `userInfo` value that is not a string, an entity or property without a name…).
+    public func write(to url: URL) throws {
+        let url = url.standardizedFileURL
+        let folder: URL
+        switch url.pathExtension {
+        case "xcdatamodel": folder = url
+        case "xcdatamodeld":
+            let name = url.deletingPathExtension().lastPathComponent
+            folder = url.appendingPathComponent(name + ".xcdatamodel")
+        default:
+            throw ModelFileError(file: url, reason: "a model is written to a .xcdatamodel or .xcdatamodeld folder")
+        }
+        let contents = folder.appendingPathComponent("contents")
+        let data = try ModelContentsEncoder(file: contents).encode(self)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try data.write(to: contents, options: .atomic)
+            if url.pathExtension == "xcdatamodeld" {
+                try ModelContentsEncoder.currentVersionPlist(folder.lastPathComponent)
+                    .write(to: url.appendingPathComponent(".xccurrentversion"), options: .atomic)
+            }
+        } catch {
+            throw ModelFileError(file: contents, reason: "cannot write (\(error.localizedDescription))")
+        }
+    }
+
+    /// Not in Core Data: the model's `contents` XML, as ``write(to:)`` writes it.
+    public func modelFileContents() throws -> Data {
+        try ModelContentsEncoder(file: URL(fileURLWithPath: "contents")).encode(self)
+    }
 }
