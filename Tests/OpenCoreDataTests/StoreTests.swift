@@ -221,6 +221,8 @@ struct StoreTests {
             context.delete(fault)
             let request = NSFetchRequest<Products>(entityName: "Products")
             request.fetchBatchSize = 5
+            // (A fetch that includes pending changes reads every row's values: the delete above is one.)
+            request.includesPendingChanges = false
             request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
             let batched = try context.fetch(request)
             let last = try #require(batched.last)
@@ -229,6 +231,23 @@ struct StoreTests {
             try context.save()
             #expect(try context.count(for: NSFetchRequest<Products>(entityName: "Products")) == 28)
         }
+    }
+
+    @Test func anIDFromAnotherModelInstanceGivesThisModelsObject() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let first = try store.container()
+        let id = try first.viewContext.performAndWait {
+            let p = insertProducts(first.viewContext, count: 1)[0]
+            try first.viewContext.save()
+            return p.objectID
+        }
+        let second = try store.container()  // an equal model, another instance
+        let context = second.viewContext
+        let object = context.object(with: id)
+        #expect(object.entity === second.managedObjectModel.entitiesByName["Products"])
+        context.delete(object)
+        #expect(try context.count(for: NSFetchRequest<Products>(entityName: "Products")) == 0)
     }
 
     @Test func unknownKeysNameTheEntityAndKey() throws {

@@ -83,9 +83,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public func object(with objectID: NSManagedObjectID) -> NSManagedObject {
         checkQueue("object(with:)")
         if let object = registry[objectID.key] { return object }
+        let objectID = ownID(objectID)
         let object = NSManagedObject.makeFetched(entity: objectID.entity, id: objectID, context: self)
         registry[objectID.key] = object
         return object
+    }
+
+    /// The same ID with this context's model's entity: an ID made by another coordinator whose model is
+    /// an equal but distinct instance names the entity of that model.
+    func ownID(_ id: NSManagedObjectID) -> NSManagedObjectID {
+        guard let model = persistentStoreCoordinator?.managedObjectModel, id.entity.managedObjectModel !== model,
+              let name = id.entity.name, let entity = model.entitiesByName[name], entity.layout != nil else { return id }
+        return NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
     }
 
     /// Mirrors `existingObject(with:)`: the object, loaded from the store if needed; throws
