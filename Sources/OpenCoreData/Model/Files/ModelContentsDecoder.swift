@@ -60,6 +60,7 @@ struct ModelContentsDecoder {
         try resolveInheritance(pending, byName: byName)
         model.entities = pending.map(\.entity)
         for entity in pending { try resolveReferences(of: entity, byName: byName) }
+        for entity in pending { try checkInverses(of: entity) }
         for element in fetchRequests {
             let name = try required(element, "name", nil)
             if model.fetchRequestTemplates[name] != nil {
@@ -255,6 +256,21 @@ struct ModelContentsDecoder {
         }
         for (name, xml) in item.constraintNames where properties[name] == nil {
             throw fail(xml, context, "the constraint's property \(name) is not a property of entity \(item.name)")
+        }
+    }
+
+    /// A relationship's inverse points back: its destination is this entity (or one related to it by
+    /// inheritance), and its own inverse, if it names one, is this relationship.
+    func checkInverses(of item: PendingEntity) throws(ModelFileError) {
+        let context = "in entity \(item.name)"
+        for (relationship, element) in item.relationships {
+            guard let inverse = relationship.inverseRelationship, let inverseEntity = inverse.entity else { continue }
+            if let back = inverse.destinationEntity, !(item.entity.isKindOf(entity: back) || back.isKindOf(entity: item.entity)) {
+                throw fail(element, context, "the inverse \(inverseEntity.name ?? "?").\(inverse.name) leads to entity \(back.name ?? "?"), not back to \(item.name)")
+            }
+            if let other = inverse.inverseRelationship, other !== relationship {
+                throw fail(element, context, "the inverse \(inverseEntity.name ?? "?").\(inverse.name) names \(other.entity?.name ?? "?").\(other.name) as its own inverse")
+            }
         }
     }
 

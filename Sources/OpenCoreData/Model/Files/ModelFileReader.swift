@@ -47,7 +47,7 @@ enum ModelFileReader {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
                 .filter { $0.hasSuffix(".xcdatamodel") }
-                .sorted { $0.compare($1, options: .numeric) == .orderedAscending }
+                .sorted { $0.dropLast(12).compare($1.dropLast(12), options: .numeric) == .orderedAscending }  // without ".xcdatamodel"
         } catch {
             throw ModelFileError(file: url, reason: "cannot list the folder (\(error.localizedDescription))")
         }
