@@ -9,7 +9,7 @@ enum ModelFileFixtures {
     <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23F79" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="v7">
         <entity name="Item" representedClassName=".Item" isAbstract="YES" elementID="OldItem" versionHashModifier="2" codeGenerationType="class" syncable="YES">
             <attribute name="title" attributeType="String" minValueString="1" maxValueString="80" regularExpressionString="[A-Z].*" defaultValueString="Untitled" spotlightIndexingEnabled="YES"/>
-            <attribute name="created" optional="YES" attributeType="Date" defaultDateTimeInterval="-725882400" minDateTimeInterval="0" maxDateTimeInterval="1000000000" usesScalarValueType="NO"/>
+            <attribute name="created" optional="YES" attributeType="Date" defaultDateTimeInterval="-725882400" minDateTimeInterval="-978307200" maxDateTimeInterval="1000000000" usesScalarValueType="NO"/>
             <attribute name="identifier" attributeType="UUID" defaultValueString="E621E1F8-C36C-495A-93FC-0C247A3E6E5F" usesScalarValueType="NO"/>
             <attribute name="canonicalTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(title)"/>
             <userInfo>

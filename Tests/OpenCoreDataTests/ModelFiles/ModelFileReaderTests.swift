@@ -43,7 +43,7 @@ struct ModelFileReaderTests {
         let created = try #require(item["created"])
         #expect(created.attributeType == .dateAttributeType && created.isOptional)
         #expect(created.defaultValue as? Date == Date(timeIntervalSinceReferenceDate: -725882400))
-        #expect(created.validationPredicates.map(\.predicateFormat) == ["SELF >= CAST(0.0, \"NSDate\")", "SELF <= CAST(1000000000.0, \"NSDate\")"])
+        #expect(created.validationPredicates.map(\.predicateFormat) == ["SELF >= CAST(-978307200.0, \"NSDate\")", "SELF <= CAST(1000000000.0, \"NSDate\")"])
         #expect(created.validationWarnings.map { ($0 as? NSNumber)?.intValue } == [NSValidationDateTooSoonError, NSValidationDateTooLateError])
         #expect(item["identifier"]?.defaultValue as? UUID == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         let canonical = try #require(item["canonicalTitle"] as? NSDerivedAttributeDescription)
