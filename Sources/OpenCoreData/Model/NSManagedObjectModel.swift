@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Logging
 
-/// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code (Linux has no
-/// `.xcdatamodeld` compiler). A coordinator freezes and validates it; a model with duplicate names, names
+/// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code or read from Xcode's
+/// `.xcdatamodeld` folder (Model/Files/, docs/ModelFiles.md). A coordinator freezes and validates it; a model with duplicate names, names
 /// that are not identifiers or would share a SQLite table or column, reserved property names (see
 /// `ModelNameRules`) or an inheritance cycle is an error then, not at the first save.
 public class NSManagedObjectModel: NSObject, @unchecked Sendable {
