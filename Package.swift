@@ -24,6 +24,9 @@ let package = Package(
         .executableTarget(name: "products", dependencies: [
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
         ]),
+        .executableTarget(name: "zoo", dependencies: [
+            "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.

@@ -28,10 +28,10 @@ struct MismatchError: Error, CustomStringConvertible {
 
 /// Runs the figures on SQLite files in `directory` and collects the table's rows.
 final class Figures {
-    private let settings: Settings
-    private let directory: URL
+    let settings: Settings
+    let directory: URL
     /// The table, in figure order.
-    private(set) var table: [ResultRow] = []
+    var table: [ResultRow] = []
 
     /// Figures at `settings`' scale, with their files in `directory`.
     init(settings: Settings, directory: URL) {
@@ -39,10 +39,10 @@ final class Figures {
         self.directory = directory
     }
 
-    private var repetitions: Int { settings.repetitions }
+    var repetitions: Int { settings.repetitions }
 
     /// The groups of figures, by the name `--only` takes.
-    static let groups = ["fetch", "batch", "insert", "controller", "predicates"]
+    static let groups = ["fetch", "batch", "insert", "controller", "predicates", "relationships"]
 
     /// Runs the figures of `groups` (all by default), in table order.
     func run(groups: Set<String> = Set(Figures.groups)) throws {
@@ -51,6 +51,7 @@ final class Figures {
         if groups.contains("insert") { try insertFigure() }
         if groups.contains("controller") { try controllerFigures() }
         if groups.contains("predicates") { try predicateFigures() }
+        if groups.contains("relationships") { try relationshipFigures() }
     }
 
     // MARK: - 1-3: fetch

@@ -17,7 +17,7 @@ struct Product: FetchableRecord {
 
 /// The GRDB variant: a `DatabaseQueue` on the same file.
 final class GRDBDatabase {
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     /// Opens the database at `path`, with the library's journal settings.
     init(path: String) throws {

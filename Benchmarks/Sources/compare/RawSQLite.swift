@@ -26,7 +26,7 @@ struct RawSQLiteError: Error, CustomStringConvertible {
 
 /// The baseline: one connection through the SQLite C API, prepared statements, no layer in between.
 final class RawDatabase {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
 
     /// Opens (or creates) the database at `path`.
     init(path: String) throws {
@@ -118,13 +118,13 @@ final class RawDatabase {
         try execute("COMMIT")
     }
 
-    private func prepare(_ sql: String) throws -> OpaquePointer {
+    func prepare(_ sql: String) throws -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw error(sql) }
         return statement
     }
 
-    private func error(_ sql: String) -> RawSQLiteError {
+    func error(_ sql: String) -> RawSQLiteError {
         RawSQLiteError(description: "\(String(cString: sqlite3_errmsg(handle))) — \(sql)")
     }
 }

@@ -27,8 +27,13 @@ extension NSManagedObjectContext {
         }
         newlyRegistered = []
         defer { newlyRegistered = nil }
-        let objects = try parent.map { try fetchThroughParent($0, request, plan: plan) }
-            ?? fetchObjects(request, plan: plan, coordinator: coordinator)
+        let objects: [NSManagedObject]
+        if let parent {
+            objects = try fetchThroughParent(parent, request, plan: plan)
+            try prefetch(plan.prefetch, for: objects)
+        } else {
+            objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
+        }
         return (objects, newlyRegistered ?? [])
     }
 
@@ -71,7 +76,9 @@ extension NSManagedObjectContext {
             return try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
         case _ where parent != nil:
             let objects = try fetchThroughParent(parent!, request, plan: plan)
-            return request.resultType == .managedObjectIDResultType ? objects.map(\.objectID) : objects
+            if request.resultType == .managedObjectIDResultType { return objects.map(\.objectID) }
+            try prefetch(plan.prefetch, for: objects)
+            return objects
         case .managedObjectIDResultType:
             if request.includesPendingChanges, hasPendingChanges(for: plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
@@ -89,15 +96,19 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// A managed-object fetch of a context whose store is its coordinator's (no parent).
+    /// A managed-object fetch of a context whose store is its coordinator's (no parent), with its
+    /// relationships prefetched (a batched fetch prefetches each batch as it loads).
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
         if request.includesPendingChanges, hasPendingChanges(for: plan) {
-            return try objectsMergingPendingChanges(plan, request)
+            let objects = try objectsMergingPendingChanges(plan, request)
+            try prefetch(plan.prefetch, for: objects)
+            return objects
         }
         let identifier = try coordinator.backend().identifier
         if plan.batchSize > 0 {
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
-            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk))
+            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk),
+                                   prefetch: plan.prefetch)
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
                 let object = try registeredObject(for: row, keepingFault: true, storeIdentifier: identifier)
@@ -107,7 +118,9 @@ extension NSManagedObjectContext {
         }
         let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
         registry.reserveCapacity(registry.count + rows.count)
-        return try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        try prefetch(plan.prefetch, for: objects)
+        return objects
     }
 
     /// Whether unsaved changes touch the fetched entity's table, or a table its key paths read through
@@ -135,27 +148,41 @@ extension NSManagedObjectContext {
 
     /// The store's matches, minus deleted and changed objects, plus inserted and changed objects that
     /// match in memory; sorted in memory (same order as SQL: descriptors, then store key, then insertion),
-    /// then offset and limit.
+    /// then offset and limit. With a limit, SQL's first `offset + limit + k` rows are enough, k being the
+    /// rows SQL may place differently from memory (changed, deleted or re-judged here): the others keep
+    /// SQL's order.
     ///
     /// Beyond Core Data: when unsaved changes touch objects the key paths read through relationships
-    /// (a classification renamed, an animal moved to another zoo), every row of the entity is judged in
-    /// memory, so the answer reflects those changes too; Core Data judges only changed objects of the
-    /// fetched entity in memory.
+    /// (a classification renamed, an animal moved to another zoo), the rows that read them are found
+    /// through the inverse relationships (``rowsReadingUnsavedChanges(_:)``) and judged in memory too, so
+    /// the answer reflects those changes; Core Data judges only changed objects of the fetched entity in
+    /// memory. Should they not be found (a fetch behind a relationship without inverse failed), every row
+    /// of the entity is judged in memory.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
-        let inMemory = predicate != nil && hasRelatedPendingChanges(for: plan)
-        let rows = try persistentStoreCoordinator!.fetchRows(inMemory ? plan.withoutPredicate() : plan, withValues: true, limited: false)
+        let traced = hasRelatedPendingChanges(for: plan) ? rowsReadingUnsavedChanges(plan) : []
+        let inMemory = traced == nil
+        let readingChanges = (traced ?? []).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
+        let reread = Set(readingChanges.map(ObjectIdentifier.init))
+        var sqlPlan = (inMemory && predicate != nil ? plan.withoutPredicate() : plan).range(offset: 0, limit: 0)
+        if plan.limit > 0, !inMemory {
+            let root = plan.layout.root
+            let k = touched.values.count { $0.layout.root === root } + deleted.values.count { $0.layout.root === root } + reread.count
+            sqlPlan = plan.range(offset: 0, limit: plan.offset + plan.limit + k)
+        }
+        let rows = try persistentStoreCoordinator!.fetchRows(sqlPlan, withValues: true, limited: true)
         var result: [NSManagedObject] = []
         for row in rows {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
-            if object.isDeleted || touched[id] != nil { continue }
+            if object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
             if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let candidates = insertedInOrder()
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+            + readingChanges
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)

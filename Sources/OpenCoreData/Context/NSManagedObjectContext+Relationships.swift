@@ -2,13 +2,14 @@ import Foundation
 
 extension NSManagedObjectContext {
     /// The object a relationship slot names: the registered one, else a fault for a saved row (registered
-    /// now); `nil` for an unsaved object this context (and its parents) no longer has.
-    func object(for ref: ObjectRef) -> NSManagedObject? {
+    /// now); `nil` for an unsaved object this context (and its parents) no longer has. A caller making
+    /// many passes the store's identifier.
+    func object(for ref: ObjectRef, storeIdentifier: String? = nil) -> NSManagedObject? {
         if let object = registry[ref.key] { return object }
         let id: NSManagedObjectID
         if case .permanent = ref.key {
             guard let coordinator = persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entity(number: ref.entityID),
-                  let identifier = try? coordinator.backend().identifier else { return nil }
+                  let identifier = storeIdentifier ?? (try? coordinator.backend().identifier) else { return nil }
             id = NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier)
         } else {
             // An object a parent inserted and has not saved: the child reads it from the parent.
@@ -28,8 +29,26 @@ extension NSManagedObjectContext {
 
     /// Reads the objects of a to-many relationship that is still a fault: from the parent context, or
     /// from the store (one query). The value read becomes both the object's value and what it read.
+    ///
+    /// Beyond Core Data: an object of a batched fetch reads the relationship for the objects of its
+    /// batch whose same fault has not fired yet, in the same one query (`IN` their keys), so that
+    /// walking a batched result and reading a to-many of each costs one query per batch, not one per
+    /// object (see docs/Relationships.md, "Prefetching and batches").
     func readToMany(of object: NSManagedObject, slot: Int) {
         guard case .toMany(let r) = object.layout.kinds[slot] else { return }
+        if parent == nil, let chunk = object.values[slot].toManyFaultBatch, chunk.range.count > 1, let coordinator = persistentStoreCoordinator {
+            var owners: [NSManagedObject] = []
+            var keys: [Int64] = []
+            for pk in chunk.batch.primaryKeys[chunk.range] {
+                guard let owner = registry[.permanent(root: chunk.batch.root, pk: pk)], owner.storedValue(slot)?.isToManyFault == true else { continue }
+                owners.append(owner)
+                keys.append(pk)
+            }
+            if owners.count > 1, let members = try? coordinator.loadRelationship(r, owners: keys) {
+                for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }
+                if !object.values[slot].isToManyFault { return }
+            }
+        }
         var refs: [ObjectRef] = []
         if let parent {
             let id = object.objectID
@@ -38,11 +57,38 @@ extension NSManagedObjectContext {
                 return source.loadedToMany(slot).objectRefs
             }
         } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
-            refs = (try? coordinator.loadRelationship(r, owners: [pk]))?[pk] ?? []
+            refs = (try? coordinator.loadRelationship(r, owner: pk)) ?? []
         }
-        let value: Value = r.isOrdered ? .array(refs.map(\.value)) : .set(Set(refs.map(\.value)))
+        let value = Self.toManyValue(refs, r)
         object.values[slot] = value
         if object.snapshot != nil, object.snapshot![slot].isToManyFault { object.snapshot![slot] = value }
+    }
+
+    /// A to-many slot's value for the references read: an array when ordered, else a set.
+    static func toManyValue(_ refs: [ObjectRef], _ r: RelationshipLayout) -> Value {
+        if r.isOrdered { return .array(refs.map(\.value)) }
+        // Each element is an `AnyHashable` (about 90 ns to make, 175 ns to compare on a probe): a set
+        // sized once. (A sparser table probes less but keeps 48 bytes a bucket for the object's life.)
+        var set = Set<Value>(minimumCapacity: refs.count)
+        for ref in refs { set.insert(ref.value) }
+        return .set(set)
+    }
+
+    /// Marks the to-many faults of objects a batch just loaded with their batch, so that firing one
+    /// reads that relationship for the whole batch (see ``readToMany(of:slot:)``).
+    func markBatch(_ chunk: BatchChunk, of objects: [NSManagedObject]) {
+        guard chunk.range.count > 1 else { return }
+        var marked: Value?
+        for object in objects where object.faultState.isLoaded {
+            var marks = false
+            for slot in object.layout.relationshipSlots where object.values[slot].isToManyFault {
+                if marked == nil { marked = .object(AnyHashable(ToManyFault(batch: chunk))) }
+                object.values[slot] = marked!
+                marks = true
+            }
+            // Just loaded: what it read is its values, marks included (one copy of the row, not two).
+            if marks { object.snapshot = object.values }
+        }
     }
 
     // MARK: - Delete rules
@@ -89,7 +135,7 @@ extension NSManagedObjectContext {
         for object in deleted {
             for slot in object.layout.relationshipSlots {
                 guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
-                let holds = r.isToMany ? !object.loadedToMany(slot).objectRefs.isEmpty : object.value(at: slot).objectRef != nil
+                let holds = r.isToMany ? object.loadedToMany(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
                 guard holds else { continue }
                 let name = object.layout.properties[slot].name
                 errors.append(CoreDataError(NSValidationRelationshipDeniedDeleteError,
@@ -115,7 +161,7 @@ extension NSManagedObjectContext {
                 continue
             }
             guard !object.values[slot].isToManyFault else { continue }
-            let count = object.values[slot].objectRefs.count
+            let count = object.values[slot].referenceCount
             let minimum = max(d.minCount, d.isOptional ? 0 : 1)
             if count < minimum, !(d.isOptional && count == 0) {
                 errors.append(CoreDataError(NSValidationRelationshipLacksMinimumCountError,

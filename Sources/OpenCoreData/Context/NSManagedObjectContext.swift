@@ -122,7 +122,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let entity = coordinator.managedObjectModel.entity(number: row.entityID) else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }
-        let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
+        let key = ObjectKey.permanent(root: entity.layout.rootEntityID, pk: row.pk)
         let object: NSManagedObject
         if let registered = registry[key] {
             object = registered
@@ -270,6 +270,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Reads a fault's row: the rows of its whole batch when it came from a batched fetch, else its own.
     func readRowOfFault(_ object: NSManagedObject) {
         var group = [object]
+        var prefetching: [PrefetchNode] = []
+        var chunk: BatchChunk?
         if case .inBatch(let batch, let index) = object.faultState {
             let start = (index / batch.size) * batch.size
             let end = min(start + batch.size, batch.primaryKeys.count)
@@ -277,9 +279,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
                 registry[.permanent(root: batch.root, pk: pk)].flatMap { $0.faultState.needsRow ? $0 : nil }
             }
             if !group.contains(where: { $0 === object }) { group.append(object) }
+            prefetching = batch.prefetch
+            chunk = BatchChunk(batch, start..<end)
         }
         do {
             try readRows(of: group)
+            if let chunk { markBatch(chunk, of: group) }
+            try prefetch(prefetching, for: group)
         } catch {
             // Core Data raises here; a fault whose row cannot be read holds nils (below).
         }
@@ -294,10 +300,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func readRows(of objects: [NSManagedObject], bypassingCache: Bool = false) throws {
         if let parent { return readRowsFromParent(parent, objects) }
         guard let coordinator = persistentStoreCoordinator else { return }
-        let saved = objects.filter { $0.objectID.primaryKey != nil }
-        let rows = try coordinator.loadRows(saved.map(\.objectID.key), bypassingCache: bypassingCache)
-        for object in saved {
-            if let row = rows[object.objectID.key], let values = row.values { object.takeRow(values, version: row.version) }
+        var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
+        for object in objects {
+            guard case .permanent(let root, let pk) = object.objectID.key else { continue }
+            byRoot[root, default: ([], [])].objects.append(object)
+            byRoot[root]!.pks.append(pk)
+        }
+        for (root, group) in byRoot {
+            let rows = try coordinator.loadRows(root: root, pks: group.pks, bypassingCache: bypassingCache)
+            for (object, row) in zip(group.objects, rows) {
+                if let row, let values = row.values { object.takeRow(values, version: row.version) }
+            }
         }
     }
 }

@@ -28,7 +28,9 @@ final class FetchedResultsCore: @unchecked Sendable {
     private var order = FetchedOrder(descriptors: [])
     /// Whether the last `performFetch()` took its sections from the cache file instead of the store.
     private(set) var reusedCache = false
-    private var relevantKeys: Set<String> = []
+    /// The keys the request reads, of the fetched entity and through relationships (see
+    /// ``RequestKeyPaths``).
+    private(set) var keyPaths: RequestKeyPaths?
 
     /// The sections shown (`nil` before `performFetch()`).
     var sections: [FetchedSection]? { state?.sections }
@@ -60,8 +62,8 @@ final class FetchedResultsCore: @unchecked Sendable {
         if let path = sectionNameKeyPath { try plan.checkSectionNameKeyPath(path) }
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
-        relevantKeys = Set(plan.descriptors.compactMap(\.key)).union(sectionNameKeyPath.map { [$0.split(separator: ".").first.map(String.init) ?? $0] } ?? [])
-        if let predicate = plan.predicate { relevantKeys.formUnion(Self.keys(in: predicate)) }
+        keyPaths = RequestKeyPaths(entity: plan.entity, predicate: plan.predicate, sortKeys: plan.descriptors.compactMap(\.key),
+                                   sectionNameKeyPath: sectionNameKeyPath)
         // The cache is consulted and written only when the results are the store's (no unsaved changes).
         let signature = cacheName != nil && !context.hasChanges ? FetchedResultsCache.signature(self, plan: plan) : nil
         if let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
@@ -168,25 +170,6 @@ final class FetchedResultsCore: @unchecked Sendable {
         window?.adoptStoreKeys()
     }
 
-    private static func keys(in node: PredicateNode) -> Set<String> {
-        switch node {
-        case .constant: return []
-        case .and(let ps), .or(let ps): return ps.reduce(into: Set<String>()) { $0.formUnion(keys(in: $1)) }
-        case .not(let p): return keys(in: p)
-        case .comparison(let c): return keys(in: c.left).union(keys(in: c.right))
-        }
-    }
-
-    private static func keys(in node: ExpressionNode) -> Set<String> {
-        switch node {
-        case .keyPath(let p): return [p.split(separator: ".").first.map(String.init) ?? p]
-        case .function(_, let args), .aggregate(let args): return args.reduce(into: Set<String>()) { $0.formUnion(keys(in: $1)) }
-        case .conditional(let p, let t, let f): return keys(in: p).union(keys(in: t)).union(keys(in: f))
-        case .member(let b, _): return keys(in: b)
-        default: return []
-        }
-    }
-
     func entry(for object: NSManagedObject) -> FetchedEntry {
         let keys = order.descriptors.map { (try? $0.sortValue(object)) ?? .null }
         var section = ""
@@ -239,12 +222,8 @@ final class FetchedResultsCore: @unchecked Sendable {
         guard state != nil, let plan, delegate != nil else { return }
         let info = note.userInfo ?? [:]
         if info[NSInvalidatedAllObjectsKey] != nil {
-            // The context forgot every object: the one case that fetches again.
-            let fresh = try? fetchState(plan)
-            if plan.limit > 0 || plan.offset > 0 {
-                window = fresh?.1 ?? FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
-            }
-            deliver(old: state!.sections, new: fresh?.0 ?? FetchedResultsState([], order: order), changed: [])
+            // The context forgot every object: one of the two cases that fetch again.
+            refetch(changed: [])
             return
         }
         let inserted = (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? []
@@ -254,9 +233,24 @@ final class FetchedResultsCore: @unchecked Sendable {
         let changedSlots = announced?.changedSlots ?? [:]
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let root = plan.layout.root
+        let ownKeys = keyPaths?.ownKeys ?? []
         func relevant(_ o: NSManagedObject) -> Bool { o.layout.root === root && included.contains(o.layout.entityID) }
-        // Rows a merged save changed that this context never registered: they may match now.
-        var madeForMerge: [NSManagedObject] = []
+        func readsAny(_ slots: Set<Int>, _ layout: EntityLayout) -> Bool {
+            slots.contains { $0 < layout.properties.count && ownKeys.contains(layout.properties[$0].name) }
+        }
+        // Rows whose values read through a relationship changed (registered or not): evaluated like
+        // changed rows, whatever their own changed keys.
+        guard let related = rowsReadingRelatedChanges(updated: updated, deleted: deleted, announced: announced) else {
+            // A changed key is read through a relationship without an inverse: the other case that fetches.
+            refetch(changed: Set(updated.union(deleted).filter(relevant).map(ObjectIdentifier.init)))
+            return
+        }
+        var madeForMerge = related.made
+        let forced = Set(related.objects.map(ObjectIdentifier.init))
+        updated.formUnion(related.objects)
+        // Rows a merged save changed that this context never registered: they may match now. Every one is
+        // evaluated, whatever keys the save changed: those are relative to what the saving context had
+        // read, which need not be what this context last saw (a row deleted here can come back).
         for row in announced?.unregisteredUpdated ?? [] {
             let layout = row.id.entity.layout!
             guard layout.root === root, included.contains(layout.entityID) else { continue }
@@ -266,6 +260,9 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
         // Those that did not enter the results are forgotten again (the context had not registered them).
         defer { if let state = self.state { forget(madeForMerge, unless: state) } }
+        // Rows read from the store for this change are about to be evaluated: their to-many relationships
+        // that the predicate reads are read together (`ANY zoos.name == …`), not one query per row.
+        if plan.predicate != nil { context.readToManys(of: madeForMerge, keys: ownKeys) }
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
         func matches(_ object: NSManagedObject) -> Bool {
             guard !deleted.contains(object), !object.isDeleted, object.managedObjectContext === context else { return false }
@@ -285,12 +282,11 @@ final class FetchedResultsCore: @unchecked Sendable {
             let id = ObjectIdentifier(object)
             let oldEntry = state!.entry(for: object)
             let isUpdate = updated.contains(object) && !inserted.contains(object)
-            if isUpdate, let oldEntry, let slots = changedSlots[object.objectID] {
-                let names = Set(slots.compactMap { $0 < object.layout.properties.count ? object.layout.properties[$0].name : nil })
-                if names.isDisjoint(with: relevantKeys) {
-                    changes[id] = (object, state!.indexPath(of: oldEntry), oldEntry, oldEntry, true)
-                    continue
-                }
+            // An update of keys the request does not read (a to-many's other side, a note) cannot move or
+            // filter the object: an update in place if shown, nothing otherwise.
+            if isUpdate, !forced.contains(id), let slots = changedSlots[object.objectID], !readsAny(slots, object.layout) {
+                if let oldEntry { changes[id] = (object, state!.indexPath(of: oldEntry), oldEntry, oldEntry, true) }
+                continue
             }
             let isMatch = matches(object)
             let oldPath = oldEntry.flatMap { state!.indexPath(of: $0) }
@@ -335,6 +331,26 @@ final class FetchedResultsCore: @unchecked Sendable {
         self.window = window
         deliver(old: state.sections, new: FetchedResultsState(sections, order: order), changed: updated)
         forget(registered, unless: self.state!)
+    }
+
+    /// Fetches the results again and delivers the difference: after the context's `reset()`, and for a
+    /// change read through a relationship without an inverse (its rows cannot be found otherwise).
+    /// Objects in `changed`, and those whose sort values or section changed, are reported as updated
+    /// (moved if their order changed); the others keep their relative order.
+    private func refetch(changed: Set<ObjectIdentifier>) {
+        guard let plan, let state else { return }
+        let fresh = try? fetchState(plan)
+        if plan.limit > 0 || plan.offset > 0 {
+            window = fresh?.1 ?? FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
+        }
+        let new = fresh?.0 ?? FetchedResultsState([], order: order)
+        var changed = changed
+        for section in new.sections {
+            for e in section.entries {
+                if let old = state.entry(for: e.object), old.section != e.section || old.keys != e.keys { changed.insert(ObjectIdentifier(e.object)) }
+            }
+        }
+        deliver(old: state.sections, new: new, changed: changed)
     }
 
     /// Delivers a change computed from whole old and new states (reset, and the window's slices).

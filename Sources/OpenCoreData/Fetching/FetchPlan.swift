@@ -27,6 +27,8 @@ struct FetchPlan {
     private(set) var limit: Int
     private(set) var offset: Int
     let batchSize: Int
+    /// `relationshipKeyPathsForPrefetching` as a tree of relationships (empty: nothing to prefetch).
+    let prefetch: [PrefetchNode]
 
     /// The same plan without its predicate (every row of the entity), for evaluating it in memory.
     func withoutPredicate() -> FetchPlan {
@@ -91,5 +93,6 @@ struct FetchPlan {
         self.limit = request.fetchLimit
         self.offset = request.fetchOffset
         self.batchSize = request.fetchBatchSize
+        self.prefetch = try PrefetchNode.resolve(request.relationshipKeyPathsForPrefetching ?? [], entity: entity)
     }
 }

@@ -52,7 +52,13 @@ public class NSFetchRequest<ResultType>: NSObject, @unchecked Sendable {
     /// Mirrors `returnsObjectsAsFaults` (default `true`): objects come back as faults whose values were
     /// fetched along, so firing them costs no query.
     public var returnsObjectsAsFaults = true
-    /// Mirrors `relationshipKeyPathsForPrefetching` (no relationships yet; kept for source compatibility).
+    /// Mirrors `relationshipKeyPathsForPrefetching`: relationships whose destination objects a fetch of
+    /// managed objects loads along with its results — `"classification"`, `"zoos"`, nested
+    /// `"classification.animals"` — so that reading them costs no query per object. Each relationship of
+    /// a path costs one query for all the fetched objects (with a batched fetch: for each batch, as it
+    /// loads); its destination objects come back registered with their values (not faults), and the
+    /// to-many sets read. A key that is not a relationship of the entity it is read from makes the fetch
+    /// throw, naming the entity and the key. Ignored by ID, dictionary and count results, as in Core Data.
     public var relationshipKeyPathsForPrefetching: [String]?
     /// Mirrors `shouldRefreshRefetchedObjects`.
     public var shouldRefreshRefetchedObjects = false

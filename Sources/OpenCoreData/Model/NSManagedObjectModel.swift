@@ -132,9 +132,12 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
         var relationshipLayouts: [ObjectIdentifier: RelationshipLayout] = [:]
         for e in sorted {
             for case let r as NSRelationshipDescription in e.properties where r.entity === e {
+                var destinationRoot = r.destinationEntity!
+                while let s = destinationRoot.superentity { destinationRoot = s }
                 relationshipLayouts[ObjectIdentifier(r)] = RelationshipLayout(
                     relationship: r, destination: r.destinationEntity!, storage: Self.storage(of: r, columns: columns, number: number),
-                    inverseSlot: r.inverseRelationship?.slot)
+                    inverseSlot: r.inverseRelationship?.slot,
+                    destinationEntityID: number(r.destinationEntity!), destinationRootID: number(destinationRoot))
             }
         }
         for e in sorted {
@@ -157,6 +160,7 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
             e.layout = EntityLayout(
                 entityID: number(e),
                 root: root,
+                rootEntityID: number(root),
                 tableName: ModelNameRules.tableName(forRootEntityNamed: root.name ?? ""),
                 properties: properties,
                 kinds: kinds,
@@ -345,6 +349,8 @@ final class EntityLayout: @unchecked Sendable {
     /// Core Data's `Z_ENT`.
     let entityID: Int
     unowned let root: NSEntityDescription
+    /// The root's `Z_ENT` (`root.layout.entityID`, kept as a number: hot paths read it per row).
+    let rootEntityID: Int
     /// `Z` + the root entity's name, upper-cased (Core Data's naming).
     let tableName: String
     /// Every property, inherited first; a property's index is its storage slot.
@@ -374,10 +380,11 @@ final class EntityLayout: @unchecked Sendable {
     let serial: Int
     private static let serials = Atomic<Int>(0)
 
-    init(entityID: Int, root: NSEntityDescription, tableName: String, properties: [NSPropertyDescription], kinds: [SlotKind],
+    init(entityID: Int, root: NSEntityDescription, rootEntityID: Int, tableName: String, properties: [NSPropertyDescription], kinds: [SlotKind],
          columns: [String?], entityIDs: [Int], objectClass: NSManagedObject.Type) {
         self.entityID = entityID
         self.root = root
+        self.rootEntityID = rootEntityID
         self.tableName = tableName
         self.properties = properties
         self.kinds = kinds

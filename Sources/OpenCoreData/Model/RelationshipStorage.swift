@@ -36,14 +36,22 @@ final class RelationshipLayout: @unchecked Sendable {
     let storage: RelationshipStorage
     /// The inverse's slot in objects of the destination (nil without an inverse).
     let inverseSlot: Int?
+    /// The destination's entity number and its hierarchy's root entity number, as plain numbers: reading
+    /// a row's to-one reads these, not the entity objects (whose reference counts, shared with weak
+    /// references to them, are slow to change).
+    let destinationEntityID: Int
+    let destinationRootID: Int
     var isToMany: Bool { relationship.isToMany }
     var isOrdered: Bool { relationship.isOrdered }
 
-    init(relationship: NSRelationshipDescription, destination: NSEntityDescription, storage: RelationshipStorage, inverseSlot: Int?) {
+    init(relationship: NSRelationshipDescription, destination: NSEntityDescription, storage: RelationshipStorage, inverseSlot: Int?,
+         destinationEntityID: Int, destinationRootID: Int) {
         self.relationship = relationship
         self.destination = destination
         self.storage = storage
         self.inverseSlot = inverseSlot
+        self.destinationEntityID = destinationEntityID
+        self.destinationRootID = destinationRootID
     }
 }
 

@@ -60,6 +60,16 @@ enum ObjectKey: Hashable, Sendable {
         if case .permanent(_, let pk) = self { return pk }
         return nil
     }
+
+    /// One word to the hasher instead of the case and each field (registries and row caches hash keys
+    /// on every fetch, fault and prefetch): the key with the root in its top bits, or a temporary number
+    /// inverted. Keys that share a word are told apart by `==`.
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .permanent(let root, let pk): hasher.combine(UInt64(bitPattern: pk) ^ (UInt64(truncatingIfNeeded: root) << 48))
+        case .temporary(let n): hasher.combine(~n)
+        }
+    }
 }
 
 private let temporaryCounter = Atomic<UInt64>(0)

@@ -8,7 +8,16 @@ import Foundation
 /// `classification == %@`, `self IN %@` and `%@ IN zoos` compare keys in memory as SQL compares keys.
 struct ObjectRef: Hashable, @unchecked Sendable {
     let key: ObjectKey
-    let entityID: Int
+    /// The entity number, kept in 32 bits: with it the reference is 24 bytes, so that an `AnyHashable`
+    /// (a to-one slot's value) and an `Any` (`AnyHashable.base`, read by ``Value/objectRef``) hold it
+    /// inline instead of in an allocated box.
+    private let entityNumber: Int32
+    var entityID: Int { Int(entityNumber) }
+
+    init(key: ObjectKey, entityID: Int) {
+        self.key = key
+        self.entityNumber = Int32(truncatingIfNeeded: entityID)
+    }
 
     static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.key == b.key }
     func hash(into hasher: inout Hasher) { hasher.combine(key) }
@@ -17,8 +26,20 @@ struct ObjectRef: Hashable, @unchecked Sendable {
 }
 
 /// Marks a to-many slot whose objects were not read yet: reading the relationship reads them (one query).
-struct ToManyFault: Hashable, Sendable {
-    static let value = Value.object(AnyHashable(ToManyFault()))
+///
+/// The objects of one batch of a batched fetch (`fetchBatchSize`) carry the batch (``batch``): firing
+/// one of their to-many faults reads that relationship for every object of the batch whose fault has
+/// not fired, in the same one query (see `NSManagedObjectContext.readToMany(of:slot:)`). Every fault
+/// equals every other: the batch only says where to look.
+struct ToManyFault: Hashable, @unchecked Sendable {
+    /// The part of a batch the object was loaded with, if it came from a batched fetch. (One reference,
+    /// so that `AnyHashable.base` holds the fault inline: `isToManyFault` allocates nothing.)
+    let batch: BatchChunk?
+
+    static let value = Value.object(AnyHashable(ToManyFault(batch: nil)))
+
+    static func == (a: ToManyFault, b: ToManyFault) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 extension Value {
@@ -34,6 +55,12 @@ extension Value {
         return h.base is ToManyFault
     }
 
+    /// The batch of a to-many fault whose object came from a batched fetch.
+    var toManyFaultBatch: BatchChunk? {
+        guard case .object(let h) = self else { return nil }
+        return (h.base as? ToManyFault)?.batch
+    }
+
     /// Nil, or an empty to-many: what an inserted object's untouched slot holds.
     var isNullOrEmpty: Bool {
         switch self {
@@ -41,6 +68,15 @@ extension Value {
         case .set(let s): return s.isEmpty
         case .array(let a): return a.isEmpty
         default: return false
+        }
+    }
+
+    /// How many objects a loaded to-many slot holds (0 for anything else), without reading them.
+    var referenceCount: Int {
+        switch self {
+        case .set(let s): return s.count
+        case .array(let a): return a.count
+        default: return 0
         }
     }
 

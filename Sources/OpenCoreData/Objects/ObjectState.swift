@@ -41,6 +41,12 @@ enum FaultState {
         }
     }
 
+    /// The values are here and were read from a row.
+    var isLoaded: Bool {
+        if case .loaded = self { return true }
+        return false
+    }
+
     /// The fault fired on a row that was gone.
     var isRowGone: Bool {
         if case .rowGone = self { return true }
@@ -61,9 +67,23 @@ final class FaultBatch {
     let size: Int
     let root: Int
     let primaryKeys: [Int64]
-    init(size: Int, root: Int, primaryKeys: [Int64]) {
+    /// The fetch's `relationshipKeyPathsForPrefetching`, prefetched for each batch as it loads.
+    let prefetch: [PrefetchNode]
+    init(size: Int, root: Int, primaryKeys: [Int64], prefetch: [PrefetchNode] = []) {
         self.size = size
         self.root = root
         self.primaryKeys = primaryKeys
+        self.prefetch = prefetch
+    }
+}
+
+/// The part of a ``FaultBatch`` that loaded together (its keys `range`): the objects whose to-many
+/// faults are read together.
+final class BatchChunk {
+    let batch: FaultBatch
+    let range: Range<Int>
+    init(_ batch: FaultBatch, _ range: Range<Int>) {
+        self.batch = batch
+        self.range = range
     }
 }

@@ -19,7 +19,7 @@ final class RelationshipMutableSet: NSMutableSet, @unchecked Sendable {
 
     private var objects: [NSManagedObject] { owner.relatedObjects(slot) }
 
-    override var count: Int { owner.loadedToMany(slot).objectRefs.count }
+    override var count: Int { owner.loadedToMany(slot).referenceCount }
 
     override func member(_ object: Any) -> Any? {
         guard let object = object as? NSManagedObject else { return nil }
@@ -68,7 +68,7 @@ final class RelationshipMutableOrderedSet: NSMutableOrderedSet, @unchecked Senda
 
     private var objects: [NSManagedObject] { owner.relatedObjects(slot) }
 
-    override var count: Int { owner.loadedToMany(slot).objectRefs.count }
+    override var count: Int { owner.loadedToMany(slot).referenceCount }
 
     override func object(at idx: Int) -> Any { objects[idx] }
 

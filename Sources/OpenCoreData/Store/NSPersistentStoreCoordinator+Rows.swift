@@ -21,14 +21,32 @@ extension NSPersistentStoreCoordinator {
     /// from the store (and into the cache). A missing key is a row that is gone.
     func loadRows(_ keys: [ObjectKey], bypassingCache: Bool = false) throws -> [ObjectKey: StoreRow] {
         var result: [ObjectKey: StoreRow] = [:]
-        var missing: [ObjectKey] = []
-        for key in keys {
-            if !bypassingCache, let row = rowCache.row(key) { result[key] = row } else { missing.append(key) }
+        var byRoot: [Int: [Int64]] = [:]
+        for case .permanent(let root, let pk) in keys { byRoot[root, default: []].append(pk) }
+        for (root, pks) in byRoot {
+            for row in try loadRows(root: root, pks: pks, bypassingCache: bypassingCache) {
+                if let row { result[.permanent(root: root, pk: row.pk)] = row }
+            }
         }
+        return result
+    }
+
+    /// The rows of some keys of one hierarchy, in the keys' order (`nil` for a row that is gone): from the
+    /// row cache where it has them (unless `bypassingCache`), the rest from the store in one query (and
+    /// into the cache, unless there are more than ``RowCache/largestBatchCached``).
+    func loadRows(root: Int, pks: [Int64], bypassingCache: Bool = false) throws -> [StoreRow?] {
+        var result = [StoreRow?](repeating: nil, count: pks.count)
+        var missing: [Int] = []
+        if bypassingCache { missing = Array(pks.indices) } else { rowCache.rows(root: root, pks, into: &result, missing: &missing) }
         guard !missing.isEmpty else { return result }
-        let loaded = try backend().loadRows(missing)
-        rowCache.put(loaded.map { ($0.key, $0.value) })
-        result.merge(loaded) { _, new in new }
+        let loaded = try backend().loadRows(root: root, pks: missing.count == pks.count ? pks : missing.map { pks[$0] })
+        for (i, row) in zip(missing, loaded) { result[i] = row }
+        let keys = missing.lazy.map { ObjectKey.permanent(root: root, pk: pks[$0]) }
+        if loaded.count <= RowCache.largestBatchCached {
+            rowCache.put(zip(keys, loaded).map { ($0, $1) })
+        } else {
+            rowCache.remove(keys)
+        }
         return result
     }
 
@@ -87,9 +105,25 @@ extension NSPersistentStoreCoordinator {
 
     private func model(_ entityID: Int) -> EntityLayout? { managedObjectModel.entity(number: entityID)?.layout }
 
-    /// The objects a to-many relationship holds for each of some owners (one query per 500 owners).
+    /// The objects a to-many relationship holds for each of some owners (one query).
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
         try backend().loadRelationship(r, owners: owners)
+    }
+
+    /// The objects a to-many relationship holds for one owner (a to-many fault firing: one query).
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
+        try backend().loadRelationship(r, owner: owner)
+    }
+
+    /// The members of a to-many relationship for some owners, with their rows (prefetching); at most
+    /// ``RowCache/largestBatchCached`` rows feed the row cache, as a fetch's do.
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
+        let members = try backend().prefetchToMany(r, owners: owners)
+        if members.count <= RowCache.largestBatchCached {
+            let root = r.destination.layout.root.layout.entityID
+            rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
+        }
+        return members
     }
 
     /// The store's save generation.

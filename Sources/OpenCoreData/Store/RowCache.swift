@@ -17,11 +17,28 @@ final class RowCache: @unchecked Sendable {
         lock.withLock { rows[key] }
     }
 
+    /// The cached rows of some keys of one hierarchy, placed at their keys' positions in `found`, and the
+    /// positions of the keys it does not have (into `missing`), under one lock.
+    func rows(root: Int, _ pks: [Int64], into found: inout [StoreRow?], missing: inout [Int]) {
+        lock.withLock {
+            if rows.isEmpty {
+                missing.append(contentsOf: pks.indices)
+                return
+            }
+            for (i, pk) in pks.enumerated() {
+                if let row = rows[.permanent(root: root, pk: pk)] { found[i] = row } else { missing.append(i) }
+            }
+        }
+    }
+
     /// Puts rows in (a `nil` row removes its key), unless there are more than ``largestBatchCached``.
     func put(_ batch: [(ObjectKey, StoreRow?)]) {
         guard batch.count <= Self.largestBatchCached else {
             // Too many to keep; but none may stay stale.
-            lock.withLock { for (key, _) in batch { rows[key] = nil } }
+            lock.withLock {
+                guard !rows.isEmpty else { return }
+                for (key, _) in batch { rows[key] = nil }
+            }
             return
         }
         lock.withLock {
@@ -29,6 +46,14 @@ final class RowCache: @unchecked Sendable {
             for (key, row) in batch {
                 if let row, row.values != nil { rows[key] = row } else { rows[key] = nil }
             }
+        }
+    }
+
+    /// Forgets the rows of some keys (a batch too large to keep, whose rows must not stay stale).
+    func remove<Keys: Sequence<ObjectKey>>(_ keys: Keys) {
+        lock.withLock {
+            guard !rows.isEmpty else { return }
+            for key in keys { rows[key] = nil }
         }
     }
 

@@ -18,8 +18,15 @@ protocol StoreBackend: AnyObject, Sendable {
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow]
     /// The rows of some keys, with values (missing keys are rows that are gone).
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
+    /// The rows of some keys of one hierarchy (`root`), in the keys' order (`nil` for a row that is gone).
+    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?]
     /// The objects a to-many relationship holds for each of some owners, in the relationship's order.
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]]
+    /// The objects a to-many relationship holds for one owner, in the relationship's order.
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef]
+    /// The rows of a to-many relationship's members for some owners, each with its owner's position in
+    /// `owners`, in the relationship's order per owner when it is ordered (prefetching).
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)]
     /// The number of matches of a plan (of its window when it has one).
     func count(_ plan: FetchPlan) throws -> Int
     /// A dictionary-result fetch: one array of values per row, in the plan's column order.

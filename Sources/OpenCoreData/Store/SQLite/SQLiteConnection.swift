@@ -11,6 +11,8 @@ final class SQLiteConnection {
     /// Statements stepped so far (each execution of a query counts once); tests use it to count queries.
     private(set) var queryCount = 0
     let logger: Logger?
+    /// When set, every query's SQL text is appended to it (tests assert the statements a call runs).
+    var recorder: SQLRecorder?
 
     /// Opens (creating it unless `readOnly`) the database at `path`, a file path or a `file:` URI.
     init(path: String, readOnly: Bool = false, logger: Logger? = nil) throws {
@@ -71,6 +73,7 @@ final class SQLiteConnection {
         let statement = try self.statement(sql)
         try statement.bind(arguments)
         queryCount += 1
+        recorder?.append(sql)
         let start = logger == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
         var rows = 0
@@ -112,6 +115,14 @@ final class SQLiteConnection {
             throw error
         }
     }
+}
+
+/// The SQL text of the queries run on the connections it is set on, in the order they ran.
+final class SQLRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statements: [String] = []
+    func append(_ sql: String) { lock.withLock { statements.append(sql) } }
+    var recorded: [String] { lock.withLock { statements } }
 }
 
 /// A SQLite failure: result code, SQLite's message, and the SQL that failed (arguments are never

@@ -64,39 +64,115 @@ extension SQLiteStore {
         }
     }
 
-    /// The objects a to-many relationship holds for each of some owners, in one query per 500 owners:
-    /// ordered by the order column when the relationship is ordered, else by key.
+    /// The objects a to-many relationship holds for each of some owners, in one query (see
+    /// ``SQLiteKeyList``): ordered by the order column when the relationship is ordered, else by key.
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
         var result: [Int64: [ObjectRef]] = [:]
         try wrap { try read { db in result = try loadRelationship(r, owners: owners, db) } }
         return result
     }
 
-    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], _ db: SQLiteConnection) throws -> [Int64: [ObjectRef]] {
-        let destination = r.destination.layout!
-        let root = destination.root.layout.entityID
-        let table = tables[root]!
-        var result: [Int64: [ObjectRef]] = [:]
-        for owner in owners { result[owner] = [] }
-        for start in stride(from: 0, to: owners.count, by: 500) {
-            let chunk = Array(owners[start..<min(start + 500, owners.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let sql: String
-            switch r.storage {
-            case .inverseForeignKey(let column, let order):
-                sql = "SELECT t0.Z_PK, t0.Z_ENT, t0.\(column) FROM \(table.name) t0 WHERE t0.\(column) IN (\(marks)) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
-            case .joinTable(let join):
-                let order = join.orderColumn.map { "j.\($0), " } ?? ""
-                sql = "SELECT t0.Z_PK, t0.Z_ENT, j.\(join.sourceColumn) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = j.\(join.destinationColumn) WHERE j.\(join.sourceColumn) IN (\(marks)) ORDER BY j.\(join.sourceColumn), \(order)t0.Z_PK"
-            case .foreignKey, .none:
-                return result
+    /// The objects a to-many relationship holds for one owner: the relationship's one-owner query,
+    /// whose text is made once per relationship.
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
+        guard let members = oneOwnerMembersSQL[ObjectIdentifier(r)] else { return [] }
+        let root = r.destination.layout.root.layout.entityID
+        let entity = r.destination.layout.entityID
+        var result: [ObjectRef] = []
+        try wrap { try read { db in
+            try db.query(members.sql, [.int(owner)]) { row in
+                result.append(ObjectRef(key: .permanent(root: root, pk: row.int64(0)),
+                                        entityID: members.entityColumn.map { Int(row.int64($0)) } ?? entity))
             }
-            try db.query(sql, chunk.map { .int($0) }) { row in
-                result[row.int64(2), default: []].append(ObjectRef(key: .permanent(root: root, pk: row.int64(0)), entityID: Int(row.int64(1))))
+        } }
+        return result
+    }
+
+    /// For each stored to-many relationship of the model, its members' query for one owner (`IN (?)`).
+    static func oneOwnerMembersSQL(_ model: NSManagedObjectModel, _ store: SQLiteStore) -> [ObjectIdentifier: MembersSQL] {
+        var result: [ObjectIdentifier: MembersSQL] = [:]
+        for entity in model.entities {
+            for slot in entity.layout.relationshipSlots {
+                guard case .toMany(let r) = entity.layout.kinds[slot], let sql = store.membersSQL(r, keyList: "(?)") else { continue }
+                result[ObjectIdentifier(r)] = sql
             }
         }
         return result
     }
+
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], _ db: SQLiteConnection) throws -> [Int64: [ObjectRef]] {
+        let root = r.destination.layout.root.layout.entityID
+        let entity = r.destination.layout.entityID
+        var result: [Int64: [ObjectRef]] = [:]
+        for owner in owners { result[owner] = [] }
+        for chunk in SQLiteKeyList(owners, json: usesJSONKeyLists).chunks {
+            guard let members = membersSQL(r, keyList: chunk.inOperand) else { return result }
+            try db.query(members.sql, chunk.arguments) { row in
+                result[row.int64(members.ownerColumn), default: []].append(
+                    ObjectRef(key: .permanent(root: root, pk: row.int64(0)), entityID: members.entityColumn.map { Int(row.int64($0)) } ?? entity))
+            }
+        }
+        return result
+    }
+
+    /// The `SELECT` of a to-many relationship's members (their keys) for the owners in `keyList`, in
+    /// owner order, then the relationship's order (ordered) or key: each row's first column is a
+    /// member's `Z_PK`. When the destination entity has subentities the member's `Z_ENT` follows;
+    /// without, the query needs neither it nor the destination's table: `SELECT t0.Z_PK, t0.ZOWNER …`
+    /// reads the foreign key's index alone, a many-to-many its join table alone. `nil` for a
+    /// relationship that is not a stored to-many.
+    func membersSQL(_ r: RelationshipLayout, keyList: String) -> MembersSQL? {
+        let table = tables[r.destination.layout.root.layout.entityID]!
+        let oneEntity = r.destination.layout.entityIDs.count == 1
+        switch r.storage {
+        case .inverseForeignKey(let column, let order):
+            let rest = "FROM \(table.name) t0 WHERE t0.\(column) IN \(keyList) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
+            return oneEntity ? MembersSQL(sql: "SELECT t0.Z_PK, t0.\(column) \(rest)", entityColumn: nil, ownerColumn: 1)
+                : MembersSQL(sql: "SELECT t0.Z_PK, t0.Z_ENT, t0.\(column) \(rest)", entityColumn: 1, ownerColumn: 2)
+        case .joinTable(let join):
+            let (source, destination) = ("j.\(join.sourceColumn)", "j.\(join.destinationColumn)")
+            let order = join.orderColumn.map { "j.\($0), " } ?? ""
+            if oneEntity {
+                return MembersSQL(sql: "SELECT \(destination), \(source) FROM \(join.name) j WHERE \(source) IN \(keyList) ORDER BY \(source), \(order)\(destination)",
+                                  entityColumn: nil, ownerColumn: 1)
+            }
+            return MembersSQL(sql: "SELECT t0.Z_PK, t0.Z_ENT, \(source) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = \(destination) WHERE \(source) IN \(keyList) ORDER BY \(source), \(order)t0.Z_PK",
+                              entityColumn: 1, ownerColumn: 2)
+        case .foreignKey, .none:
+            return nil
+        }
+    }
+
+    /// The `SELECT` of a to-many relationship's members' rows (the destination table's select list) for
+    /// the owners in `keyList`, in the order of ``membersSQL(_:keyList:)``, and the column that holds
+    /// each row's owner key (in the select list when the inverse is a to-one, appended for a
+    /// many-to-many). `nil` for a relationship that is not a stored to-many.
+    func memberRowsSQL(_ r: RelationshipLayout, keyList: String) -> (sql: String, ownerColumn: Int32)? {
+        let table = tables[r.destination.layout.root.layout.entityID]!
+        switch r.storage {
+        case .inverseForeignKey(let column, let order):
+            let rest = "FROM \(table.name) t0 WHERE t0.\(column) IN \(keyList) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
+            if let position = table.columns.firstIndex(where: { $0.name == column }) {
+                return ("SELECT \(table.selectList) \(rest)", Int32(3 + position))
+            }
+            return ("SELECT \(table.selectList), t0.\(column) \(rest)", Int32(3 + table.columns.count))
+        case .joinTable(let join):
+            let order = join.orderColumn.map { "j.\($0), " } ?? ""
+            return ("SELECT \(table.selectList), j.\(join.sourceColumn) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = j.\(join.destinationColumn) WHERE j.\(join.sourceColumn) IN \(keyList) ORDER BY j.\(join.sourceColumn), \(order)t0.Z_PK",
+                    Int32(3 + table.columns.count))
+        case .foreignKey, .none:
+            return nil
+        }
+    }
+}
+
+/// A to-many relationship's members query: its text, and where each row holds the member's entity
+/// number (`nil`: the destination has no subentities, every member is of the destination entity) and
+/// the owner's key.
+struct MembersSQL {
+    let sql: String
+    let entityColumn: Int32?
+    let ownerColumn: Int32
 }
 
 /// A join table with the entities of its two columns, for deleting a row's join rows.

@@ -29,6 +29,15 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     private let hasGenerationTable: Bool
     /// The store file's path (`:memory:` for an in-memory store).
     let path: String
+    /// Whether lists of keys are bound as one JSON array (`json_each`), which SQLite has unless built
+    /// without its JSON functions; otherwise in chunks of 500 parameters (see ``SQLiteKeyList``). Tests
+    /// turn it off to run the fallback.
+    var usesJSONKeyLists: Bool
+    /// How to read a row of each entity, by entity number (see ``RowShape``).
+    private(set) var rowShapes: [RowShape?] = []
+    /// Each stored to-many relationship's members query for one owner (what firing its fault runs), by
+    /// `ObjectIdentifier` of its `RelationshipLayout`; made when the store opens.
+    private(set) var oneOwnerMembersSQL: [ObjectIdentifier: MembersSQL] = [:]
 
     /// Opens the store (see `SQLiteStore+Open.swift`); every failure is a `CoreDataError` naming the path.
     init(url: URL?, model: NSManagedObjectModel, options: StoreOpenOptions = StoreOpenOptions(), logger: Logger?) throws {
@@ -49,11 +58,21 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         readers = opened.readers.map { ($0, NSLock()) }
         identifier = opened.identifier
         hasGenerationTable = opened.hasGenerationTable
+        usesJSONKeyLists = connection.hasJSON
+        oneOwnerMembersSQL = Self.oneOwnerMembersSQL(model, self)
+        rowShapes = RowShape.all(model, tables)
     }
 
-    /// Runs `body` on a reader connection (the writer for an in-memory store).
+    /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so
+    /// that one thread's reads stay on one connection and its page cache (taking turns would make each
+    /// query find the pages the previous one read in the other connection's cache); when both are busy,
+    /// the next in turn, waiting for it.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         guard !readers.isEmpty else { return try write(body) }
+        for reader in readers where reader.lock.try() {
+            defer { reader.lock.unlock() }
+            return try body(reader.connection)
+        }
         let index = readerCounter.withLock { () -> Int in
             nextReader = (nextReader + 1) % readers.count
             return nextReader
@@ -70,6 +89,19 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Queries run so far on all connections.
     var queryCount: Int {
         writerLock.withLock { connection.queryCount } + readers.reduce(0) { sum, r in sum + r.lock.withLock { r.connection.queryCount } }
+    }
+
+    /// Runs `body` and returns the SQL text of the queries it ran on this store's connections, in order.
+    func recordingSQL(_ body: () throws -> Void) rethrows -> [String] {
+        let recorder = SQLRecorder()
+        func set(_ value: SQLRecorder?) {
+            writerLock.withLock { connection.recorder = value }
+            for reader in readers { reader.lock.withLock { reader.connection.recorder = value } }
+        }
+        set(recorder)
+        defer { set(nil) }
+        try body()
+        return recorder.recorded
     }
 
     func table(for layout: EntityLayout) -> TableInfo { tables[layout.root.layout.entityID]! }
@@ -138,24 +170,29 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return rows
     }
 
+    /// A row's values by storage slot, read by its entity's ``RowShape`` (numbers and column positions
+    /// only: nothing per row touches the model's objects).
     func values(of row: SQLiteStatement, entityID: Int, table: TableInfo) -> [Value] {
-        guard let positions = table.slotPositions[entityID], let entity = model.entity(number: entityID) else { return [] }
-        let layout = entity.layout!
-        return positions.indices.map { slot in
-            switch layout.kinds[slot] {
-            case .attribute(let type):
-                guard let column = positions[slot] else { return layout.defaultValues[slot] }
-                return row.value(column, as: type)
-            case .toOne(let r):
-                guard let column = positions[slot], !row.isNull(column) else { return .null }
-                let destination = r.destination.layout!
-                var entity = destination.entityID
-                if let e = table.entityColumnPositions[entityID]?[slot], !row.isNull(e) { entity = Int(row.int64(e)) }
-                return ObjectRef(key: .permanent(root: destination.root.layout.entityID, pk: row.int64(column)), entityID: entity).value
-            case .toMany:
-                return ToManyFault.value
+        guard entityID >= 0, entityID < rowShapes.count, let shape = rowShapes[entityID] else { return [] }
+        var values: [Value] = []
+        values.reserveCapacity(shape.slots.count)
+        for slot in shape.slots {
+            switch slot {
+            case .attribute(let column, let type):
+                values.append(row.value(column, as: type))
+            case .fixed(let value):
+                values.append(value)
+            case .toOne(let column, let entityColumn, let entity, let root):
+                guard !row.isNull(column) else {
+                    values.append(.null)
+                    continue
+                }
+                var number = entity
+                if let entityColumn, !row.isNull(entityColumn) { number = Int(row.int64(entityColumn)) }
+                values.append(ObjectRef(key: .permanent(root: root, pk: row.int64(column)), entityID: number).value)
             }
         }
+        return values
     }
 
     /// The store's save generation (`Z_OCDGENERATION`): advanced by every save transaction, so a value
@@ -181,33 +218,56 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return count
     }
 
-    /// Rows by key (for faults), one query per hierarchy and 500 keys.
+    /// Rows by key (for faults and prefetching), one query per hierarchy (see ``SQLiteKeyList``).
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow] {
         var byRoot: [Int: [Int64]] = [:]
         for case .permanent(let root, let pk) in keys { byRoot[root, default: []].append(pk) }
         var result: [ObjectKey: StoreRow] = [:]
+        result.reserveCapacity(keys.count)
         for (root, pks) in byRoot {
-            for start in stride(from: 0, to: pks.count, by: 500) {
-                let chunk = Array(pks[start..<min(start + 500, pks.count)])
-                try wrap { try read { db in
-                    for (pk, row) in try loadRows(root: root, pks: chunk, db) { result[.permanent(root: root, pk: pk)] = row }
-                } }
-            }
+            for row in try loadRows(root: root, pks: pks) { if let row { result[.permanent(root: root, pk: row.pk)] = row } }
         }
+        return result
+    }
+
+    /// The rows of some keys of one hierarchy, in the keys' order (`nil` for a row that is gone), in one
+    /// query (see ``SQLiteKeyList``).
+    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?] {
+        var result = [StoreRow?](repeating: nil, count: pks.count)
+        try wrap { try read { db in try loadRows(root: root, pks: pks, db) { result[$0] = $1 } } }
         return result
     }
 
     /// Rows by key on a given connection (inside a write transaction).
     func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [Int64: StoreRow] {
-        guard let table = tables[root], !pks.isEmpty else { return [:] }
         var result: [Int64: StoreRow] = [:]
-        let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN (\(Array(repeating: "?", count: pks.count).joined(separator: ", ")))"
-        try db.query(sql, pks.map { .int($0) }) { row in
-            let entityID = Int(row.int64(1))
-            result[row.int64(0)] = StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
-                                            values: values(of: row, entityID: entityID, table: table))
-        }
+        try loadRows(root: root, pks: pks, db) { result[$1.pk] = $1 }
         return result
+    }
+
+    /// `SELECT` of the table's columns for the keys of `chunk`: a JSON key list joined (each row ends
+    /// with its key's position, `k.key`), else `WHERE t0.Z_PK IN (?, …)`.
+    func loadRowsSQL(root: Int, _ chunk: SQLiteKeyList.Chunk) -> String {
+        let table = tables[root]!
+        if chunk.isJSON {
+            return "SELECT \(table.selectList), k.key FROM \(SQLiteKeyList.joined) JOIN \(table.name) t0 ON t0.Z_PK = k.value"
+        }
+        return "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN \(chunk.inOperand)"
+    }
+
+    /// Calls `body` with each row and the position of its key in `pks`.
+    private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection, _ body: (Int, StoreRow) -> Void) throws {
+        guard let table = tables[root], !pks.isEmpty else { return }
+        let position = Int32(3 + table.columns.count)
+        for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
+            let positions = chunk.isJSON || chunk.range.count == 1 ? [:] : SQLiteKeyList.positions(pks, chunk)
+            try db.query(loadRowsSQL(root: root, chunk), chunk.arguments) { row in
+                let entityID = Int(row.int64(1))
+                let pk = row.int64(0)
+                let index = chunk.isJSON ? Int(row.int64(position)) : positions[pk] ?? chunk.range.lowerBound
+                body(index, StoreRow(pk: pk, entityID: entityID, version: row.int64(2), values: values(of: row, entityID: entityID, table: table)))
+            }
+        }
     }
 
     /// Turns SQLite failures into Core Data errors carrying the SQL.
@@ -223,4 +283,46 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 /// Opens the SQLite store behind an `NSPersistentStore` (a file, or an in-memory database for `url == nil`).
 func openSQLiteStore(url: URL?, model: NSManagedObjectModel, options: [AnyHashable: Any]?, logger: Logger?) throws -> any StoreBackend {
     try SQLiteStore(url: url, model: model, options: StoreOpenOptions(options), logger: logger)
+}
+
+/// How to read one entity's rows of its table into values by storage slot, made once when the store
+/// opens: each slot's column position and type, or its fixed value.
+final class RowShape {
+    enum Slot {
+        /// An attribute's column and type.
+        case attribute(Int32, NSAttributeType)
+        /// A value every row has here: a transient attribute's default, nil, or a to-many fault.
+        case fixed(Value)
+        /// A to-one's key column, the column of the destination's entity number (when the destination
+        /// has subentities), and the destination's entity number and hierarchy root.
+        case toOne(Int32, entityColumn: Int32?, entity: Int, root: Int)
+    }
+    let slots: [Slot]
+
+    init(layout: EntityLayout, positions: [Int32?], entityColumns: [Int: Int32]) {
+        slots = positions.indices.map { slot in
+            switch layout.kinds[slot] {
+            case .attribute(let type):
+                guard let column = positions[slot] else { return .fixed(layout.defaultValues[slot]) }
+                return .attribute(column, type)
+            case .toOne(let r):
+                guard let column = positions[slot] else { return .fixed(.null) }
+                return .toOne(column, entityColumn: entityColumns[slot], entity: r.destinationEntityID, root: r.destinationRootID)
+            case .toMany:
+                return .fixed(ToManyFault.value)
+            }
+        }
+    }
+
+    /// A shape for every entity of the model, indexed by entity number.
+    static func all(_ model: NSManagedObjectModel, _ tables: [Int: TableInfo]) -> [RowShape?] {
+        let largest = model.entities.map { $0.layout.entityID }.max() ?? 0
+        var shapes = [RowShape?](repeating: nil, count: largest + 1)
+        for entity in model.entities {
+            let layout = entity.layout!
+            guard let table = tables[layout.rootEntityID], let positions = table.slotPositions[layout.entityID] else { continue }
+            shapes[layout.entityID] = RowShape(layout: layout, positions: positions, entityColumns: table.entityColumnPositions[layout.entityID] ?? [:])
+        }
+        return shapes
+    }
 }
