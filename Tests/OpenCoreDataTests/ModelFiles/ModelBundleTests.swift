@@ -83,6 +83,19 @@ struct ModelBundleTests {
         #expect(NSManagedObjectModel.mergedModel(from: [try #require(Bundle(url: empty.directory))]) == nil)
     }
 
+    /// `Bundle.main` (the default of `mergedModel(from: nil)`) is the executable's folder on Linux: a model
+    /// folder there is found by both lookups. (The test puts one there for a moment, under a unique name.)
+    @Test func theMainBundleIsSearched() throws {
+        let name = "MainProbe\(UUID().uuidString.prefix(8))"
+        let url = Bundle.main.resourceURL!.appendingPathComponent(name + ".xcdatamodel")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(ModelFileFixtures.small().utf8).write(to: url.appendingPathComponent("contents"))
+        #expect(NSManagedObjectModel.mergedModel(from: nil)?.entitiesByName["Person"] != nil)
+        #expect(NSManagedObjectModel.mergedModel(from: [Bundle.main])?.entities.count == 1)
+        #expect(NSPersistentContainer(name: name).managedObjectModel.entitiesByName["Person"] != nil)
+    }
+
     /// The test executable's resource bundle sits beside it, as an app's does.
     @Test func containerByNameFindsTheResourceBundleBesideTheExecutable() throws {
         let container = NSPersistentContainer(name: "Zoo")
