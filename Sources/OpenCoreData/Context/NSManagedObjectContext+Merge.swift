@@ -74,9 +74,10 @@ extension NSManagedObjectContext {
         var changedKeys: [(NSManagedObjectID, Set<Int>)] = []
         var unregistered: [SavedChanges.Row] = []
         var unregisteredDeletes: [NSManagedObjectID] = []
+        var absorbed: [NSManagedObject] = []
         for row in saved.inserted {
             let (object, isNew) = objectForMergedRow(row)
-            if isNew { insertedHere.append(object) } else { absorb(object, row) }
+            if isNew { insertedHere.append(object) } else { absorb(object, row); absorbed.append(object) }
         }
         for row in saved.updated {
             guard let object = registry[row.id.key] else {
@@ -86,9 +87,11 @@ extension NSManagedObjectContext {
                 continue
             }
             let visible = absorb(object, row)
+            absorbed.append(object)
             updatedHere.append(object)
             changedKeys.append((object.objectID, visible))
         }
+        reapplyKeptRelationshipChanges(absorbed.filter { touched[ObjectIdentifier($0)] != nil })
         for id in saved.deleted {
             guard let object = registry.removeValue(forKey: id.key) else {
                 unregisteredDeletes.append(id)  // may still move a controller's fetchLimit/fetchOffset window

@@ -91,6 +91,31 @@ extension NSManagedObjectContext {
         }
     }
 
+    /// After a merge: objects whose unsaved relationship changes were kept over the saved values. Their
+    /// registered destinations took the saved values of the inverse; they follow the kept changes again,
+    /// so both sides agree (the local change wins in memory, as it does for the object itself).
+    func reapplyKeptRelationshipChanges(_ objects: [NSManagedObject]) {
+        for object in objects where !object.isFault && !object.layout.relationshipSlots.isEmpty {
+            guard let snapshot = object.snapshot else { continue }
+            let me = object.ref
+            for slot in object.layout.relationshipSlots {
+                guard let r = object.layout.relationship(slot), let inverse = r.inverseSlot,
+                      object.values[slot] != snapshot[slot], !object.values[slot].isToManyFault, !snapshot[slot].isToManyFault else { continue }
+                let inverseIsToMany = r.relationship.inverseRelationship?.isToMany ?? false
+                func refs(_ v: Value) -> Set<ObjectRef> { Set(r.isToMany ? v.objectRefs : v.objectRef.map { [$0] } ?? []) }
+                let kept = refs(object.values[slot]), saved = refs(snapshot[slot])
+                for ref in saved.subtracting(kept) {
+                    guard let destination = registry[ref.key] else { continue }
+                    if inverseIsToMany { destination.rawRemove(inverse, me) } else if destination.value(at: inverse).objectRef == me { destination.rawSetToOne(inverse, nil) }
+                }
+                for ref in kept.subtracting(saved) {
+                    guard let destination = registry[ref.key] else { continue }
+                    if inverseIsToMany { destination.rawInsert(inverse, me) } else { destination.rawSetToOne(inverse, me) }
+                }
+            }
+        }
+    }
+
     // MARK: - Delete rules
 
     /// Applies the delete rules of objects deleted since the last call: nullify removes each from its

@@ -217,7 +217,8 @@ extension NSManagedObjectContext {
         ])
     }
 
-    /// Required values present, values of the attribute's type. One error throws as itself; several as
+    /// Required values present, values of the attribute's type meeting its validation predicates (see
+    /// AttributeValidation.swift). One error throws as itself; several as
     /// `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`.
     func validate(_ objects: [NSManagedObject], deleted: [NSManagedObject] = []) throws {
         var errors: [CoreDataError] = deniedDeletes(deleted)
@@ -241,6 +242,8 @@ extension NSManagedObjectContext {
                                                 "\(entityName).\(attribute.name) \(problem).",
                                                 userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name,
                                                            NSValidationValueErrorKey: value.anyValue ?? NSNull()]))
+                } else if !attribute.validationPredicates.isEmpty {
+                    errors += attribute.validationErrors(for: value, object: object, entityName: entityName)
                 }
             }
         }

@@ -64,3 +64,21 @@ public final class CoreDataError: NSError, @unchecked Sendable {
 
     public override var description: String { message }
 }
+
+/// Mirrors `NSValidationNumberTooLargeError`: a number above the attribute's maximum.
+public let NSValidationNumberTooLargeError = 1610
+/// Mirrors `NSValidationNumberTooSmallError`: a number below the attribute's minimum.
+public let NSValidationNumberTooSmallError = 1620
+/// Mirrors `NSValidationDateTooLateError`: a date after the attribute's maximum.
+public let NSValidationDateTooLateError = 1630
+/// Mirrors `NSValidationDateTooSoonError`: a date before the attribute's minimum.
+public let NSValidationDateTooSoonError = 1640
+/// Mirrors `NSValidationInvalidDateError`.
+public let NSValidationInvalidDateError = 1650
+/// Mirrors `NSValidationStringTooLongError`: a string longer than the attribute's maximum length.
+public let NSValidationStringTooLongError = 1660
+/// Mirrors `NSValidationStringTooShortError`: a string shorter than the attribute's minimum length.
+public let NSValidationStringTooShortError = 1670
+/// Mirrors `NSValidationStringPatternMatchingError`: a string that does not match the attribute's
+/// regular expression.
+public let NSValidationStringPatternMatchingError = 1680

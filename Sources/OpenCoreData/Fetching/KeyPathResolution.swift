@@ -169,6 +169,10 @@ struct KeyPathResolver {
                 throw notFound(index == components.startIndex ? nil : "entity \(entityName) has no property \(key)")
             }
             let property = layout.properties[slot]
+            if property is NSFetchedPropertyDescription {
+                throw CoreDataError(NSCoreDataError, "fetched property \(key) of entity \(entityName) cannot be used in a fetch (fetched properties are not evaluated yet)",
+                                    userInfo: [NSValidationKeyErrorKey: text])
+            }
             if property.isTransient, !use.allowsTransient {
                 let keyPath = index == components.startIndex ? "" : " (keypath \(text))"
                 throw CoreDataError(NSCoreDataError, "transient property \(key) of entity \(entityName)\(keyPath) \(use.transientRefusal)",

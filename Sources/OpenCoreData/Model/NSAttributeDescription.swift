@@ -6,6 +6,24 @@ public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable 
     public var attributeType: NSAttributeType = .undefinedAttributeType
     /// Mirrors `defaultValue`: given to each newly inserted object.
     public var defaultValue: Any? = nil
+    /// Mirrors `valueTransformerName`: the `ValueTransformer` of a transformable attribute (a model file's
+    /// `valueTransformerName`). Stored and written back; the transformer is not run yet.
+    public var valueTransformerName: String? = nil
+    /// Mirrors `allowsExternalBinaryDataStorage` (a model file's `allowsExternalBinaryDataStorage`). Stored
+    /// and written back; the SQLite store keeps every value in its row for now.
+    public var allowsExternalBinaryDataStorage: Bool = false
+    /// Mirrors `preservesValueInHistoryOnDeletion` (a model file's `preserveAfterDeletion`). Stored only:
+    /// there is no persistent history yet.
+    public var preservesValueInHistoryOnDeletion: Bool = false
+    /// Mirrors `allowsCloudEncryption` (a model file's `allowsCloudEncryption`). Stored only: there is no
+    /// CloudKit on Linux.
+    public var allowsCloudEncryption: Bool = false
+    /// Not in Core Data's run-time API: Xcode's "Use Scalar Type" (a model file's `usesScalarValueType`),
+    /// which only Xcode's class generation reads (`Int16` rather than `NSNumber?`). Kept so that a model
+    /// file reads and writes back unchanged and class generation can use it.
+    public var usesScalarValueType: Bool = false
+    /// The class name set explicitly (a model file's `customClassName`), `nil` for the type's own.
+    var customClassName: String? = nil
 
     public override init() { super.init() }
 
@@ -18,9 +36,35 @@ public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable 
         self.defaultValue = defaultValue
     }
 
-    /// Mirrors `attributeValueClassName`.
+    /// Mirrors `attributeValueClassName`: the class of the attribute's values, from its type; settable, as
+    /// in Core Data, to name the class of a transformable attribute's values (a model file's
+    /// `customClassName`, such as `"[String]"` or `"NSArray"`).
     public var attributeValueClassName: String? {
-        switch attributeType {
+        get { customClassName ?? attributeType.valueClassName }
+        set { customClassName = newValue == attributeType.valueClassName ? nil : newValue }
+    }
+
+    public override var description: String {
+        "(\(name), \(attributeType.name), \(isOptional ? "optional" : "required"))"
+    }
+}
+
+/// Mirrors Core Data's `NSDerivedAttributeDescription`: an attribute whose value Core Data computes from
+/// `derivationExpression` when the object is saved (a model file's `derived="YES"`).
+///
+/// Stored and written back; the value is not computed yet — until it is, the attribute behaves as an
+/// ordinary attribute that the app sets.
+public class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
+    /// Mirrors `derivationExpression`: such as `canonical:(name)`, `now()`, `animals.@count`.
+    public var derivationExpression: NSExpression? = nil
+
+    public override init() { super.init() }
+}
+
+extension NSAttributeType {
+    /// The class name Core Data gives values of the type (`attributeValueClassName`).
+    var valueClassName: String? {
+        switch self {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .doubleAttributeType,
              .floatAttributeType, .booleanAttributeType: return "NSNumber"
         case .decimalAttributeType: return "NSDecimalNumber"
@@ -29,11 +73,8 @@ public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable 
         case .binaryDataAttributeType: return "NSData"
         case .UUIDAttributeType: return "NSUUID"
         case .URIAttributeType: return "NSURL"
-        case .undefinedAttributeType: return nil
+        case .objectIDAttributeType: return "NSManagedObjectID"
+        case .undefinedAttributeType, .transformableAttributeType: return nil
         }
-    }
-
-    public override var description: String {
-        "(\(name), \(attributeType.name), \(isOptional ? "optional" : "required"))"
     }
 }

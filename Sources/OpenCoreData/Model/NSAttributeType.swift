@@ -15,6 +15,13 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
     case binaryDataAttributeType = 1000
     case UUIDAttributeType = 1100
     case URIAttributeType = 1200
+    /// Mirrors `.transformableAttributeType`: a value kept as data through a `ValueTransformer`. Stored
+    /// today as binary data: the transformer named by `valueTransformerName` is not run yet (a model file
+    /// keeps its name), so the attribute holds `Data` values.
+    case transformableAttributeType = 1800
+    /// Mirrors `.objectIDAttributeType`: an object ID. Core Data uses it for expression results; a model
+    /// file may declare it. We accept it on transient attributes only (any value, kept in memory).
+    case objectIDAttributeType = 2000
 
     /// The SQLite column type Core Data uses for the attribute.
     var sqlType: String {
@@ -25,8 +32,8 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case .doubleAttributeType, .floatAttributeType: return ""
         case .dateAttributeType: return "TIMESTAMP"
         case .stringAttributeType, .URIAttributeType: return "VARCHAR"
-        case .binaryDataAttributeType, .UUIDAttributeType: return "BLOB"
-        case .undefinedAttributeType: return "BLOB"
+        case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType: return "BLOB"
+        case .undefinedAttributeType, .objectIDAttributeType: return "BLOB"
         }
     }
 
@@ -37,10 +44,10 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
              .decimalAttributeType, .doubleAttributeType, .floatAttributeType: return .number
         case .stringAttributeType: return .string
         case .dateAttributeType: return .date
-        case .binaryDataAttributeType: return .data
+        case .binaryDataAttributeType, .transformableAttributeType: return .data
         case .UUIDAttributeType: return .uuid
         case .URIAttributeType: return .url
-        case .undefinedAttributeType: return .any
+        case .undefinedAttributeType, .objectIDAttributeType: return .any
         }
     }
 
@@ -59,6 +66,8 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case .binaryDataAttributeType: return "Binary Data"
         case .UUIDAttributeType: return "UUID"
         case .URIAttributeType: return "URI"
+        case .transformableAttributeType: return "Transformable"
+        case .objectIDAttributeType: return "ObjectID"
         }
     }
 
@@ -67,7 +76,7 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
     func coerce(_ value: Value) -> Value? {
         switch (self, value) {
         case (_, .null): return .null
-        case (.undefinedAttributeType, _): return value
+        case (.undefinedAttributeType, _), (.objectIDAttributeType, _): return value
         case (.integer16AttributeType, _), (.integer32AttributeType, _), (.integer64AttributeType, _):
             let range: ClosedRange<Int64> = self == .integer16AttributeType ? Int64(Int16.min)...Int64(Int16.max)
                 : self == .integer32AttributeType ? Int64(Int32.min)...Int64(Int32.max) : Int64.min...Int64.max
@@ -93,7 +102,7 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case (.decimalAttributeType, .double(let d)): return Decimal(shortestDigitsOf: d).map { .decimal($0) }
         case (.stringAttributeType, .string): return value
         case (.dateAttributeType, .date): return value
-        case (.binaryDataAttributeType, .data): return value
+        case (.binaryDataAttributeType, .data), (.transformableAttributeType, .data): return value
         case (.UUIDAttributeType, .uuid): return value
         case (.URIAttributeType, .url): return value
         default: return nil

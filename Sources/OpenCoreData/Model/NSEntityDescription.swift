@@ -14,6 +14,25 @@ public class NSEntityDescription: NSObject, @unchecked Sendable {
     public var isAbstract: Bool = false { willSet { checkMutable() } }
     /// Mirrors `userInfo`.
     public var userInfo: [AnyHashable: Any]? = nil
+    /// Mirrors `renamingIdentifier`: the entity's name in an earlier model version, for migration (a model
+    /// file's `elementID`). Stored; migration does not read it yet.
+    public var renamingIdentifier: String? = nil { willSet { checkMutable() } }
+    /// Mirrors `versionHashModifier`: a string that changes the entity's version hash in Core Data.
+    /// Stored and written back; our model version hash does not include it yet.
+    public var versionHashModifier: String? = nil { willSet { checkMutable() } }
+    /// Mirrors `indexes`: the entity's fetch indexes (a model file's `fetchIndex` elements). Stored and
+    /// written back; the SQLite store does not create them yet.
+    public var indexes: [NSFetchIndexDescription] = [] {
+        willSet { checkMutable() }
+        didSet { for i in indexes { i.entity = self } }
+    }
+    /// Mirrors `uniquenessConstraints`: each constraint is a list of property names (or descriptions) whose
+    /// values together must be unique (a model file's `uniquenessConstraint`). Stored and written back;
+    /// saves do not enforce them yet.
+    public var uniquenessConstraints: [[Any]] = [] { willSet { checkMutable() } }
+    /// Not in Core Data's run-time API: Xcode's "Codegen" setting (a model file's `codeGenerationType`:
+    /// `"class"`, `"category"`, or `nil` for manual), which Xcode's class generation reads.
+    public var codeGenerationType: String? = nil { willSet { checkMutable() } }
 
     private var ownProperties: [NSPropertyDescription] = []
     private var _subentities: [NSEntityDescription] = []

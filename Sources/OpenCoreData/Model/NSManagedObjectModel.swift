@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Logging
 
-/// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code (Linux has no
-/// `.xcdatamodeld` compiler). A coordinator freezes and validates it; a model with duplicate names, names
+/// Mirrors Core Data's `NSManagedObjectModel`: the entities of a store, built in code or read from Xcode's
+/// `.xcdatamodeld` folder (Model/Files/, docs/ModelFiles.md). A coordinator freezes and validates it; a model with duplicate names, names
 /// that are not identifiers or would share a SQLite table or column, reserved property names (see
 /// `ModelNameRules`) or an inheritance cycle is an error then, not at the first save.
 public class NSManagedObjectModel: NSObject, @unchecked Sendable {
@@ -12,6 +12,18 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private(set) var isFrozen = false
     /// Entities by their number (`Z_ENT`), set when the model is frozen.
     private var entitiesByNumber: [Int: NSEntityDescription] = [:]
+    /// The fetch request templates by name (see NSManagedObjectModel+Templates.swift).
+    var fetchRequestTemplates: [String: NSFetchRequest<NSFetchRequestResult>] = [:]
+    /// The named configurations, in the order they were added, with their entities.
+    var namedConfigurations: [(name: String, entities: [NSEntityDescription])] = []
+    /// The other versions of the `.xcdatamodeld` this model was read from, by version name.
+    var otherVersions: [String: NSManagedObjectModel] = [:]
+    /// The model's version name in the `.xcdatamodeld` it was read from (see NSManagedObjectModel+Files.swift).
+    var fileVersionName: String?
+
+    /// Mirrors `versionIdentifiers`: the model's version identifiers (a model file's
+    /// `userDefinedModelVersionIdentifier`). Not part of the version hash, as in Core Data.
+    public var versionIdentifiers: Set<AnyHashable> = []
 
     public override init() { super.init() }
 
@@ -104,6 +116,7 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
             func assign(_ e: NSEntityDescription) {
                 for p in e.properties where p.entity === e && !p.isTransient {
                     if let r = p as? NSRelationshipDescription, r.isToMany { continue }
+                    if p is NSFetchedPropertyDescription { continue }
                     var column = ModelNameRules.columnName(forAttributeNamed: p.name)
                     if used.contains(column) {
                         column = ModelNameRules.columnName(forAttributeNamed: p.name, entityNumber: number(e))
@@ -312,11 +325,15 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
                     }
                     continue
                 }
+                if p is NSFetchedPropertyDescription { continue }
                 guard let a = p as? NSAttributeDescription else {
                     throw fail("entity \(name): property \(p.name) is neither an attribute nor a relationship")
                 }
                 if a.attributeType == .undefinedAttributeType && !a.isTransient {
                     throw fail("entity \(name): attribute \(p.name) has an undefined type and is not transient")
+                }
+                if a.attributeType == .objectIDAttributeType && !a.isTransient {
+                    throw fail("entity \(name): attribute \(p.name) is of type ObjectID, which we support on transient attributes only")
                 }
                 if let d = a.defaultValue, a.attributeType.coerce(Value(any: d)) == nil {
                     throw fail("entity \(name): the default value of \(p.name) is not a \(a.attributeType.name)")

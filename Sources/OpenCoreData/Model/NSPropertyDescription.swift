@@ -12,9 +12,40 @@ public class NSPropertyDescription: NSObject, @unchecked Sendable {
     public internal(set) weak var entity: NSEntityDescription?
     /// Mirrors `userInfo`.
     public var userInfo: [AnyHashable: Any]? = nil
+    /// Mirrors `renamingIdentifier`: the property's name in an earlier model version, for migration (a model
+    /// file's `elementID`). Stored; migration does not read it yet.
+    public var renamingIdentifier: String? = nil
+    /// Mirrors `versionHashModifier`: a string that changes the property's version hash in Core Data.
+    /// Stored and written back; our model version hash does not include it yet.
+    public var versionHashModifier: String? = nil
+    /// Mirrors `isIndexed` (deprecated in Core Data in favour of ``NSEntityDescription/indexes``; a model
+    /// file's `indexed="YES"`). Stored; the SQLite store does not create an index for it yet.
+    public var isIndexed: Bool = false
+    /// Mirrors `isIndexedBySpotlight` (a model file's `spotlightIndexingEnabled`). Stored only: Linux has
+    /// no Spotlight.
+    public var isIndexedBySpotlight: Bool = false
+    /// Mirrors `validationPredicates`: conditions a value must meet. A model file's min/max value and
+    /// regular expression become these, as Xcode's model compiler makes them (see docs/ModelFiles.md).
+    public private(set) var validationPredicates: [NSPredicate] = []
+    /// Mirrors `validationWarnings`: for each validation predicate, the error code (or message) a failure
+    /// reports.
+    public private(set) var validationWarnings: [Any] = []
     /// The property's storage slot in objects of its entity and of every subentity (inherited properties
     /// come first, so a property has one slot in the whole hierarchy). Set when the model is frozen.
     var slot = -1
 
     public override init() { super.init() }
+
+    /// Mirrors `setValidationPredicates(_:withValidationWarnings:)`: the two arrays pair up by position.
+    public func setValidationPredicates(_ validationPredicates: [NSPredicate]?, withValidationWarnings validationWarnings: [String]?) {
+        self.validationPredicates = validationPredicates ?? []
+        self.validationWarnings = validationWarnings ?? []
+    }
+
+    /// The same with error codes as warnings (Core Data's compiled models hold `NSNumber` codes such as
+    /// `NSValidationNumberTooSmallError`).
+    func setValidationPredicates(_ predicates: [NSPredicate], codes: [Int]) {
+        self.validationPredicates = predicates
+        self.validationWarnings = codes.map { NSNumber(value: $0) }
+    }
 }

@@ -12,6 +12,8 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// Mirrors `persistentStoreDescriptions`: one SQLite store at `defaultDirectoryURL()/NAME.sqlite` by default.
     public var persistentStoreDescriptions: [NSPersistentStoreDescription]
     private var _viewContext: NSManagedObjectContext?
+    /// Why `init(name:)` found no model (or could not read it): reported by `loadPersistentStores`.
+    private var modelLoadingError: (any Error)?
 
     /// Mirrors `init(name:managedObjectModel:)`. Traps on an invalid model, as Core Data raises.
     public init(name: String, managedObjectModel model: NSManagedObjectModel) {
@@ -21,6 +23,23 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         let description = NSPersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))
         self.persistentStoreDescriptions = [description]
         super.init()
+    }
+
+    /// Mirrors `init(name:)`: the model `name.xcdatamodeld` (or `name.xcdatamodel`) from the main bundle
+    /// or, failing that, from the SwiftPM resource bundles beside the executable (declare it with
+    /// `resources: [.copy("Zoo.xcdatamodeld")]`; see docs/ModelFiles.md). Core Data looks for a compiled
+    /// `name.momd`; we read the folder Xcode saves.
+    ///
+    /// Where Core Data only logs that the model was not found (and fails later), `loadPersistentStores`
+    /// reports it here: an error saying where it looked and how to declare the resource in Package.swift,
+    /// or the ``ModelFileError`` of a model that does not read.
+    public convenience init(name: String) {
+        do {
+            self.init(name: name, managedObjectModel: try ModelBundleLookup.model(named: name))
+        } catch {
+            self.init(name: name, managedObjectModel: NSManagedObjectModel())
+            modelLoadingError = error
+        }
     }
 
     /// Mirrors `defaultDirectoryURL()`: `$XDG_DATA_HOME` (or `~/.local/share`) on Linux, Application
@@ -33,6 +52,10 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// Mirrors `loadPersistentStores(completionHandler:)`: adds each described store, calling the handler
     /// once per store (before this returns).
     open func loadPersistentStores(completionHandler block: (NSPersistentStoreDescription, (any Error)?) -> Void) {
+        if let modelLoadingError {
+            for description in persistentStoreDescriptions { block(description, modelLoadingError) }
+            return
+        }
         for description in persistentStoreDescriptions {
             persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
         }

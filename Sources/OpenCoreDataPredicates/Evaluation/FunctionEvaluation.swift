@@ -72,11 +72,12 @@ package enum FunctionEvaluation {
             guard let n = try int(0), n > 0 else { return .null }
             return .int(Int64.random(in: 0..<n))
         case "now": return .date(Date())
-        case "uppercase:", "lowercase:":
+        case "uppercase:", "lowercase:", "canonical:":
             guard case .string(let s) = args[0] else {
                 if args[0].isNull { return .null }
                 throw PredicateEvaluationError(.wrongArgument(function: name, found: describe(args[0])))
             }
+            if name == "canonical:" { return .string(StringMatching.fold(s, [.caseInsensitive, .diacriticInsensitive])) }
             return .string(name == "uppercase:" ? s.uppercased() : s.lowercased())
         case "length:":
             switch args[0] {

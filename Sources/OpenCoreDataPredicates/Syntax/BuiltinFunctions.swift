@@ -13,6 +13,8 @@ package enum BuiltinFunctions {
         "bitwiseAnd:with:": 2, "bitwiseOr:with:": 2, "bitwiseXor:with:": 2, "leftshift:by:": 2,
         "rightshift:by:": 2, "onesComplement:": 1, "noindex:": 1, "length:": 1,
         "castObject:toType:": 2, "objectFrom:withIndex:": 2,
+        // Core Data's derived attributes: a string folded for case and diacritics (`canonical:(name)`).
+        "canonical:": 1,
     ]
 
     /// The canonical name for `name` as written (with or without colons), if it takes `arity` arguments.

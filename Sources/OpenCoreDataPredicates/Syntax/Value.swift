@@ -41,6 +41,8 @@ extension Value {
         guard let unwrapped = flattenOptional(any) else { self = .null; return }
         switch unwrapped {
         case let v as Value: self = v
+        // Before the numeric casts: on Linux an NSDecimalNumber casts `as Double` too, inexactly.
+        case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
         case let v as String: self = .string(v)
         case let v as Substring: self = .string(String(v))
         case let v as Bool: self = .bool(v)
@@ -57,7 +59,6 @@ extension Value {
         case let v as Double: self = .double(v)
         case let v as Float: self = .double(Double(v))
         case let v as Decimal: self = .decimal(v)
-        case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
         case let v as NSNumber: self = Value(number: v)
         case let v as Date: self = .date(v)
         case let v as Data: self = .data(v)

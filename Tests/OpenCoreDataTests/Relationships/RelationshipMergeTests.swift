@@ -61,6 +61,37 @@ import Testing
         #expect(updated.isSuperset(of: Set(objects)))
     }
 
+    /// The receiving context cleared the animal's classification (unsaved); another context moved the
+    /// animal to Carnivora and saved. The local change wins in memory, on both sides.
+    @Test func aMergeKeepsBothSidesOfAnUnsavedLocalChange() throws {
+        let (store, container) = try seeded()
+        defer { store.cleanUp() }
+        let view = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        view.persistentStoreCoordinator = container.persistentStoreCoordinator
+        let box = NotificationBox()
+        let background = container.newBackgroundContext()
+        let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: background, queue: nil) { box.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let (capuchin, primates, carnivora): (NSManagedObject, NSManagedObject, NSManagedObject) = try view.performAndWait {
+            let a = try one(view, "Animal", "commonName", "Capuchin")
+            let p = try one(view, "Classification", "order", "Primates"), c = try one(view, "Classification", "order", "Carnivora")
+            _ = (p.set("animals"), c.set("animals"))
+            a.setValue(nil, forKey: "classification")
+            return (a, p, c)
+        }
+        try background.performAndWait {
+            let a = try one(background, "Animal", "commonName", "Capuchin")
+            a.setValue(try one(background, "Classification", "order", "Carnivora"), forKey: "classification")
+            try background.save()
+        }
+        view.performAndWait {
+            for note in box.notes { view.mergeChanges(fromContextDidSave: note) }
+            #expect(capuchin.value(forKey: "classification") == nil)
+            #expect(!carnivora.set("animals").contains(capuchin))
+            #expect(!primates.set("animals").contains(capuchin))
+        }
+    }
+
     @Test func childSavesRelationshipsIntoItsParent() throws {
         let (store, container) = try seeded()
         defer { store.cleanUp() }

@@ -81,12 +81,12 @@ final class SQLiteStatement {
         case .dateAttributeType: return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(raw, column)))
         case .stringAttributeType: return .string(text(column))
         case .URIAttributeType: return URL(string: text(column)).map { .url($0) } ?? .null
-        case .binaryDataAttributeType: return .data(blob(column))
+        case .binaryDataAttributeType, .transformableAttributeType: return .data(blob(column))
         case .UUIDAttributeType:
             let b = blob(column)
             guard b.count == 16 else { return .null }
             return .uuid(UUID(uuid: b.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
-        case .undefinedAttributeType: return dynamicValue(column)
+        case .undefinedAttributeType, .objectIDAttributeType: return dynamicValue(column)
         }
     }
 

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Mirrors Core Data's `NSFetchIndexElementType`: how an index element is organised.
+public enum NSFetchIndexElementType: UInt, Sendable {
+    /// Mirrors `.binary`: an ordinary (B-tree) index.
+    case binary = 0
+    /// Mirrors `.rTree`: a spatial index over a range of values.
+    case rTree = 1
+}
+
+/// Mirrors Core Data's `NSFetchIndexDescription`: a named index of an entity (a model file's `fetchIndex`),
+/// listed in ``NSEntityDescription/indexes``.
+///
+/// Stored and written back; the SQLite store does not create the index yet (see docs/ModelFiles.md).
+public class NSFetchIndexDescription: NSObject, @unchecked Sendable {
+    /// Mirrors `name`.
+    public var name: String
+    /// Mirrors `elements`: the indexed properties (or expressions), in order.
+    public var elements: [NSFetchIndexElementDescription] {
+        didSet { for e in elements { e.indexDescription = self } }
+    }
+    /// Mirrors `entity`: set when the index is added to an entity's `indexes`.
+    public internal(set) weak var entity: NSEntityDescription?
+    /// Mirrors `partialIndexPredicate`: only rows matching it are indexed.
+    public var partialIndexPredicate: NSPredicate?
+
+    /// Mirrors `init(name:elements:)`.
+    public init(name: String, elements: [NSFetchIndexElementDescription]?) {
+        self.name = name
+        self.elements = elements ?? []
+        super.init()
+        for e in self.elements { e.indexDescription = self }
+    }
+}
+
+/// Mirrors Core Data's `NSFetchIndexElementDescription`: one property of a fetch index, ascending or not
+/// (a model file's `fetchIndexElement`).
+public class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
+    /// Mirrors `property`: an attribute, a to-one relationship, or an `NSExpressionDescription` for an
+    /// expression element.
+    public var property: NSPropertyDescription?
+    /// The property's name when the element was made by name (before the entity's properties are known).
+    private var _propertyName: String?
+    /// Mirrors `collationType`.
+    public var collationType: NSFetchIndexElementType
+    /// Mirrors `isAscending` (default `true`).
+    public var isAscending: Bool = true
+    /// Mirrors `indexDescription`: the index this element belongs to.
+    public internal(set) weak var indexDescription: NSFetchIndexDescription?
+
+    /// Mirrors `init(property:collationType:)`.
+    public init(property: NSPropertyDescription, collationType: NSFetchIndexElementType) {
+        self.property = property
+        self.collationType = collationType
+        super.init()
+    }
+
+    /// A convenience not in Core Data: an element naming its property.
+    public init(propertyName: String, collationType: NSFetchIndexElementType, ascending: Bool = true) {
+        self._propertyName = propertyName
+        self.collationType = collationType
+        self.isAscending = ascending
+        super.init()
+    }
+
+    /// Mirrors `propertyName`: the property's name.
+    public var propertyName: String? { property?.name ?? _propertyName }
+}
+
+/// Mirrors Core Data's `NSFetchedPropertyDescription`: a property whose value is the result of a fetch
+/// request, evaluated lazily (a model file's `fetchedProperty`). The request's predicate may name
+/// `$FETCH_SOURCE` (the object) and `$FETCHED_PROPERTY` (this description).
+///
+/// Stored and written back; reading the property does not run the fetch yet (its value is `nil`), and a
+/// fetch request cannot name it.
+public class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
+    /// Mirrors `fetchRequest`.
+    public var fetchRequest: NSFetchRequest<NSFetchRequestResult>?
+
+    public override init() { super.init() }
+}
