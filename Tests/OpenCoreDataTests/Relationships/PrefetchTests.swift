@@ -293,21 +293,7 @@ import Testing
     @Test func everyShapePrefetches() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        do {
-            let context = try store.container(RelationshipShapesTests.model()).viewContext
-            let ann = context.make("Person", ["name": "Ann"]), bob = context.make("Employee", ["name": "Bob", "title": "CEO"])
-            let cy = context.make("Person", ["name": "Cy"])
-            cy.setValue(bob, forKey: "spouse")
-            ann.mutableSetValue(forKey: "friends").addObjects(from: [bob, cy])
-            let paris = context.make("Place", ["name": "Paris"]), rome = context.make("Place", ["name": "Rome"]), oslo = context.make("Place", ["name": "Oslo"])
-            ann.mutableSetValue(forKey: "bookmarks").addObjects(from: [paris, rome])
-            let rex = context.make("Dog", ["name": "Rex", "breed": "collie"]), tom = context.make("Cat", ["name": "Tom", "color": "grey"])
-            bob.mutableSetValue(forKey: "pets").addObjects(from: [rex, tom])
-            bob.setValue(tom, forKey: "favorite")
-            for place in [rome, oslo, paris] { bob.mutableOrderedSetValue(forKey: "route").add(place) }
-            cy.mutableOrderedSetValue(forKey: "route").add(oslo)
-            try context.save()
-        }
+        _ = try RelationshipShapesFetchTests.people(store)
         let container = try store.container(RelationshipShapesTests.model())
         let context = container.viewContext
         let sqlite = try container.persistentStoreCoordinator.sqlite

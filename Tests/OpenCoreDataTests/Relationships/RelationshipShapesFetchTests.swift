@@ -8,7 +8,8 @@ import Testing
 @Suite("Relationships: fetching across every shape")
 struct RelationshipShapesFetchTests {
     /// Ann ↔ Bob (Employee) and Ann ↔ Cy are friends; Cy and Bob are spouses; Ann bookmarks Paris and Rome;
-    /// Bob has the pets Rex (Dog) and Tom (Cat), Tom his favorite; Bob's route is Paris, Rome, Oslo.
+    /// Bob has the pets Rex (Dog) and Tom (Cat), Tom his favorite; Bob's route is Rome, Oslo, Paris
+    /// (not the order the places were made in), Cy's is Oslo.
     static func people(_ store: TemporaryStore) throws -> NSManagedObjectContext {
         let context = try store.container(RelationshipShapesTests.model()).viewContext
         let ann = context.make("Person", ["name": "Ann"]), bob = context.make("Employee", ["name": "Bob", "title": "CEO"])
@@ -20,7 +21,8 @@ struct RelationshipShapesFetchTests {
         let rex = context.make("Dog", ["name": "Rex", "breed": "collie"]), tom = context.make("Cat", ["name": "Tom", "color": "grey"])
         bob.mutableSetValue(forKey: "pets").addObjects(from: [rex, tom])
         bob.setValue(tom, forKey: "favorite")
-        bob.mutableOrderedSetValue(forKey: "route").addObjects(from: [paris, rome, oslo])
+        bob.mutableOrderedSetValue(forKey: "route").addObjects(from: [rome, oslo, paris])
+        cy.mutableOrderedSetValue(forKey: "route").add(oslo)
         try context.save()
         return context
     }
@@ -45,7 +47,7 @@ struct RelationshipShapesFetchTests {
             ("favorite.name == 'Tom'", [], ["Bob"]),
             ("ANY pets.name BEGINSWITH 'R'", [], ["Bob"]),
             ("ALL pets.name == 'Rex'", [], ["Ann", "Cy"]),
-            ("ANY route.name == 'Oslo'", [], ["Bob"]),
+            ("ANY route.name == 'Oslo'", [], ["Bob", "Cy"]),
             ("route.@count == 3", [], ["Bob"]),
             ("SUBQUERY(friends, $f, $f.spouse != nil).@count == 2", [], ["Ann"]),
         ])
