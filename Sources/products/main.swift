@@ -185,43 +185,6 @@ print("view context received ObjectsDidChange: \(seen.inserted) inserted, \(seen
 print("view context now counts \((try? context.count(for: NSFetchRequest<Products>(entityName: "Products"))) ?? -1) products")
 
 section("NSFetchedResultsController grouped by name")
-/// Prints each delegate call the way the seeds' delegates react to it, and keeps a headless table in step.
-final class PrintingDelegate: NSFetchedResultsControllerDelegate {
-    var table: HeadlessTableView!
-    var batches = 0
-    func path(_ p: IndexPath?) -> String { p.map { "[\($0.section), \($0.row)]" } ?? "nil" }
-    func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
-        print("controllerWillChangeContent → tableView.beginUpdates()")
-        table.beginUpdates()
-    }
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: NSFetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {
-        print("  section \(type) at \(sectionIndex) (\(sectionInfo.name))")
-        switch type {
-        case .insert: table.insertSections(IndexSet(integer: sectionIndex), with: .fade)
-        case .delete: table.deleteSections(IndexSet(integer: sectionIndex), with: .fade)
-        default: break
-        }
-    }
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
-        let p = anObject as! Products
-        print("  object \(type) at \(path(indexPath)) new \(path(newIndexPath)): \(p.name ?? ""), \(p.price)")
-        switch type {
-        case .insert: table.insertRows(at: [newIndexPath!], with: .fade)
-        case .delete: table.deleteRows(at: [indexPath!], with: .fade)
-        case .update: table.reloadRows(at: [indexPath!], with: .none)
-        case .move:  // as seed 001: a move implies an update, so the cell is deleted and inserted anew
-            table.deleteRows(at: [indexPath!], with: .fade)
-            table.insertRows(at: [newIndexPath!], with: .fade)
-        }
-    }
-    func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
-        table.endUpdates()
-        batches += 1
-        print("controllerDidChangeContent → tableView.endUpdates()\(table.errors.isEmpty ? "" : " ERROR: \(table.errors)")")
-    }
-}
 
 let grouped = NSFetchRequest<Products>(entityName: "Products")
 grouped.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
@@ -231,7 +194,7 @@ for (i, s) in (controller.sections ?? []).enumerated() {
     print("section \(i): \(s.name) (\(s.numberOfObjects) objects, index title \(s.indexTitle ?? "-"))")
 }
 print("sectionIndexTitles: \(controller.sectionIndexTitles)")
-let printer = PrintingDelegate()
+let printer = PrintingTableDelegate(describe: { let p = $0 as! Products; return "\(p.name ?? ""), \(p.price)" })
 printer.table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
                                   numberOfRows: { controller.sections![$0].numberOfObjects },
                                   cell: { let p = controller.object(at: $0); return "\(p.name ?? "")|\(p.price)" })

@@ -86,46 +86,6 @@ print("Saved \(seeded.zoos.count) zoos, \(seeded.classifications.count) classifi
 
 section("NSFetchedResultsController: sectionNameKeyPath \"classification.order\", sorted by classification.order, commonName")
 
-/// Prints each delegate call the way seed 003's delegate reacts to it, and keeps a headless table in step.
-final class PrintingDelegate: NSFetchedResultsControllerDelegate {
-    var table: HeadlessTableView!
-    var batches = 0
-    func path(_ p: IndexPath?) -> String { p.map { "[\($0.section), \($0.row)]" } ?? "nil" }
-    func controllerWillChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
-        print("controllerWillChangeContent → tableView.beginUpdates()")
-        table.beginUpdates()
-    }
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange sectionInfo: NSFetchedResultsSectionInfo,
-                    atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {
-        print("  section \(type) at \(sectionIndex) (\(sectionInfo.name))")
-        switch type {
-        case .insert: table.insertSections(IndexSet(integer: sectionIndex), with: .fade)
-        case .delete: table.deleteSections(IndexSet(integer: sectionIndex), with: .fade)
-        default: break
-        }
-    }
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any, at indexPath: IndexPath?,
-                    for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
-        let animal = anObject as! Animal
-        print("  object \(type) at \(path(indexPath)) new \(path(newIndexPath)): \(animal.commonName ?? "nil")")
-        switch type {
-        case .insert: table.insertRows(at: [newIndexPath!], with: .fade)
-        case .delete: table.deleteRows(at: [indexPath!], with: .fade)
-        case .update: table.reloadRows(at: [indexPath!], with: .none)
-        case .move:  // as seed 003: the row is deleted at indexPath and inserted at newIndexPath
-            table.deleteRows(at: [indexPath!], with: .fade)
-            table.insertRows(at: [newIndexPath!], with: .fade)
-        }
-    }
-    func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? {
-        sectionName
-    }
-    func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {
-        table.endUpdates()
-        batches += 1
-        print("controllerDidChangeContent → tableView.endUpdates()\(table.errors.isEmpty ? "" : " ERROR: \(table.errors)")")
-    }
-}
 
 /// A row of the app's table: the cell's text label and its detail text label.
 func row(_ animal: Animal) -> String { "\(animal.commonName ?? "nil") — \(animal.habitat ?? "nil")" }
@@ -133,7 +93,7 @@ func row(_ animal: Animal) -> String { "\(animal.commonName ?? "nil") — \(anim
 let controller = NSFetchedResultsController(fetchRequest: ZooModel.tableRequest(), managedObjectContext: context,
                                             sectionNameKeyPath: "classification.order", cacheName: nil)
 do { try controller.performFetch() } catch { print("performFetch failed: \(error)"); exit(1) }
-let printer = PrintingDelegate()
+let printer = PrintingTableDelegate(describe: { ($0 as! Animal).commonName ?? "nil" }, indexTitle: { $0 })
 printer.table = HeadlessTableView(numberOfSections: { controller.sections?.count ?? 0 },
                                   numberOfRows: { controller.sections![$0].numberOfObjects },
                                   cell: { row(controller.object(at: $0)) })
