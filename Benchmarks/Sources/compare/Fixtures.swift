@@ -69,6 +69,26 @@ func makeModel() -> NSManagedObjectModel {
     return NSManagedObjectModel(entities: [entity])
 }
 
+/// Opens (or creates) an OpenCoreData SQLite store of `model` at `url`.
+func openContainer(name: String, model: NSManagedObjectModel, url: URL) throws -> NSPersistentContainer {
+    let container = NSPersistentContainer(name: name, managedObjectModel: model)
+    container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+    var failure: (any Error)?
+    container.loadPersistentStores { _, error in failure = error }
+    if let failure { throw failure }
+    return container
+}
+
+extension NSPersistentContainer {
+    /// A new main-queue context on the container's coordinator, with no registered objects. The benchmark
+    /// runs on the main thread, so calling it directly is Core Data's rule-abiding use (no `performAndWait` hop).
+    func newMainQueueContext() -> NSManagedObjectContext {
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = persistentStoreCoordinator
+        return context
+    }
+}
+
 /// An OpenCoreData SQLite store on a file.
 final class LibraryStore {
     /// The store file.
@@ -79,20 +99,11 @@ final class LibraryStore {
     /// Opens (or creates) the store at `url`.
     init(url: URL) throws {
         self.url = url
-        container = NSPersistentContainer(name: "Bench", managedObjectModel: makeModel())
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
-        var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
+        container = try openContainer(name: "Bench", model: makeModel(), url: url)
     }
 
-    /// A new main-queue context on the store, with no registered objects. The benchmark runs on the main
-    /// thread, so calling it directly is Core Data's rule-abiding use (no `performAndWait` hop).
-    func newContext() -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-        context.persistentStoreCoordinator = container.persistentStoreCoordinator
-        return context
-    }
+    /// A new main-queue context on the store, with no registered objects.
+    func newContext() -> NSManagedObjectContext { container.newMainQueueContext() }
 
     /// Writes `data` to a new store at `url` through the library, then closes it, so that measurements
     /// start from a store whose row cache holds nothing from the writing.

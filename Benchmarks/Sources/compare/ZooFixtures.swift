@@ -101,19 +101,11 @@ final class ZooStore {
 
     /// Opens (or creates) the store at `url`.
     init(url: URL) throws {
-        container = NSPersistentContainer(name: "Zoo", managedObjectModel: makeZooModel())
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
-        var failure: (any Error)?
-        container.loadPersistentStores { _, error in failure = error }
-        if let failure { throw failure }
+        container = try openContainer(name: "Zoo", model: makeZooModel(), url: url)
     }
 
     /// A new main-queue context with no registered objects (the benchmark runs on the main thread).
-    func newContext() -> NSManagedObjectContext {
-        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
-        context.persistentStoreCoordinator = container.persistentStoreCoordinator
-        return context
-    }
+    func newContext() -> NSManagedObjectContext { container.newMainQueueContext() }
 
     /// Queries the store has run so far.
     var queryCount: Int { container.persistentStoreCoordinator.persistentStores[0].queryCount }
