@@ -58,6 +58,7 @@ extension SQLiteStore {
     /// The SQL argument for an attribute slot: nil for a derived slot (the store computes it after the
     /// write), a transformable value's data, a large external-storage value's new file name, else the value.
     func storedArgument(_ layout: EntityLayout, slot: Int, _ value: Value) throws -> Value {
+        guard let special = specialSlots[layout.entityID], special.contains(slot) else { return value }
         if derivedSlots[layout.entityID]?.contains(slot) == true { return .null }
         guard let attribute = layout.attribute(slot), !value.isNull else { return value }
         switch attribute.attributeType {

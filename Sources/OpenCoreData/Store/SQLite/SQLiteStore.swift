@@ -45,6 +45,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Where values of attributes with `allowsExternalBinaryDataStorage` go when they are large (`nil`
     /// for an in-memory store: every value stays in its row).
     let externalStorage: ExternalBinaryStorage?
+    /// Per entity number, the slots whose values are not bound as they are: derived, transformable and
+    /// external-storage attributes (an entity without any is written without looking further).
+    let specialSlots: [Int: Set<Int>]
     /// The files of the save being written (under the writer lock).
     var saveFiles: SaveFiles?
 
@@ -69,6 +72,16 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             for id in d.entityIDs { derivedSlots[id, default: []].insert(d.slot) }
         }
         self.derivedSlots = derivedSlots
+        var special: [Int: Set<Int>] = derivedSlots
+        for e in model.entities {
+            for slot in e.layout.columnSlots {
+                guard let a = e.layout.attribute(slot) else { continue }
+                if a.attributeType == .transformableAttributeType || (a.attributeType == .binaryDataAttributeType && a.allowsExternalBinaryDataStorage) {
+                    special[e.layout.entityID, default: []].insert(slot)
+                }
+            }
+        }
+        self.specialSlots = special
         self.externalStorage = url.map(ExternalBinaryStorage.init(storeURL:))
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
