@@ -146,6 +146,17 @@ struct AttributeBehaviourTests {
         #expect(now.updateSQL == "UPDATE ZCLASSIFICATION SET ZMODIFIED = ? WHERE Z_PK IN (SELECT Z_PK FROM Z_OCDDERIVED WHERE Z_ATTRIBUTE = \(now.number))")
     }
 
+    /// A derived attribute of a parent entity is computed once, for the parent's rows and its subentities'.
+    @Test func inheritedDerivedAttributesAreComputedOnce() throws {
+        let model = try NSManagedObjectModel(modelFileContents: Data(ModelFileFixtures.library.utf8))
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let derived = try coordinator.sqlite.derivedColumns
+        #expect(derived.map { "\($0.entityName).\($0.attributeName)" } == ["Item.canonicalTitle", "Book.chapterCount"])
+        let book = try #require(model.entitiesByName["Book"])
+        #expect(derived[0].entityIDs.contains(book.layout.entityID))
+    }
+
     @Test func unsupportedDerivationFailsToAddTheStore() throws {
         let text = AttributeBehaviourFixtures.contents.replacingOccurrences(of: "derivationExpression=\"zoos.@count\"", with: "derivationExpression=\"zoos.@sum.name\"")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try NSManagedObjectModel(modelFileContents: Data(text.utf8)))

@@ -46,7 +46,7 @@ struct DerivedColumn {
     static func all(_ model: NSManagedObjectModel, _ tables: [Int: TableInfo]) throws -> [DerivedColumn] {
         var result: [DerivedColumn] = []
         for entity in model.entities {
-            for case let attribute as NSDerivedAttributeDescription in entity.properties where !attribute.isTransient {
+            for case let attribute as NSDerivedAttributeDescription in entity.properties where !attribute.isTransient && attribute.entity === entity {
                 result.append(try make(attribute, entity: entity, number: result.count + 1))
             }
         }
