@@ -114,6 +114,9 @@ extension NSManagedObjectContext {
                                                     storeIdentifier: identifier)
                 registry[object.objectID.key] = object
             }
+            if let row = outcome.derivedRows[object.objectID.key] {
+                object.values = NSPersistentStoreCoordinator.withDerived(object.values, row, object.layout)
+            }
             object.snapshot = object.values
             object.version = 1
             saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: object.layout.persistentSlotSet))
@@ -133,7 +136,45 @@ extension NSManagedObjectContext {
             object.version = row.version
             saved.updated.append(.init(id: object.objectID, values: values, version: row.version, changedSlots: changed))
         }
+        adoptDerivedRows(outcome.derivedRows, saved: &saved, skipping: insertedObjects + updatedObjects + deletedObjects)
         finishSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+    }
+
+    /// Rows whose derived attributes the store recomputed although this save did not write them (a
+    /// member joined a counted to-many, a to-one's source attribute changed): registered objects take the
+    /// new derived values (keeping unsaved changes), and other contexts hear of them as updates.
+    private func adoptDerivedRows(_ rows: [ObjectKey: StoreRow], saved: inout SavedChanges, skipping: [NSManagedObject]) {
+        guard !rows.isEmpty, let model = persistentStoreCoordinator?.managedObjectModel else { return }
+        let written = Set(skipping.map { $0.objectID.key })
+        for (key, row) in rows where !written.contains(key) {
+            guard let values = row.values, let entity = model.entity(number: row.entityID) else { continue }
+            let slots = entity.layout.derivedSlots
+            var changed = Set<Int>()
+            if let object = registry[key] {
+                switch object.faultState {
+                case .loaded:
+                    if var snapshot = object.snapshot {
+                        for slot in slots where snapshot[slot] != values[slot] {
+                            if object.values[slot] == snapshot[slot] { object.values[slot] = values[slot] }
+                            snapshot[slot] = values[slot]
+                            changed.insert(slot)
+                        }
+                        object.snapshot = snapshot
+                    }
+                case .holdingRow(let held, let version):
+                    changed = Set(slots.filter { held[$0] != values[$0] })
+                    object.faultState = .holdingRow(NSPersistentStoreCoordinator.withDerived(held, row, entity.layout), version: version)
+                default:
+                    changed = Set(slots)
+                }
+            } else {
+                changed = Set(slots)
+            }
+            guard !changed.isEmpty else { continue }
+            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: registry[key]?.objectID.storeIdentifier
+                                       ?? ((try? persistentStoreCoordinator?.backend().identifier) ?? ""))
+            saved.updated.append(.init(id: id, values: values, version: row.version, changedSlots: changed))
+        }
     }
 
     /// What the store writes for each conflict, once the merge policy has resolved them (changing the
@@ -226,7 +267,7 @@ extension NSManagedObjectContext {
             let entityName = object.entity.name ?? "?"
             errors += relationshipErrors(object)
             for slot in object.layout.persistentSlots {
-                guard let attribute = object.layout.attribute(slot) else { continue }
+                guard let attribute = object.layout.attribute(slot), !(attribute is NSDerivedAttributeDescription) else { continue }
                 let value = object.values[slot]
                 if value.isNull {
                     if !attribute.isOptional {

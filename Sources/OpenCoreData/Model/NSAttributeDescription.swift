@@ -6,11 +6,13 @@ public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable 
     public var attributeType: NSAttributeType = .undefinedAttributeType
     /// Mirrors `defaultValue`: given to each newly inserted object.
     public var defaultValue: Any? = nil
-    /// Mirrors `valueTransformerName`: the `ValueTransformer` of a transformable attribute (a model file's
-    /// `valueTransformerName`). Stored and written back; the transformer is not run yet.
+    /// Mirrors `valueTransformerName`: the name of the `ValueTransformer` of a transformable attribute (a
+    /// model file's `valueTransformerName`); `nil` or empty means `NSSecureUnarchiveFromData`, as in Core
+    /// Data. The store runs it at save (value to data) and fetch (data to value); see ``ValueTransformer``.
     public var valueTransformerName: String? = nil
-    /// Mirrors `allowsExternalBinaryDataStorage` (a model file's `allowsExternalBinaryDataStorage`). Stored
-    /// and written back; the SQLite store keeps every value in its row for now.
+    /// Mirrors `allowsExternalBinaryDataStorage` (a model file's `allowsExternalBinaryDataStorage`): a
+    /// binary value larger than 100 KiB is kept in a file beside the SQLite store
+    /// (`.<StoreName>_SUPPORT/_EXTERNAL_DATA/<UUID>`), as Core Data does; see docs/Store.md.
     public var allowsExternalBinaryDataStorage: Bool = false
     /// Mirrors `preservesValueInHistoryOnDeletion` (a model file's `preserveAfterDeletion`). Stored only:
     /// there is no persistent history yet.
@@ -49,11 +51,11 @@ public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable 
     }
 }
 
-/// Mirrors Core Data's `NSDerivedAttributeDescription`: an attribute whose value Core Data computes from
-/// `derivationExpression` when the object is saved (a model file's `derived="YES"`).
-///
-/// Stored and written back; the value is not computed yet — until it is, the attribute behaves as an
-/// ordinary attribute that the app sets.
+/// Mirrors Core Data's `NSDerivedAttributeDescription`: an attribute whose value the store computes from
+/// `derivationExpression` when rows are saved (a model file's `derived="YES"`): a key path through
+/// to-ones, `canonical:(keyPath)`, a to-many's `@count`, or `now()` (see docs/Store.md, "Derived
+/// attributes"). A value the app sets is not saved: the save writes the computed one, and the saved
+/// objects hold it afterwards (Core Data needs a refresh to show it).
 public class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
     /// Mirrors `derivationExpression`: such as `canonical:(name)`, `now()`, `animals.@count`.
     public var derivationExpression: NSExpression? = nil

@@ -15,9 +15,9 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
     case binaryDataAttributeType = 1000
     case UUIDAttributeType = 1100
     case URIAttributeType = 1200
-    /// Mirrors `.transformableAttributeType`: a value kept as data through a `ValueTransformer`. Stored
-    /// today as binary data: the transformer named by `valueTransformerName` is not run yet (a model file
-    /// keeps its name), so the attribute holds `Data` values.
+    /// Mirrors `.transformableAttributeType`: a value of any type, kept in the store as the data its
+    /// `ValueTransformer` (named by `valueTransformerName`, default `NSSecureUnarchiveFromData`) makes of
+    /// it, and made again from that data when fetched.
     case transformableAttributeType = 1800
     /// Mirrors `.objectIDAttributeType`: an object ID. Core Data uses it for expression results; a model
     /// file may declare it. We accept it on transient attributes only (any value, kept in memory).
@@ -102,7 +102,9 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case (.decimalAttributeType, .double(let d)): return Decimal(shortestDigitsOf: d).map { .decimal($0) }
         case (.stringAttributeType, .string): return value
         case (.dateAttributeType, .date): return value
-        case (.binaryDataAttributeType, .data), (.transformableAttributeType, .data): return value
+        case (.binaryDataAttributeType, .data): return value
+        // Any value: its transformer decides at save (see AttributeTransform).
+        case (.transformableAttributeType, _): return value
         case (.UUIDAttributeType, .uuid): return value
         case (.URIAttributeType, .url): return value
         default: return nil

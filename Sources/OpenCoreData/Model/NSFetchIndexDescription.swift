@@ -11,7 +11,9 @@ public enum NSFetchIndexElementType: UInt, Sendable {
 /// Mirrors Core Data's `NSFetchIndexDescription`: a named index of an entity (a model file's `fetchIndex`),
 /// listed in ``NSEntityDescription/indexes``.
 ///
-/// Stored and written back; the SQLite store does not create the index yet (see docs/ModelFiles.md).
+/// The SQLite store creates it as `CREATE INDEX Z_<Entity>_<name> ON <table> (…)`, as Core Data names it,
+/// when its elements are properties of binary type and it has no partial index predicate; others are
+/// not created (see docs/Store.md, "Fetch indexes").
 public class NSFetchIndexDescription: NSObject, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String

@@ -408,6 +408,11 @@ final class EntityLayout: @unchecked Sendable {
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
+    /// Slots of persistent derived attributes (`NSDerivedAttributeDescription`): the store computes them.
+    var derivedSlots: [Int] {
+        properties.indices.filter { properties[$0] is NSDerivedAttributeDescription && !properties[$0].isTransient }
+    }
+
     /// The attribute in a slot, `nil` for a relationship.
     func attribute(_ slot: Int) -> NSAttributeDescription? { properties[slot] as? NSAttributeDescription }
 

@@ -19,7 +19,8 @@ public class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Stored and written back; our model version hash does not include it yet.
     public var versionHashModifier: String? = nil
     /// Mirrors `isIndexed` (deprecated in Core Data in favour of ``NSEntityDescription/indexes``; a model
-    /// file's `indexed="YES"`). Stored; the SQLite store does not create an index for it yet.
+    /// file's `indexed="YES"`): the SQLite store creates `<table>_<column>_INDEX` for a stored attribute or
+    /// to-one.
     public var isIndexed: Bool = false
     /// Mirrors `isIndexedBySpotlight` (a model file's `spotlightIndexingEnabled`). Stored only: Linux has
     /// no Spotlight.

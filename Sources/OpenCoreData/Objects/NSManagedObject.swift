@@ -218,7 +218,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         let slot = try slot(forKey: key)
         if let r = layout.relationship(slot) { return setRelationship(slot, r, to: value) }
         if isFault { fireFault() }
-        let raw = Value(any: value)
+        // A transformable attribute keeps the value whole (its transformer makes data of it at save).
+        let raw = layout.kinds[slot].attributeType == .transformableAttributeType ? TransformableValue.slotValue(value) : Value(any: value)
         // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
         let new = layout.kinds[slot].attributeType?.coerce(raw) ?? raw
         guard !values[slot].isIdentical(to: new) else { return }

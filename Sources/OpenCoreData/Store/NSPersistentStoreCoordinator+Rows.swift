@@ -84,14 +84,33 @@ extension NSPersistentStoreCoordinator {
                 outcome.insertedKeys[insert.key].map { pk in
                     (.permanent(root: insert.layout.root.layout.entityID, pk: pk),
                      StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1,
-                              values: Self.cacheable(renamed.apply(insert.values, insert.layout), insert.layout)))
+                              values: Self.cacheable(Self.withDerived(renamed.apply(insert.values, insert.layout),
+                                                                      outcome.derivedRows[.permanent(root: insert.layout.root.layout.entityID, pk: pk)],
+                                                                      insert.layout),
+                                                     insert.layout)))
                 }
             })
+        }
+        // Rows the save did not write whose derived values the store recomputed: the cache takes them as read.
+        if !outcome.derivedRows.isEmpty {
+            var written = Set(outcome.rows.keys)
+            for insert in changes.inserts {
+                if let pk = outcome.insertedKeys[insert.key] { written.insert(.permanent(root: insert.layout.rootEntityID, pk: pk)) }
+            }
+            rowCache.put(outcome.derivedRows.filter { !written.contains($0.key) }.map { ($0.key, Optional($0.value)) })
         }
         rowCache.put(outcome.rows.map { key, row in
             (key, row.map { r in StoreRow(pk: r.pk, entityID: r.entityID, version: r.version, values: r.values.map { Self.cacheable($0, model(r.entityID)) }) })
         })
         return outcome
+    }
+
+    /// A row's values with the derived slots of `derived` (the row as the store has it after the save).
+    static func withDerived(_ values: [Value], _ derived: StoreRow?, _ layout: EntityLayout) -> [Value] {
+        guard let derived, let stored = derived.values, stored.count == values.count else { return values }
+        var values = values
+        for slot in layout.derivedSlots { values[slot] = stored[slot] }
+        return values
     }
 
     /// A row as the cache keeps it: to-many relationships as faults, read again from the store by each

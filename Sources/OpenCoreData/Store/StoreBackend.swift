@@ -89,6 +89,9 @@ enum ConflictResolution {
 struct StoreSaveOutcome {
     var insertedKeys: [ObjectKey: Int64] = [:]
     var rows: [ObjectKey: StoreRow?] = [:]
+    /// Rows whose derived attributes the store recomputed in this save, as they are now, by permanent
+    /// key (inserted, updated, and rows the save did not write whose sources changed).
+    var derivedRows: [ObjectKey: StoreRow] = [:]
 }
 
 /// The columns of a dictionary-result fetch, resolved against the model (Fetching/).

@@ -112,6 +112,7 @@ extension Value {
         case .set(let v): return Set(v.map { AnyHashable($0.hashableAny) })
         case .object(let v):
             if let box = v.base as? ObjectIdentifierBox { return box.object }
+            if let box = v.base as? any OpaqueValueBox { return box.boxedValue }
             return v.base
         }
     }
@@ -171,6 +172,10 @@ extension Value {
 
 private let kTrue = NSNumber(value: true)
 private let kFalse = NSNumber(value: false)
+
+/// A value kept whole inside `Value.object` (a transformable attribute's value): `anyValue` hands back
+/// `boxedValue`, not the box.
+package protocol OpaqueValueBox: Hashable { var boxedValue: Any { get } }
 
 /// Gives objects that are not `Hashable` an identity for `Value.object`.
 package struct ObjectIdentifierBox: Hashable, @unchecked Sendable {

@@ -132,3 +132,13 @@ enum SQLiteText {
         }
     }
 }
+
+extension SQLiteStatement {
+    /// Whether the column holds text (an external binary value's file name, in a binary column).
+    func isText(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_TEXT }
+}
+
+extension SQLiteStatement {
+    /// The number of columns of the statement's rows.
+    var columnCount: Int32 { sqlite3_column_count(raw) }
+}

@@ -24,11 +24,20 @@ extension SQLiteStore {
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
         if isReadOnly { throw readOnlyError("save") }
         var outcome = StoreSaveOutcome()
-        try wrap {
-            try write { db in try db.transaction {
-                outcome = try apply(changes, resolve: resolve, db)
-            } }
+        let files = SaveFiles()
+        do {
+            try wrap {
+                try write { db in
+                    saveFiles = files
+                    defer { saveFiles = nil }
+                    try db.transaction { outcome = try apply(changes, resolve: resolve, db) }
+                }
+            }
+        } catch {
+            externalStorage?.remove(files.written)  // nothing names them: the transaction rolled back
+            throw error
         }
+        externalStorage?.remove(files.obsolete)  // replaced or deleted values, now that the commit is done
         return outcome
     }
 
@@ -70,7 +79,9 @@ extension SQLiteStore {
         for delete in changes.deletes {
             let pk = delete.key.primaryKey!
             let table = self.table(for: delete.layout)
+            let files = try externalFiles(delete.layout, pk: pk, slots: attributeSlots(delete.layout), db)
             guard try db.run("DELETE FROM \(table.name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(delete.version)]) == 0 else {
+                saveFiles?.obsolete += files
                 try deleteJoinRows(delete.layout, pk: pk, db)
                 outcome.rows[delete.key] = .some(nil)
                 continue
@@ -103,12 +114,16 @@ extension SQLiteStore {
                     try writeRelationships(layout, pk: pk, values: values, old: nil, keys: keys, db)
                     outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: conflict.objectVersion + 1, values: values)
                 case .delete(let version):
-                    try db.run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(version)])
+                    let files = try externalFiles(layout, pk: pk, slots: attributeSlots(layout), db)
+                    if try db.run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(version)]) > 0 {
+                        saveFiles?.obsolete += files
+                    }
                     try deleteJoinRows(layout, pk: pk, db)
                     outcome.rows[conflict.key] = .some(nil)
                 }
             }
         }
+        try applyDerived(&outcome, db)
         try db.run("UPDATE Z_OCDGENERATION SET Z_VALUE = Z_VALUE + 1", [])
         return outcome
     }
@@ -117,7 +132,7 @@ extension SQLiteStore {
     /// destination's primary key (and entity number, when it has an entity column).
     private func columnArguments(_ layout: EntityLayout, slots: [Int], values: [Value], keys: KeyResolver, into arguments: inout [Value]) throws {
         for slot in slots {
-            guard case .toOne(let r) = layout.kinds[slot] else { arguments.append(values[slot]); continue }
+            guard case .toOne(let r) = layout.kinds[slot] else { arguments.append(try storedArgument(layout, slot: slot, values[slot])); continue }
             let ref = values[slot].objectRef
             let pk = try ref.map { try keys.primaryKey($0, layout: layout, slot: slot) }
             arguments.append(pk.map { .int($0) } ?? .null)
@@ -150,11 +165,15 @@ extension SQLiteStore {
     private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
                           expected: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws -> Bool {
         let table = self.table(for: layout)
+        let slots = writtenSlots(layout, slots)
         let sets = Self.columnNames(layout, slots: slots).map { ", \($0) = ?" }.joined()
         let sql = "UPDATE \(table.name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?"
         var arguments: [Value] = [.int(newVersion)]
+        let files = try externalFiles(layout, pk: pk, slots: slots, db)
         try columnArguments(layout, slots: slots, values: values, keys: keys, into: &arguments)
-        return try db.run(sql, arguments + [.int(pk), .int(expected)]) == 1
+        guard try db.run(sql, arguments + [.int(pk), .int(expected)]) == 1 else { return false }
+        saveFiles?.obsolete += files
+        return true
     }
 }
 

@@ -38,6 +38,18 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Each stored to-many relationship's members query for one owner (what firing its fault runs), by
     /// `ObjectIdentifier` of its `RelationshipLayout`; made when the store opens.
     private(set) var oneOwnerMembersSQL: [ObjectIdentifier: MembersSQL] = [:]
+    /// The derived attributes the store computes (see ``DerivedColumn``).
+    let derivedColumns: [DerivedColumn]
+    /// The derived slots of each entity, by entity number (not written from objects' values).
+    let derivedSlots: [Int: Set<Int>]
+    /// Where values of attributes with `allowsExternalBinaryDataStorage` go when they are large (`nil`
+    /// for an in-memory store: every value stays in its row).
+    let externalStorage: ExternalBinaryStorage?
+    /// Per entity number, the slots whose values are not bound as they are: derived, transformable and
+    /// external-storage attributes (an entity without any is written without looking further).
+    let specialSlots: [Int: Set<Int>]
+    /// The files of the save being written (under the writer lock).
+    var saveFiles: SaveFiles?
 
     /// Opens the store (see `SQLiteStore+Open.swift`); every failure is a `CoreDataError` naming the path.
     init(url: URL?, model: NSManagedObjectModel, options: StoreOpenOptions = StoreOpenOptions(), logger: Logger?) throws {
@@ -53,6 +65,24 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.root.layout.entityID]!) }
         self.insertSQL = insertSQL
         self.joinTables = JoinTableInfo.all(of: model)
+        let derived = try DerivedColumn.all(model, tables)
+        self.derivedColumns = derived
+        var derivedSlots: [Int: Set<Int>] = [:]
+        for d in derived {
+            for id in d.entityIDs { derivedSlots[id, default: []].insert(d.slot) }
+        }
+        self.derivedSlots = derivedSlots
+        var special: [Int: Set<Int>] = derivedSlots
+        for e in model.entities {
+            for slot in e.layout.columnSlots {
+                guard let a = e.layout.attribute(slot) else { continue }
+                if a.attributeType == .transformableAttributeType || (a.attributeType == .binaryDataAttributeType && a.allowsExternalBinaryDataStorage) {
+                    special[e.layout.entityID, default: []].insert(slot)
+                }
+            }
+        }
+        self.specialSlots = special
+        self.externalStorage = url.map(ExternalBinaryStorage.init(storeURL:))
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
         readers = opened.readers.map { ($0, NSLock()) }
@@ -61,6 +91,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         usesJSONKeyLists = connection.hasJSON
         oneOwnerMembersSQL = Self.oneOwnerMembersSQL(model, self)
         rowShapes = RowShape.all(model, tables)
+        if !isReadOnly { try prepareAttributes() }
     }
 
     /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so
@@ -182,6 +213,25 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
                 values.append(row.value(column, as: type))
             case .fixed(let value):
                 values.append(value)
+            case .transformed(let column, let transform):
+                guard case .data(let data) = row.value(column, as: .binaryDataAttributeType) else { values.append(.null); continue }
+                guard let value = transform.value(for: data) else {
+                    storeLogger.error("CoreData: error: \(transform.attribute.entity?.name ?? "?").\(transform.attribute.name): the value transformer \(transform.attribute.transformerNameForMessages) cannot make a value of the stored data (\(data.count) bytes); reading nil")
+                    values.append(.null)
+                    continue
+                }
+                values.append(value)
+            case .external(let column):
+                guard row.isText(column), case .string(let name) = row.value(column, as: .stringAttributeType) else {
+                    values.append(row.value(column, as: .binaryDataAttributeType))
+                    continue
+                }
+                guard let data = externalStorage?.read(name) else {
+                    storeLogger.error("CoreData: error: the external binary value \(name) is missing from \(externalStorage?.directory.path ?? "?"); reading nil")
+                    values.append(.null)
+                    continue
+                }
+                values.append(.data(data))
             case .toOne(let column, let entityColumn, let entity, let root):
                 guard !row.isNull(column) else {
                     values.append(.null)
@@ -291,6 +341,10 @@ final class RowShape {
     enum Slot {
         /// An attribute's column and type.
         case attribute(Int32, NSAttributeType)
+        /// A transformable attribute's column (data), turned into its value by the attribute's transformer.
+        case transformed(Int32, AttributeTransform)
+        /// A binary attribute with external storage: a BLOB in the row, or TEXT naming its file.
+        case external(Int32)
         /// A value every row has here: a transient attribute's default, nil, or a to-many fault.
         case fixed(Value)
         /// A to-one's key column, the column of the destination's entity number (when the destination
@@ -304,6 +358,8 @@ final class RowShape {
             switch layout.kinds[slot] {
             case .attribute(let type):
                 guard let column = positions[slot] else { return .fixed(layout.defaultValues[slot]) }
+                if type == .transformableAttributeType, let a = layout.attribute(slot) { return .transformed(column, AttributeTransform(attribute: a)) }
+                if type == .binaryDataAttributeType, layout.attribute(slot)?.allowsExternalBinaryDataStorage == true { return .external(column) }
                 return .attribute(column, type)
             case .toOne(let r):
                 guard let column = positions[slot] else { return .fixed(.null) }

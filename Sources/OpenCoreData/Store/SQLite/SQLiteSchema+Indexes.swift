@@ -1,0 +1,44 @@
+import Foundation
+
+/// The SQL indexes a model asks for, beside the store's own (`Z_ENT`, foreign keys):
+///
+/// - each fetch index (`NSFetchIndexDescription`, a model file's `fetchIndex`) of property elements
+///   becomes `CREATE INDEX Z_<Entity>_<name> ON <table> (<column> [DESC], …)`, named as Core Data names
+///   them; an element of a to-one relationship indexes its key column. Indexes with an expression
+///   element, an R-tree element or a partial index predicate are not made (logged);
+/// - each attribute or to-one with `isIndexed` (deprecated in Core Data) becomes
+///   `CREATE INDEX <table>_<column>_INDEX ON <table> (<column>)`, the naming of the foreign key indexes.
+///
+/// They are made with `IF NOT EXISTS` whenever a writable store opens, so a store made before a model
+/// gained an index gets it too.
+enum ModelIndexes {
+    static func sql(_ model: NSManagedObjectModel) -> [String] {
+        var statements: [String] = []
+        var seen = Set<String>()
+        func add(_ s: String) { if seen.insert(s).inserted { statements.append(s) } }
+        for entity in model.entities {
+            let layout = entity.layout!
+            let table = layout.tableName
+            for index in entity.indexes {
+                var columns: [String] = []
+                var usable = index.partialIndexPredicate == nil && !index.elements.isEmpty
+                for element in index.elements {
+                    guard usable, element.collationType == .binary, let name = element.propertyName,
+                          let slot = layout.slotByName[name], let column = layout.columns[slot],
+                          !(element.property is NSExpressionDescription) else { usable = false; break }
+                    columns.append(column + (element.isAscending ? "" : " DESC"))
+                }
+                guard usable else {
+                    storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only property elements of binary type, without a partial index predicate, are supported")
+                    continue
+                }
+                add("CREATE INDEX IF NOT EXISTS Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
+            }
+            for property in entity.properties where property.isIndexed && !property.isTransient {
+                guard let slot = layout.slotByName[property.name], let column = layout.columns[slot] else { continue }
+                add("CREATE INDEX IF NOT EXISTS \(table)_\(column)_INDEX ON \(table) (\(column))")
+            }
+        }
+        return statements
+    }
+}
