@@ -77,3 +77,38 @@ struct BlockAndSetTests {
         #expect(sub.evaluate(with: ["x": 2]))
     }
 }
+
+/// Issue #17, item 7: key-value coding of Foundation values.
+@Suite("Key-value coding of Foundation values")
+struct FoundationKeyValueCodingTests {
+    @Test func stringsCollectionsAndOperators() throws {
+        #expect(NSPredicate(format: "name.length == 5").evaluate(with: ["name": "Hello"]))
+        #expect(NSPredicate(format: "name.length == 2").evaluate(with: ["name": "😀"]), "UTF-16 units, as NSString's length")
+        #expect(NSPredicate(format: "tags.@count == 2").evaluate(with: ["tags": ["a", "b"]]))
+        #expect(NSPredicate(format: "info.@count == 1").evaluate(with: ["info": ["k": 1]]))
+        #expect(NSPredicate(format: "ANY tags.length > 3").evaluate(with: ["tags": ["ab", "abcd"]]))
+        #expect(NSPredicate(format: "items.@sum.price == 6 AND items.@avg.price == 2 AND items.@max.price == 3 AND items.@min.price == 1")
+            .evaluate(with: ["items": [["price": 1], ["price": 2], ["price": 3]]]))
+        #expect(NSPredicate(format: "items.@distinctUnionOfObjects.kind == %@", ["a", "b"])
+            .evaluate(with: ["items": [["kind": "a"], ["kind": "b"], ["kind": "a"]]]))
+        #expect(NSPredicate(format: "name.uppercaseString == 'AB'").evaluate(with: ["name": "ab"]))
+        #expect(NSPredicate(format: "n.description == '5'").evaluate(with: ["n": 5]))
+        #expect(throws: PredicateEvaluationError.self) { try NSPredicate(format: "name.nope == 1").evaluate(validating: ["name": "x"]) }
+        let error = try #require(throws: PredicateEvaluationError.self) { try NSPredicate(format: "tags.count == 1").evaluate(validating: ["tags": ["x"]]) }
+        #expect(error.description.contains("\"count\""))
+    }
+
+    @Test func valueForKeyPathOnDictionaries() throws {
+        let d: [String: Any] = ["owner": ["name": "Ann", "pets": ["Rex", "Tom"]], "n": 3]
+        #expect(d.value(forKeyPath: "owner.name") as? String == "Ann")
+        #expect(d.value(forKeyPath: "owner.pets.@count") as? Int == 2)
+        #expect(d.value(forKeyPath: "owner.name.length") as? Int == 3)
+        #expect(d.value(forKeyPath: "owner.missing") == nil)
+        let ns = NSDictionary(dictionary: ["a": ["b": 1]])
+        // swift-corelibs-foundation declares its own NSDictionary.value(forKeyPath:) (which does not follow
+        // paths); through KeyValueCoding, or the validating form, ours runs.
+        #expect((ns as KeyValueCoding).value(forKeyPath: "a.b") as? Int == 1)
+        #expect(try ns.validatedValue(forKeyPath: "a.b") as? Int == 1)
+        #expect(throws: PredicateEvaluationError.self) { try d.validatedValue(forKeyPath: "n.nope") }
+    }
+}
