@@ -57,7 +57,7 @@ extension PredicateNode {
     /// The tree with every constant array or set written as the aggregate of constants it prints as.
     func foldingConstantCollections() -> PredicateNode {
         switch self {
-        case .constant: return self
+        case .constant, .block: return self
         case .comparison(var c):
             c.left = c.left.foldingConstantCollections()
             c.right = c.right.foldingConstantCollections()
@@ -84,6 +84,7 @@ extension ExpressionNode {
         case .subquery(let c, let v, let p): return .subquery(c.foldingConstantCollections(), v, p.foldingConstantCollections())
         case .conditional(let p, let t, let f):
             return .conditional(p.foldingConstantCollections(), t.foldingConstantCollections(), f.foldingConstantCollections())
+        case .setOperation(let op, let l, let r): return .setOperation(op, l.foldingConstantCollections(), r.foldingConstantCollections())
         }
     }
 }

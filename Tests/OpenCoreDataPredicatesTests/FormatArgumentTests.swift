@@ -54,7 +54,7 @@ struct FormatArgumentTests {
         let p = NSPredicate(format: "%K == %@", "owner.name", "Ann")
         #expect(p.predicateFormat == "owner.name == \"Ann\"")
         #expect(p.evaluate(with: ["owner": ["name": "Ann"]]))
-        #expect(NSPredicate(format: "%K CONTAINS[c] %@", "name", "x").comparisonPredicate?.leftExpression.keyPath == "name")
+        #expect((NSPredicate(format: "%K CONTAINS[c] %@", "name", "x") as? NSComparisonPredicate)?.leftExpression.keyPath == "name")
     }
 
     @Test func printfNumbers() {

@@ -42,6 +42,7 @@ struct RandomPredicateGenerator {
         if rng.chance(0.3) { parts.append(rng.pick(Self.keys)) }
         if rng.chance(0.15) { parts.append(rng.pick(["@count", "@sum", "@avg", "@min", "@max"])) }
         if parts.last != "@count", parts.last?.hasPrefix("@") == true { parts.append(rng.pick(Self.keys)) }
+        if rng.chance(0.05) { parts.append(rng.pick(["length", "@count", "@distinctUnionOfObjects.length"])) }
         return parts.joined(separator: ".")
     }
 
@@ -61,7 +62,7 @@ struct RandomPredicateGenerator {
     }
 
     mutating func expression(depth: Int) -> ExpressionNode {
-        let roll = depth >= 4 ? rng.int(0...4) : rng.int(0...16)
+        let roll = depth >= 4 ? rng.int(0...4) : rng.int(0...17)
         switch roll {
         case 0, 1: return .constant(constant())
         case 2, 3: return .keyPath(keyPath())
@@ -82,6 +83,8 @@ struct RandomPredicateGenerator {
         case 13: return .function("castObject:toType:", [.keyPath(keyPath()), .constant(.string(rng.pick(["NSNumber", "NSString", "NSDate"])))])
         case 14: return .function("FUNCTION", [.keyPath(keyPath()), .constant(.string("uppercaseString"))])
         case 15: return .member(.function("objectFrom:withIndex:", [.keyPath(keyPath()), .symbol("FIRST")]), keyPath())
+        case 16:
+            return .setOperation(rng.pick(SetOperation.allCases), expression(depth: depth + 1), expression(depth: depth + 1))
         default: return .anyKey
         }
     }

@@ -11,7 +11,7 @@ import class OpenCoreDataPredicates.NSSortDescriptor
 struct StructureTests {
     @Test func comparisonPredicateStructure() throws {
         let p = NSPredicate(format: "ANY items.name CONTAINS[cd] %@", "x")
-        let c = try #require(p.comparisonPredicate)
+        let c = try #require(p as? NSComparisonPredicate)
         #expect(c.predicateOperatorType == .contains)
         #expect(c.comparisonPredicateModifier == .any)
         #expect(c.options == [.caseInsensitive, .diacriticInsensitive])
@@ -19,7 +19,7 @@ struct StructureTests {
         #expect(c.leftExpression.keyPath == "items.name")
         #expect(c.rightExpression.expressionType == .constantValue)
         #expect(c.rightExpression.constantValue as? String == "x")
-        #expect(p.compoundPredicate == nil)
+        #expect(!(p is NSCompoundPredicate))
     }
 
     @Test func rawValuesMatchApple() {
@@ -50,7 +50,7 @@ struct StructureTests {
         #expect(or.predicateFormat == "(name BEGINSWITH[c] \"x\" AND price < 5) OR FALSEPREDICATE")
         let not = NSCompoundPredicate(notPredicateWithSubpredicate: or)
         #expect(not.predicateFormat == "NOT ((name BEGINSWITH[c] \"x\" AND price < 5) OR FALSEPREDICATE)")
-        #expect(NSPredicate(format: "NOT a == 1 OR b == 2").compoundPredicate?.compoundPredicateType == .or)
+        #expect((NSPredicate(format: "NOT a == 1 OR b == 2") as? NSCompoundPredicate)?.compoundPredicateType == .or)
         #expect(NSCompoundPredicate(type: .and, subpredicates: []).evaluate(with: nil))
         #expect(!NSCompoundPredicate(type: .or, subpredicates: []).evaluate(with: nil))
     }
@@ -59,7 +59,7 @@ struct StructureTests {
         #expect(NSExpression.expressionForEvaluatedObject().description == "SELF")
         #expect(NSExpression.expressionForAnyKey().description == "ANYKEY")
         let anyKey = try NSPredicate(validatingFormat: "ANYKEY CONTAINS[c] 'x'")
-        #expect(anyKey.comparisonPredicate?.leftExpression.expressionType == .anyKey)
+        #expect((anyKey as? NSComparisonPredicate)?.leftExpression.expressionType == .anyKey)
         #expect(try NSPredicate(validatingFormat: anyKey.predicateFormat) == anyKey)
         #expect(throws: PredicateEvaluationError.self) { try anyKey.evaluate(validating: ["a": "x"]) }
         #expect(NSExpression(forVariable: "v").description == "$v")

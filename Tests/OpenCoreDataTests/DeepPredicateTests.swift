@@ -37,7 +37,7 @@ struct DeepPredicateTests {
             // What `values.reduce` with two-element OR predicates builds: ten thousand levels, left-deep.
             var folded: NSPredicate = NSPredicate(format: "price == -1")
             for i in 0..<10_000 { folded = NSCompoundPredicate(orPredicateWithSubpredicates: [folded, NSPredicate(format: "price == %d", i * 2)]) }
-            #expect((folded.compoundPredicate?.subpredicates.count) == 2, "the structure as built is kept")
+            #expect(((folded as? NSCompoundPredicate)?.subpredicates.count) == 2, "the structure as built is kept")
             let inMemory = products.filter { folded.evaluate(with: $0) }
             #expect(inMemory.count == products.filter { $0.price % 2 == 0 }.count)
             let request = NSFetchRequest<Products>(entityName: "Products")

@@ -11,7 +11,7 @@ struct ImportCompatibilityTests {
     var sorts: [NSSortDescriptor] = [NSSortDescriptor(key: "name", ascending: true)]
 
     @Test func typePositionsAndCallsResolveToOurs() {
-        let comparison: NSComparisonPredicate? = predicate?.comparisonPredicate
+        let comparison: NSComparisonPredicate? = predicate as? NSComparisonPredicate
         let compound: NSCompoundPredicate = NSCompoundPredicate(andPredicateWithSubpredicates: [predicate!])
         let expression: NSExpression = NSExpression(forKeyPath: "name")
         let selector: Selector = "localizedStandardCompare:"

@@ -51,6 +51,10 @@ private struct PredicateKeyPathCheck {
     mutating func check(_ node: PredicateNode) throws {
         switch node {
         case .constant: return
+        case .block(let block):
+            // Core Data's SQLite store refuses block predicates (Apple: "Core Data supports block-based
+            // predicates in the in-memory and atomic stores, but not in the SQLite-based store").
+            throw CoreDataError(NSCoreDataError, "unimplemented SQL generation for predicate : (\(block.format)) in a fetch of entity \(entityName): a block predicate is evaluated in memory only; fetch without it and filter the results with filtered(using:)")
         case .and(let ps), .or(let ps): for p in ps { try check(p) }
         case .not(let p): try check(p)
         case .comparison(let c):
@@ -94,6 +98,9 @@ private struct PredicateKeyPathCheck {
             defer { variables.removeLast() }
             try check(predicate)
         case .member(let base, _): try check(base, .single)
+        case .setOperation(_, let l, let r):
+            try check(l, role, modifier: modifier)
+            try check(r, role, modifier: modifier)
         case .function(_, let args), .aggregate(let args): for a in args { try check(a, .single) }
         case .conditional(let p, let t, let f):
             try check(p)

@@ -98,7 +98,7 @@ struct RequestKeyPaths {
 
     private static func collect(_ node: PredicateNode, bindings: [String: [[String]]], into paths: inout [[String]]) {
         switch node {
-        case .constant: return
+        case .constant, .block: return
         case .and(let ps), .or(let ps): for p in ps { collect(p, bindings: bindings, into: &paths) }
         case .not(let p): collect(p, bindings: bindings, into: &paths)
         case .comparison(let c):
@@ -129,6 +129,8 @@ struct RequestKeyPaths {
             inner[variable] = elements
             collect(predicate, bindings: inner, into: &paths)
             return elements
+        case .setOperation(_, let l, let r):
+            return valuePaths(l, bindings: bindings, into: &paths) + valuePaths(r, bindings: bindings, into: &paths)
         case .constant, .anyKey, .symbol: return []
         }
     }

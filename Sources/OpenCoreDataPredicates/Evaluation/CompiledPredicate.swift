@@ -16,6 +16,8 @@ package class CompiledPredicate: @unchecked Sendable {
         switch node {
         case .constant(let b):
             return CompiledConstant(b)
+        case .block:
+            return nil
         case .and(let parts), .or(let parts):
             var compiled: [CompiledPredicate] = []
             for part in parts {

@@ -14,8 +14,12 @@ package struct Evaluator {
     /// The evaluated object when it is a `[String: Any]`, read the same way.
     private var dictionary: [String: Any]?
 
-    package init(bindings: [String: Value] = [:]) {
+    /// The substitution variables as the caller gave them, handed to block predicates unchanged.
+    private var givenBindings: [String: Any]?
+
+    package init(bindings: [String: Value] = [:], given: [String: Any]? = nil) {
         self.bindings = bindings.isEmpty ? [:] : bindings.mapValues { $0.anyValue }
+        self.givenBindings = given
     }
 
     /// Evaluates a whole predicate against the object it is evaluated with.
@@ -40,6 +44,7 @@ package struct Evaluator {
             for p in parts where try evaluate(p, object) { return true }
             return false
         case .not(let p): return try !evaluate(p, object)
+        case .block(let b): return b.body(object, givenBindings)
         }
     }
 
@@ -93,6 +98,8 @@ package struct Evaluator {
             throw PredicateEvaluationError(.unsupported("ANYKEY (a Spotlight construct)"))
         case .symbol(let s):
             throw PredicateEvaluationError(.unsupported("\(s) outside an index"))
+        case .setOperation(let op, let l, let r):
+            return try SetEvaluation.apply(op, value(l, object), value(r, object))
         }
     }
 

@@ -61,6 +61,20 @@ extension PredicateValueReading {
 
 extension KeyValueCoding {
     public func validatedValue(forKey key: String) throws -> Any? { value(forKey: key) }
+
+    /// Mirrors `value(forKeyPath:)`: follows a dotted key path through dictionaries, your own types,
+    /// arrays and sets (a key maps over the elements), Foundation values (`name.length`) and collection
+    /// operators (`items.@sum.price`, `tags.@count`, `@distinctUnionOfObjects.name`). `nil` where the
+    /// path meets a key the value does not have; ``validatedValue(forKeyPath:)`` throws instead.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        try? validatedValue(forKeyPath: keyPath)
+    }
+
+    /// The throwing form of ``value(forKeyPath:)``: an unknown key throws a
+    /// ``PredicateEvaluationError`` naming the key. Not in Foundation, which raises.
+    public func validatedValue(forKeyPath keyPath: String) throws -> Any? {
+        try KeyPathReader.value(of: self, keyPath: keyPath)
+    }
 }
 
 extension Dictionary: KeyValueCoding where Key == String {
@@ -74,7 +88,10 @@ extension Dictionary: KeyValueCoding where Key == String {
 extension NSDictionary: KeyValueCoding {}
 
 /// Follows key paths through `KeyValueCoding` values, collections and collection operators
-/// (`@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`).
+/// (`@count`, `@sum`, `@avg`, `@min`, `@max`, `@distinctUnionOfObjects`, `@unionOfObjects`), and the
+/// keys Foundation's key-value coding answers for strings (`length` in UTF-16 units, as `NSString`'s,
+/// `uppercaseString`, `lowercaseString`) and for any value (`description`). Any other key on a value
+/// that is not ``KeyValueCoding`` is an error naming the key and the type.
 /// A key applied to an array or set gives the array or set of each element's value, as Darwin's KVC does;
 /// a key that reads nil ends the walk with nil, whatever follows (`@count` included), as on Darwin.
 package enum KeyPathReader {
@@ -99,7 +116,9 @@ package enum KeyPathReader {
             let elements = collectionElements(object) ?? []
             switch first {
             case "@count":
-                return rest.isEmpty ? elements.count : try value(of: elements.count, components: rest)
+                // Of a dictionary, its number of entries (`NSDictionary`'s `count`, reached through `@`).
+                let count = dictionaryCount(object) ?? elements.count
+                return rest.isEmpty ? count : try value(of: count, components: rest)
             case "@sum", "@avg", "@min", "@max":
                 let values = try elements.map { try value(of: $0, components: rest) }.map { Value(any: $0) }
                 let name = ["@sum": "sum:", "@avg": "average:", "@min": "min:", "@max": "max:"][String(first)]!
@@ -125,6 +144,14 @@ package enum KeyPathReader {
         return try value(of: next, components: rest)
     }
 
+    private static func dictionaryCount(_ object: Any?) -> Int? {
+        guard let object, let unwrapped = flattenOptional(object) else { return nil }
+        if let d = unwrapped as? [String: Any] { return d.count }
+        if let d = unwrapped as? NSDictionary { return d.count }
+        if let d = unwrapped as? [AnyHashable: Any] { return d.count }
+        return nil
+    }
+
     private static func isSet(_ object: Any?) -> Bool {
         guard let object, let unwrapped = flattenOptional(object) else { return false }
         return unwrapped is Set<AnyHashable> || unwrapped is NSSet
@@ -142,6 +169,21 @@ package enum KeyPathReader {
             return try elements.map { try value(of: $0, key: key) }
         }
         if key == "self" { return unwrapped }
+        // A dictionary read out of an NSDictionary comes back keyed by AnyHashable: a missing key is nil.
+        if let d = unwrapped as? [AnyHashable: Any] {
+            return d[AnyHashable(key)].flatMap { flattenOptional($0) }
+        }
+        // What Foundation's key-value coding answers for its value classes.
+        if let string = unwrapped as? String ?? (unwrapped as? NSString).map({ $0 as String }) {
+            switch key {
+            case "length": return string.utf16.count  // NSString's length counts UTF-16 units
+            case "uppercaseString": return string.uppercased()
+            case "lowercaseString": return string.lowercased()
+            case "description": return string
+            default: break
+            }
+        }
+        if key == "description" { return String(describing: unwrapped) }
         throw PredicateEvaluationError(.notKeyValueCodingCompliant(type: String(describing: type(of: unwrapped)), key: key))
     }
 

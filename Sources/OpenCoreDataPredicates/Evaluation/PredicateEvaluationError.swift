@@ -12,6 +12,8 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Sendable
         case unsupported(String)
         case wrongArgument(function: String, found: String)
         case tooDeeplyNested(Int)
+        case notASet(operation: String, found: String)
+        case evaluationNotAllowed
     }
 
     package let kind: Kind
@@ -28,6 +30,9 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Sendable
         case .indexOutOfRange(let index, let count): return "index \(index) out of range for a collection of \(count)"
         case .unsupported(let what): return "\(what) is not supported"
         case .wrongArgument(let function, let found): return "\(function) cannot take \(found)"
+        case .notASet(let op, let found): return "both sides of \(op) must be arrays or sets, found \(found)"
+        case .evaluationNotAllowed:
+            return "this predicate was decoded from an archive: call allowEvaluation() before evaluating it (NSSecureCoding)"
         case .tooDeeplyNested(let depth):
             return "the predicate is too deeply nested: \(depth) levels after merging nested ANDs and ORs, at most \(PredicateNode.maximumNestingDepth)"
         }

@@ -16,7 +16,7 @@ public struct PredicateFormatError: Error, CustomStringConvertible, Sendable, Eq
         case tooDeep(limit: Int)
         case missingArgument(specifier: String, index: Int)
         case badArgument(specifier: String, index: Int, reason: String)
-        case extraArguments(used: Int, given: Int)
+        case extraArguments(used: Int, given: Int, quotedSpecifier: Bool)
         case invalid(String)
     }
 
@@ -48,8 +48,9 @@ public struct PredicateFormatError: Error, CustomStringConvertible, Sendable, Eq
         case .tooDeep(let limit): return "nesting deeper than \(limit) levels"
         case .missingArgument(let spec, let index): return "no argument for \(spec) (argument \(index + 1))"
         case .badArgument(let spec, let index, let why): return "argument \(index + 1) for \(spec) \(why)"
-        case .extraArguments(let used, let given):
+        case .extraArguments(let used, let given, let quoted):
             return "the format uses \(used) argument\(used == 1 ? "" : "s") but \(given) were given"
+                + (quoted ? " (a quoted '%@', '%K' or '$VAR' is literal text, not a specifier)" : "")
         case .invalid(let why): return why
         }
     }

@@ -14,7 +14,9 @@ import Foundation
 ///     operator         ::= "=" | "==" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
 ///                        | "IN" | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES" | "BETWEEN"
 ///     options          ::= "[" ("c" | "d" | "n")+ "]"
-///     expression       ::= term (("+" | "-") term)*
+///     expression       ::= additive (set-operator additive)*
+///     set-operator     ::= "UNION" | "INTERSECT" | "MINUS"   (case-insensitive; keys with these names need no #)
+///     additive         ::= term (("+" | "-") term)*
 ///     term             ::= power (("*" | "/") power)*
 ///     power            ::= unary ["**" power]
 ///     unary            ::= "-" unary | postfix
@@ -45,8 +47,12 @@ package struct PredicateParser {
     private var position = 0
     private var depth = 0
     private var arguments: FormatArguments
+    /// Whether arguments the format does not use are ignored (Darwin's `init(format:)`) or an error (the
+    /// validating entry points).
+    private let allowsUnusedArguments: Bool
 
-    private init(_ format: String, arguments: [Any]) throws(PredicateFormatError) {
+    private init(_ format: String, arguments: [Any], allowsUnusedArguments: Bool) throws(PredicateFormatError) {
+        self.allowsUnusedArguments = allowsUnusedArguments
         let lexer = Lexer(format)
         self.format = format
         self.scalars = Array(format.unicodeScalars)
@@ -55,16 +61,17 @@ package struct PredicateParser {
     }
 
     /// Parses a whole predicate format string, substituting format arguments.
-    package static func parsePredicate(_ format: String, arguments: [Any]) throws(PredicateFormatError) -> PredicateNode {
-        var parser = try PredicateParser(format, arguments: arguments)
+    /// Arguments the format does not use are an error unless `allowsUnusedArguments` (Darwin ignores them).
+    package static func parsePredicate(_ format: String, arguments: [Any], allowsUnusedArguments: Bool = false) throws(PredicateFormatError) -> PredicateNode {
+        var parser = try PredicateParser(format, arguments: arguments, allowsUnusedArguments: allowsUnusedArguments)
         let node = try parser.parsePredicate()
         try parser.finish()
         return node
     }
 
     /// Parses a whole expression format string (`NSExpression(format:)`).
-    package static func parseExpression(_ format: String, arguments: [Any]) throws(PredicateFormatError) -> ExpressionNode {
-        var parser = try PredicateParser(format, arguments: arguments)
+    package static func parseExpression(_ format: String, arguments: [Any], allowsUnusedArguments: Bool = false) throws(PredicateFormatError) -> ExpressionNode {
+        var parser = try PredicateParser(format, arguments: arguments, allowsUnusedArguments: allowsUnusedArguments)
         let node = try parser.parseExpression()
         try parser.finish()
         return node
@@ -72,8 +79,12 @@ package struct PredicateParser {
 
     private mutating func finish() throws(PredicateFormatError) {
         guard case .end = current.kind else { throw unexpected("end of input") }
-        if arguments.used < arguments.count {
-            throw PredicateFormatError(.extraArguments(used: arguments.used, given: arguments.count),
+        if arguments.used < arguments.count, !allowsUnusedArguments {
+            let quoted = tokens.contains { token in
+                guard case .string(let text) = token.kind else { return false }
+                return text.contains("%@") || text.contains("%K") || text.contains("$")
+            }
+            throw PredicateFormatError(.extraArguments(used: arguments.used, given: arguments.count, quotedSpecifier: quoted),
                                        format: format, offset: current.offset, found: "end of input")
         }
     }
@@ -303,8 +314,23 @@ package struct PredicateParser {
 
     // MARK: - Expressions
 
-    /// expression ::= term (("+" | "-") term)*
+    /// expression ::= additive (("UNION" | "INTERSECT" | "MINUS") additive)*
+    ///
+    /// The set operators are words only in this position (after a whole operand), so a key named `union`
+    /// or `minus` needs no `#` anywhere else.
     mutating func parseExpression() throws(PredicateFormatError) -> ExpressionNode {
+        var left = try parseAdditive()
+        var chain = 0
+        while case .identifier(let word, escaped: false) = current.kind, let op = SetOperation(rawValue: word.uppercased()) {
+            try checkChain(&chain)
+            advance()
+            left = .setOperation(op, left, try parseAdditive())
+        }
+        return left
+    }
+
+    /// additive ::= term (("+" | "-") term)*
+    private mutating func parseAdditive() throws(PredicateFormatError) -> ExpressionNode {
         var left = try parseTerm()
         var chain = 0
         while isSymbol("+") || isSymbol("-") {
@@ -480,8 +506,13 @@ package struct PredicateParser {
             advance()
             try expectSymbol("(")
             let args = try nested { p throws(PredicateFormatError) in try p.parseList(closing: ")") }
-            guard args.count >= 2, case .constant(.string) = args[1] else {
+            guard args.count >= 2, case .constant(.string(let selector)) = args[1] else {
                 throw invalid("FUNCTION needs a receiver and a selector name string", at: token)
+            }
+            guard BuiltinFunctions.acceptsFUNCTION(selector, argumentCount: args.count - 2) else {
+                throw invalid("FUNCTION(…, '\(selector)') names no function this library knows: Linux has no Objective-C "
+                              + "dispatch, so the selector must be one of NSExpression's functions or uppercaseString, "
+                              + "lowercaseString, length", at: token)
             }
             return .function("FUNCTION", args)
         case .keyword("TERNARY"):

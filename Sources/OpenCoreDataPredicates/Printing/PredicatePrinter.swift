@@ -41,6 +41,8 @@ package enum PredicatePrinter {
         case .not(let inner):
             out += "NOT "
             writeGrouped(inner, into: &out)
+        case .block(let b):
+            out += b.format
         }
     }
 
@@ -132,6 +134,11 @@ package enum PredicatePrinter {
             out += "ANYKEY"
         case .symbol(let s):
             out += s
+        case .setOperation(let op, let l, let r):
+            // Left-associative, looser than arithmetic: `a UNION b MINUS c` is `(a UNION b) MINUS c`.
+            writeOperand(l, minimum: 0, into: &out)
+            out += " " + op.rawValue + " "
+            writeOperand(r, minimum: 1, into: &out)
         }
     }
 
@@ -143,9 +150,10 @@ package enum PredicatePrinter {
     }
 
     /// An operand of an infix operator, index or member access: infix functions are parenthesized.
-    /// How tightly an expression binds in the grammar (`expression`, `term`, `power`, `unary`): `+ -` 1,
-    /// `* /` 2, `**` 3, unary minus 4, anything else 5.
+    /// How tightly an expression binds in the grammar (`expression`, `additive`, `term`, `power`, `unary`):
+    /// `UNION INTERSECT MINUS` 0, `+ -` 1, `* /` 2, `**` 3, unary minus 4, anything else 5.
     private static func precedence(_ node: ExpressionNode) -> Int {
+        if case .setOperation = node { return 0 }
         guard case .function(let name, let args) = node, args.count == 2, BuiltinFunctions.infix[name] != nil else { return 5 }
         if isUnaryMinus(node) { return 4 }
         switch name {

@@ -144,3 +144,37 @@ extension Array {
         filter { predicate.evaluate(with: $0) }
     }
 }
+
+extension Set {
+    /// The elements for which the predicate is true (`NSSet.filtered(using:)`).
+    public func filtered(using predicate: NSPredicate) -> Set<Element> {
+        filter { predicate.evaluate(with: $0) }
+    }
+}
+
+extension NSArray {
+    /// Mirrors `NSArray.filtered(using:)` for this library's `NSPredicate` (Foundation's takes its own).
+    public func filtered(using predicate: NSPredicate) -> [Any] {
+        Array(self).filter { predicate.evaluate(with: $0) }
+    }
+}
+
+extension NSMutableArray {
+    /// Mirrors `NSMutableArray.filter(using:)`: keeps the elements for which the predicate is true.
+    public func filter(using predicate: NSPredicate) {
+        let kept = filtered(using: predicate)
+        removeAllObjects()
+        addObjects(from: kept)
+    }
+}
+
+extension NSSet {
+    /// Mirrors `NSSet.filtered(using:)` for this library's `NSPredicate`.
+    public func filtered(using predicate: NSPredicate) -> Set<AnyHashable> {
+        var kept = Set<AnyHashable>()
+        for element in self where predicate.evaluate(with: element) {
+            if let hashable = element as? AnyHashable { kept.insert(hashable) }
+        }
+        return kept
+    }
+}

@@ -32,4 +32,46 @@ package enum BuiltinFunctions {
     package static let infix: [String: String] = [
         "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "raise:toPower:": "**",
     ]
+
+    /// Whether `FUNCTION(receiver, 'selector', arguments…)` can run: a string method the evaluator knows, or
+    /// a built-in function taking the arguments, or the receiver and the arguments.
+    package static func acceptsFUNCTION(_ selector: String, argumentCount: Int) -> Bool {
+        if ["uppercaseString", "lowercaseString", "length"].contains(selector) { return argumentCount == 0 }
+        guard let expected = arity[selector] else { return false }
+        return expected == argumentCount || expected == argumentCount + 1
+    }
+
+    /// The names `NSExpression(forFunction:arguments:)` and `FUNCTION(…)` accept: Apple's list (the table
+    /// above; `castObject:toType:` and `objectFrom:withIndex:` are what Apple's `CAST` and indexes parse to,
+    /// `canonical:` is Core Data's), exactly as Apple spells them, with their number of arguments.
+    package static func check(_ name: String, argumentCount: Int) throws(FunctionNameError) {
+        guard let expected = arity[name] else {
+            throw FunctionNameError(name: name, argumentCount: argumentCount, expected: nil)
+        }
+        guard expected == argumentCount else {
+            throw FunctionNameError(name: name, argumentCount: argumentCount, expected: expected)
+        }
+    }
+}
+
+/// A function name that Apple's `NSExpression` does not define, or a defined one with the wrong number of
+/// arguments (`NSExpression(validatingFunction:arguments:)`). Darwin raises `NSInvalidArgumentException`.
+public struct FunctionNameError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The name as given.
+    public let name: String
+    /// The number of arguments given.
+    public let argumentCount: Int
+    /// The number the function takes, when the name is known.
+    public let expected: Int?
+
+    public var description: String {
+        if let expected {
+            return "the function \(name) takes \(expected) argument\(expected == 1 ? "" : "s"), not \(argumentCount)"
+        }
+        if name == "distanceToLocation:fromLocation:" {
+            return "the function distanceToLocation:fromLocation: needs Core Location, which Linux does not have"
+        }
+        return "unknown function \(name): NSExpression's functions are "
+            + BuiltinFunctions.arity.keys.sorted().joined(separator: ", ")
+    }
 }

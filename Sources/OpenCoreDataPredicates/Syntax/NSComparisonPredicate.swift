@@ -45,7 +45,11 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         modifier: Modifier, type: Operator, options: Options = []
     ) {
         self.init(node: .comparison(ComparisonNode(lhs.node, type, rhs.node, modifier: modifier, options: options)))
+        givenExpressions = (lhs, rhs)
     }
+
+    /// The expressions given to the initializer, returned as they are (so a constant keeps its object).
+    private var givenExpressions: (left: NSExpression, right: NSExpression)?
 
     private var comparison: ComparisonNode {
         guard case .comparison(let c) = node else { preconditionFailure("not a comparison: \(node)") }
@@ -53,9 +57,9 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     }
 
     /// Mirrors `leftExpression`.
-    public var leftExpression: NSExpression { NSExpression(node: comparison.left) }
+    public var leftExpression: NSExpression { givenExpressions?.left ?? NSExpression(node: comparison.left) }
     /// Mirrors `rightExpression`.
-    public var rightExpression: NSExpression { NSExpression(node: comparison.right) }
+    public var rightExpression: NSExpression { givenExpressions?.right ?? NSExpression(node: comparison.right) }
     /// Mirrors `predicateOperatorType`.
     public var predicateOperatorType: Operator { comparison.op }
     /// Mirrors `comparisonPredicateModifier`.

@@ -63,7 +63,7 @@ extension NSPredicate {
         switch node {
         case .comparison: return NSComparisonPredicate(node: node)
         case .and, .or, .not: return NSCompoundPredicate(node: node)
-        case .constant: return NSPredicate(node: node)
+        case .constant, .block: return NSPredicate(node: node)
         }
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 /// Differences from Darwin: `$x.name` and `array[FIRST].name` are key-path expressions whose
 /// ``operand`` is the base expression; array indexes are the function `objectFrom:withIndex:` as on Darwin,
 /// with `FIRST`/`LAST`/`SIZE` as constant strings. Block expressions are not provided.
+/// A constant made by ``init(forConstantValue:)`` keeps the object given (``constantValue`` returns it);
+/// one parsed from a format string's `%@` is an equal value, not the argument object.
 public class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `NSExpression.ExpressionType`, with Apple's raw values.
     public enum ExpressionType: UInt, Sendable, Hashable {
@@ -25,9 +27,18 @@ public class NSExpression: NSObject, @unchecked Sendable {
     }
 
     package let node: ExpressionNode
+    /// The object given to ``init(forConstantValue:)``, returned as it is by ``constantValue``.
+    private let givenConstant: Any?
 
     package init(node: ExpressionNode) {
         self.node = node
+        self.givenConstant = nil
+        super.init()
+    }
+
+    private init(node: ExpressionNode, givenConstant: Any?) {
+        self.node = node
+        self.givenConstant = givenConstant
         super.init()
     }
 
@@ -36,23 +47,25 @@ public class NSExpression: NSObject, @unchecked Sendable {
         self.init(format: expressionFormat, argumentArray: args.map { $0 as Any })
     }
 
-    /// Mirrors `NSExpression(format:argumentArray:)`. Traps on a malformed format.
+    /// Mirrors `NSExpression(format:argumentArray:)`. Traps on a malformed format; arguments the format does
+    /// not use are ignored, as on Darwin.
     public convenience init(format expressionFormat: String, argumentArray arguments: [Any]) {
         do {
-            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments))
+            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments, allowsUnusedArguments: true))
         } catch {
             fatalError("\(error)")
         }
     }
 
-    /// The throwing form of `NSExpression(format:argumentArray:)`. Not in Core Data.
+    /// The throwing form of `NSExpression(format:argumentArray:)`. Not in Core Data. An argument the format
+    /// does not use is an error, as in `NSPredicate(validatingFormat:)`.
     public convenience init(validatingFormat expressionFormat: String, argumentArray arguments: [Any] = []) throws {
         self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments))
     }
 
-    /// Mirrors `NSExpression(forConstantValue:)`.
+    /// Mirrors `NSExpression(forConstantValue:)`. ``constantValue`` returns `obj` itself, as on Darwin.
     public convenience init(forConstantValue obj: Any?) {
-        self.init(node: .constant(Value(any: obj)))
+        self.init(node: .constant(Value(any: obj)), givenConstant: obj.flatMap(flattenOptional))
     }
 
     /// Mirrors `NSExpression(forKeyPath:)` (the string form).
@@ -65,10 +78,40 @@ public class NSExpression: NSObject, @unchecked Sendable {
         self.init(node: .variable(string))
     }
 
-    /// Mirrors `NSExpression(forFunction:arguments:)` with Apple's function names (`sum:`, `add:to:`, `now`, …).
-    /// Arguments are `NSExpression`s; other values are taken as constants.
+    /// Mirrors `NSExpression(forFunction:arguments:)` with Apple's function names (`sum:`, `add:to:`, `now`, …,
+    /// the list in ``BuiltinFunctions``). Arguments are `NSExpression`s; other values are taken as constants.
+    ///
+    /// A name Apple does not define, or the wrong number of arguments, traps here, as Darwin raises at
+    /// once for an unknown name; ``init(validatingFunction:arguments:)`` throws instead.
+    /// `distanceToLocation:fromLocation:` needs Core Location, which Linux does not have: it is refused too.
     public convenience init(forFunction name: String, arguments parameters: [Any]) {
+        do {
+            try self.init(validatingFunction: name, arguments: parameters)
+        } catch {
+            fatalError("\(error)")
+        }
+    }
+
+    /// The throwing form of ``init(forFunction:arguments:)``: a ``FunctionNameError`` for a name Apple's
+    /// `NSExpression` does not define or the wrong number of arguments. Not in Core Data.
+    public convenience init(validatingFunction name: String, arguments parameters: [Any]) throws {
+        try BuiltinFunctions.check(name, argumentCount: parameters.count)
         self.init(node: .function(name, parameters.map(NSExpression.node(of:))))
+    }
+
+    /// Mirrors `NSExpression(forUnionSet:with:)`: the elements of either collection, as a set.
+    public convenience init(forUnionSet left: NSExpression, with right: NSExpression) {
+        self.init(node: .setOperation(.union, left.node, right.node))
+    }
+
+    /// Mirrors `NSExpression(forIntersectSet:with:)`: the elements of `left` that `right` also has, as a set.
+    public convenience init(forIntersectSet left: NSExpression, with right: NSExpression) {
+        self.init(node: .setOperation(.intersect, left.node, right.node))
+    }
+
+    /// Mirrors `NSExpression(forMinusSet:with:)`: the elements of `left` that `right` does not have, as a set.
+    public convenience init(forMinusSet left: NSExpression, with right: NSExpression) {
+        self.init(node: .setOperation(.minus, left.node, right.node))
     }
 
     /// Mirrors `NSExpression(forAggregate:)`.
@@ -108,11 +151,28 @@ public class NSExpression: NSObject, @unchecked Sendable {
         case .subquery: return .subquery
         case .conditional: return .conditional
         case .anyKey: return .anyKey
+        case .setOperation(.union, _, _): return .unionSet
+        case .setOperation(.intersect, _, _): return .intersectSet
+        case .setOperation(.minus, _, _): return .minusSet
         }
     }
 
-    /// Mirrors `constantValue`. Numbers come back as `NSNumber`, as on Darwin.
+    /// Mirrors `leftExpression`: the left side of a set expression (`UNION`, `INTERSECT`, `MINUS`).
+    public var leftExpression: NSExpression {
+        if case .setOperation(_, let l, _) = node { return NSExpression(node: l) }
+        preconditionFailure("leftExpression is defined for set expressions, not for \(description)")
+    }
+
+    /// Mirrors `rightExpression`: the right side of a set expression.
+    public var rightExpression: NSExpression {
+        if case .setOperation(_, _, let r) = node { return NSExpression(node: r) }
+        preconditionFailure("rightExpression is defined for set expressions, not for \(description)")
+    }
+
+    /// Mirrors `constantValue`: the object given to ``init(forConstantValue:)`` itself; for a constant of a
+    /// format string, an equal value (numbers as `NSNumber`, as on Darwin).
     public var constantValue: Any? {
+        if let givenConstant { return givenConstant }
         switch node {
         case .constant(let v): return v.anyValue
         case .symbol(let s): return s

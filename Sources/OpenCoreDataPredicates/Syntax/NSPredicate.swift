@@ -4,13 +4,14 @@ import Synchronization
 /// Mirrors Foundation's `NSPredicate`: a logical condition, made from a format string or built from
 /// `NSComparisonPredicate` / `NSCompoundPredicate`, evaluated in memory or translated to SQL by a store.
 ///
+/// `NSPredicate(format:)` returns the class Apple's parser returns — an ``NSComparisonPredicate``, an
+/// ``NSCompoundPredicate``, or a plain `NSPredicate` for `TRUEPREDICATE`/`FALSEPREDICATE` — so `as?` and
+/// `switch` on the type work (the initializers are in `NSPredicate+Format.swift`).
+///
 /// Differences from Darwin, each deliberate:
-/// - `NSPredicate(format:)` cannot return a subclass in Swift, so `NSPredicate(format: "a == 1") as?
-///   NSComparisonPredicate` is `nil`; use ``comparisonPredicate`` / ``compoundPredicate`` to see the structure.
 /// - Format arguments are `Any?` (Darwin: `CVarArg`), so arrays, sets and dates pass as they do on Darwin.
 /// - ``init(validatingFormat:_:)`` throws a ``PredicateFormatError`` instead of raising; `init(format:)`
 ///   traps with the same message, as Darwin's raises `NSInvalidArgumentException`.
-/// - Block predicates (`NSPredicate(block:)`) are not provided: a store can never translate them to SQL.
 public class NSPredicate: NSObject, @unchecked Sendable {
     /// The tree as built (its structure is what `subpredicates` and `predicateFormat` show).
     package let node: PredicateNode
@@ -42,30 +43,13 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled : prepared.compiled }
 
-    /// Mirrors `NSPredicate(format:_:)`. Traps on a malformed format, printing where it broke; use
-    /// ``init(validatingFormat:_:)`` for input you do not control.
-    public convenience init(format predicateFormat: String, _ args: Any?...) {
-        self.init(format: predicateFormat, argumentArray: args.map { $0 as Any })
-    }
-
-    /// Mirrors `NSPredicate(format:argumentArray:)`. Traps on a malformed format.
-    public convenience init(format predicateFormat: String, argumentArray arguments: [Any]?) {
-        do {
-            self.init(node: try PredicateParser.parsePredicate(predicateFormat, arguments: arguments ?? []))
-        } catch {
-            fatalError("\(error)")
-        }
-    }
-
-    /// Parses a format string, throwing a ``PredicateFormatError`` (with offset, expectation and a caret
-    /// line) instead of trapping. Not in Core Data; the safe entry point for untrusted text.
-    public convenience init(validatingFormat predicateFormat: String, _ args: Any?...) throws {
-        try self.init(validatingFormat: predicateFormat, argumentArray: args.map { $0 as Any })
-    }
-
-    /// The throwing form of `NSPredicate(format:argumentArray:)`.
-    public convenience init(validatingFormat predicateFormat: String, argumentArray arguments: [Any]?) throws {
-        self.init(node: try PredicateParser.parsePredicate(predicateFormat, arguments: arguments ?? []))
+    /// Mirrors `NSPredicate(block:)`: a predicate that calls `block` with the evaluated object and the
+    /// substitution variables (`nil` from ``evaluate(with:)``). It works wherever predicates are evaluated
+    /// in memory — ``evaluate(with:)``, `filtered(using:)`, inside an ``NSCompoundPredicate`` — and, as in
+    /// Core Data, not in a fetch from the SQLite store, which throws before running any SQL (the in-memory
+    /// store evaluates it). Its `predicateFormat` is Darwin's `BLOCKPREDICATE(0x…)`, which does not parse.
+    public convenience init(block: @escaping (Any?, [String: Any]?) -> Bool) {
+        self.init(node: .block(PredicateBlock(block)))
     }
 
     /// Mirrors `NSPredicate(value:)`: `TRUEPREDICATE` or `FALSEPREDICATE`.
@@ -130,7 +114,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// What the compiled form hands over: the general evaluator.
     private func evaluateInEvaluator(_ object: Any?, bindings: [String: Any]?) throws -> Bool {
-        var evaluator = Evaluator(bindings: bindings.map { $0.mapValues { Value(any: $0) } } ?? [:])
+        var evaluator = Evaluator(bindings: bindings.map { $0.mapValues { Value(any: $0) } } ?? [:], given: bindings)
         return try evaluator.evaluate(try runnableNode(), with: object)
     }
 
@@ -140,13 +124,17 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     }
 
     /// The parsed structure when it is a comparison (`name == "x"`), however the predicate was made.
-    /// Not in Core Data: there `NSPredicate(format:)` returns an `NSComparisonPredicate` directly.
+    /// Not in Core Data. Deprecated: `NSPredicate(format:)` returns an `NSComparisonPredicate` now, as on
+    /// Darwin; write `predicate as? NSComparisonPredicate`.
+    @available(*, deprecated, message: "NSPredicate(format:) returns an NSComparisonPredicate, as on Darwin: use `as? NSComparisonPredicate`")
     public var comparisonPredicate: NSComparisonPredicate? {
         if case .comparison = node { return self as? NSComparisonPredicate ?? NSComparisonPredicate(node: node) }
         return nil
     }
 
     /// The parsed structure when it is `AND`, `OR` or `NOT`, however the predicate was made. Not in Core Data.
+    /// Deprecated: `NSPredicate(format:)` returns an `NSCompoundPredicate` now, as on Darwin.
+    @available(*, deprecated, message: "NSPredicate(format:) returns an NSCompoundPredicate, as on Darwin: use `as? NSCompoundPredicate`")
     public var compoundPredicate: NSCompoundPredicate? {
         switch node {
         case .and, .or, .not: return self as? NSCompoundPredicate ?? NSCompoundPredicate(node: node)

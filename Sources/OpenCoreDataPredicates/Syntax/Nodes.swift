@@ -8,6 +8,29 @@ package indirect enum PredicateNode: Hashable, Sendable {
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)
+    /// `NSPredicate(block:)`: a closure, evaluated in memory only (a SQL store refuses it).
+    case block(PredicateBlock)
+}
+
+/// The closure of a block predicate, compared by identity (two block predicates are equal only when they
+/// hold the same closure object, as two `NSBlockPredicate`s on Darwin are equal only when identical).
+package final class PredicateBlock: Hashable, @unchecked Sendable {
+    package let body: (Any?, [String: Any]?) -> Bool
+    package init(_ body: @escaping (Any?, [String: Any]?) -> Bool) { self.body = body }
+    package static func == (a: PredicateBlock, b: PredicateBlock) -> Bool { a === b }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// How Darwin prints a block predicate: `BLOCKPREDICATE(0x…)`, the address of the block.
+    package var format: String {
+        "BLOCKPREDICATE(0x" + String(UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()), radix: 16) + ")"
+    }
+}
+
+/// The set operations of `NSExpression` (`init(forUnionSet:with:)` …), written `UNION`, `INTERSECT`,
+/// `MINUS` between two collection expressions in a format string.
+package enum SetOperation: String, Hashable, Sendable, CaseIterable {
+    case union = "UNION"
+    case intersect = "INTERSECT"
+    case minus = "MINUS"
 }
 
 /// `left op[options] right`, optionally quantified by `ANY`/`ALL` (`NONE` is `NOT ANY`).
@@ -54,13 +77,15 @@ package indirect enum ExpressionNode: Hashable, Sendable {
     case anyKey
     /// `FIRST`, `LAST`, `SIZE` inside an index: `array[LAST]`.
     case symbol(String)
+    /// `left UNION right`, `left INTERSECT right`, `left MINUS right`: a set.
+    case setOperation(SetOperation, ExpressionNode, ExpressionNode)
 }
 
 extension PredicateNode {
     /// Replaces `$variables` with constants; variables not in `bindings` stay.
     package func substituting(_ bindings: [String: Value]) -> PredicateNode {
         switch self {
-        case .constant: return self
+        case .constant, .block: return self
         case .comparison(var c):
             c.left = c.left.substituting(bindings)
             c.right = c.right.substituting(bindings)
@@ -87,6 +112,8 @@ extension ExpressionNode {
             return .subquery(collection.substituting(bindings), variable, predicate.substituting(inner))
         case .conditional(let p, let t, let f):
             return .conditional(p.substituting(bindings), t.substituting(bindings), f.substituting(bindings))
+        case .setOperation(let op, let l, let r):
+            return .setOperation(op, l.substituting(bindings), r.substituting(bindings))
         }
     }
 }

@@ -36,7 +36,7 @@ extension PredicateNode {
             switch item {
             case .predicate(let node):
                 switch node {
-                case .constant: break
+                case .constant, .block: break
                 case .and(let parts), .or(let parts):
                     let isAnd: Bool
                     if case .and = node { isAnd = true } else { isAnd = false }
@@ -60,6 +60,9 @@ extension PredicateNode {
                 case .member(let base, _): stack.append((.expression(base), raw + 1, flat + 1))
                 case .function(_, let args), .aggregate(let args):
                     for a in args { stack.append((.expression(a), raw + 1, flat + 1)) }
+                case .setOperation(_, let l, let r):
+                    stack.append((.expression(l), raw + 1, flat + 1))
+                    stack.append((.expression(r), raw + 1, flat + 1))
                 case .subquery(let collection, _, let predicate):
                     stack.append((.expression(collection), raw + 1, flat + 1))
                     stack.append((.predicate(predicate), raw + 1, flat + 1))
@@ -78,7 +81,7 @@ extension PredicateNode {
     /// `nestingDepth.flattened` is within ``maximumNestingDepth``.
     package func flattened() -> PredicateNode {
         switch self {
-        case .constant: return self
+        case .constant, .block: return self
         case .and(let parts), .or(let parts):
             let isAnd: Bool
             if case .and = self { isAnd = true } else { isAnd = false }
@@ -112,6 +115,7 @@ extension ExpressionNode {
         case .subquery(let collection, let variable, let predicate):
             return .subquery(collection.flattened(), variable, predicate.flattened())
         case .conditional(let p, let t, let f): return .conditional(p.flattened(), t.flattened(), f.flattened())
+        case .setOperation(let op, let l, let r): return .setOperation(op, l.flattened(), r.flattened())
         }
     }
 }

@@ -4,7 +4,7 @@ import OpenCoreDataTesting
 
 /// Random predicates over ``GraphModel``'s relationships, as format strings with arguments: key paths
 /// through to-ones (depth 1–2), `ANY`/`ALL`/`NONE`, `@count`, the aggregates, `SUBQUERY`, `IN` and
-/// `CONTAINS` over to-manys, comparisons with objects and object IDs (saved, unsaved, of another
+/// `CONTAINS` over to-manys and over their `UNION`/`INTERSECT`/`MINUS` with constants, comparisons with objects and object IDs (saved, unsaved, of another
 /// entity, nil), `SELF`, compounds. Every predicate it makes is valid for a fetch of its entity.
 struct GraphPredicateGenerator {
     enum Kind: Equatable { case string, int, double, date, object(String) }
@@ -158,7 +158,7 @@ struct GraphPredicateGenerator {
     /// read key paths from (`$x.name`), with plain key paths still the evaluated object's (`outer`).
     mutating func comparison(_ entity: String, variable: String? = nil, outer: String, depth: Int, _ args: inout [Any]) -> String {
         let prefix = variable.map { "$\($0)." } ?? ""
-        switch rng.int(0...13) {
+        switch rng.int(0...14) {
         case 0...3:
             let (path, kind) = single(entity)
             return comparison(kind, prefix + path, &args)
@@ -198,6 +198,25 @@ struct GraphPredicateGenerator {
             // A plain key path inside a SUBQUERY is the evaluated object's.
             let (path, kind) = single(outer, depth: 1)
             return comparison(kind, path, &args)
+        case 12:
+            // Set expressions as the collection of IN / CONTAINS (issue #17): SQL tests the sides' memberships.
+            let (toMany, destination) = toManyPath(entity)
+            let op = rng.pick(["UNION", "INTERSECT", "MINUS"])
+            if rng.chance(0.5) {
+                let others = (0..<rng.int(0...3)).map { _ in objectArgument(destination) }
+                if rng.chance(0.5) {
+                    let element = constant(.object(destination), &args)
+                    args.append(others)
+                    return "\(element) IN \(prefix)\(toMany) \(op) %@"
+                }
+                args.append(others)
+                return "\(prefix)\(toMany) \(op) %@ CONTAINS \(constant(.object(destination), &args))"
+            }
+            let (attribute, kind) = rng.pick(Self.attributes[destination]!)
+            let options = op == "UNION" && kind == .string ? rng.pick(["", "[c]"]) : ""
+            let element = constant(kind, &args)
+            let items = (0..<rng.int(0...2)).map { _ in constant(kind, &args) }
+            return "\(element) IN\(options) \(prefix)\(toMany).\(attribute) \(op) {\(items.joined(separator: ", "))}"
         case 11:
             // Two key paths of one kind.
             let (a, kind) = single(entity)

@@ -30,6 +30,7 @@ extension PredicateTranslator {
             let values = try args.map { try constantValue($0) }
             return try FunctionEvaluation.call(name, values)
         case .aggregate(let items): return .array(try items.map { try constantValue($0) })
+        case .setOperation(let op, let l, let r): return try SetEvaluation.apply(op, constantValue(l), constantValue(r))
         default: throw unsupported("not constant")
         }
     }
@@ -87,6 +88,8 @@ extension PredicateTranslator {
         case .member: throw unsupported("a key path on a value that is not a SUBQUERY variable")
         case .anyKey: throw unsupported("ANYKEY")
         case .symbol(let s): throw unsupported(s)
+        case .setOperation(let op, _, _):
+            throw unsupported("\(op.rawValue) used as a value (in SQL a set expression is translated only as the collection of IN, CONTAINS, ANY or ALL)")
         case .constant: fatalError("handled above")
         }
     }

@@ -47,7 +47,68 @@ struct PredicateTranslator {
         case .not(let inner):
             return .not(try condition(inner))
         case .comparison(let c):
+            if let expanded = try Self.expandingSetOperations(c) { return try condition(expanded) }
             return try comparison(c)
+        case .block(let block):
+            throw CoreDataError(NSCoreDataError, "unimplemented SQL generation for predicate : (\(block.format))")
+        }
+    }
+
+    /// A comparison whose collection side is a set expression that depends on the row, rewritten as
+    /// memberships of its sides, which SQL can test: `x IN a UNION b` is `x IN a OR x IN b`,
+    /// `x IN a INTERSECT b` is `x IN a AND x IN b`, `x IN a MINUS b` is `x IN a AND NOT x IN b` (the
+    /// in-memory evaluator makes the sets with the same equality, so the answers agree); `ANY`/`ALL` over
+    /// a `UNION` is `ANY a … OR ANY b …` / `ALL a … AND ALL b …`. `nil` when there is nothing to rewrite
+    /// (a set expression of constants is computed in Swift and bound). Other uses throw.
+    static func expandingSetOperations(_ c: ComparisonNode) throws -> PredicateNode? {
+        func isConstant(_ node: ExpressionNode) -> Bool {
+            switch node {
+            case .constant: return true
+            case .aggregate(let items): return items.allSatisfy(isConstant)
+            case .setOperation(_, let l, let r): return isConstant(l) && isConstant(r)
+            default: return false
+            }
+        }
+        func fail(_ op: SetOperation) -> CoreDataError {
+            CoreDataError(NSCoreDataError, "unsupported in SQL: \(op.rawValue) of values of the row in \(PredicatePrinter.format(PredicateNode.comparison(c))); a set expression is translated as the collection of IN or CONTAINS (INTERSECT and MINUS without [cd] options), or of ANY/ALL for UNION")
+        }
+        func with(_ side: ExpressionNode, onLeft: Bool) -> PredicateNode {
+            var copy = c
+            if onLeft { copy.left = side } else { copy.right = side }
+            return .comparison(copy)
+        }
+        let setOnLeft: Bool
+        let set: (SetOperation, ExpressionNode, ExpressionNode)
+        if case .setOperation(let op, let l, let r) = c.left, !isConstant(c.left) {
+            setOnLeft = true
+            set = (op, l, r)
+        } else if case .setOperation(let op, let l, let r) = c.right, !isConstant(c.right) {
+            setOnLeft = false
+            set = (op, l, r)
+        } else {
+            return nil
+        }
+        let (op, l, r) = set
+        let isCollectionSide = c.modifier != .direct ? setOnLeft
+            : (c.op == .in && !setOnLeft) || (c.op == .contains && setOnLeft)
+        guard isCollectionSide else { throw fail(op) }
+        let a = with(l, onLeft: setOnLeft), b = with(r, onLeft: setOnLeft)
+        if c.modifier != .direct {
+            guard op == .union else { throw fail(op) }
+            // `ANY {constants} op constant` is decided here, by the evaluator (SQL has no such collection).
+            func decided(_ part: PredicateNode) throws -> PredicateNode {
+                guard case .comparison(let q) = part, isConstant(q.left), isConstant(q.right) else { return part }
+                var evaluator = Evaluator()
+                return .constant(try evaluator.evaluate(part, with: nil))
+            }
+            let pieces = [try decided(a), try decided(b)]
+            return c.modifier == .any ? .or(pieces) : .and(pieces)
+        }
+        switch op {
+        case .union: return .or([a, b])
+        case .intersect where c.options.isEmpty: return .and([a, b])
+        case .minus where c.options.isEmpty: return .and([a, .not(b)])
+        default: throw fail(op)
         }
     }
 
@@ -150,6 +211,9 @@ struct PredicateTranslator {
         switch collection {
         case .aggregate(let nodes): items = nodes
         case .constant(let v) where v.collectionElements != nil: items = v.collectionElements!.map { .constant($0) }
+        case .setOperation:
+            // Of constants (others were rewritten by expandingSetOperations): computed in Swift.
+            items = (try constantValue(collection).collectionElements ?? []).map { .constant($0) }
         default:
             // A string on the collection side: substring.
             return try stringTest(.contains(options), collection, element)
