@@ -238,3 +238,11 @@ private struct ManagedAccessorSyntax {
         }
     }
 }
+
+#if OCD_FUZZ
+// Scripts/fuzz.sh builds with `-Xswiftc -sanitize=fuzzer`, and SwiftPM passes -Xswiftc flags to the
+// macro plugin too: it is then linked with libFuzzer, which needs this entry point. The plugin's own
+// `main` (the @main above) still runs; this is never called.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func _pluginIsNotAFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { 0 }
+#endif
