@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
+import CompilerPluginSupport
 
 let package = Package(
     name: "OpenCoreData",
@@ -11,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The @Managed macro's implementation (docs/ModelClasses.md).
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -18,8 +21,16 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "OpenCoreDataPredicates"),
+        // @Managed / @ManagedAccessor, the stand-ins for @NSManaged (declared in OpenCoreData/Objects/Managed.swift).
+        .macro(name: "OpenCoreDataMacros", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ]),
+        // The bounds of the linker section where each @Managed property leaves its record.
+        .target(name: "CManagedSection"),
         .target(name: "OpenCoreData", dependencies: [
-            "OpenCoreDataPredicates", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreDataPredicates", "CSQLite", "CManagedSection", "OpenCoreDataMacros",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "products", dependencies: [
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
