@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .library(name: "OpenCoreDataPredicates", targets: ["OpenCoreDataPredicates"]),
         .library(name: "OpenCoreDataTesting", targets: ["OpenCoreDataTesting"]),
+        // Xcode's class codegen for a target's .xcdatamodeld (docs/ModelFiles.md, "Generated classes").
+        .plugin(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
+        .executable(name: "ocd-codegen", targets: ["ocd-codegen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -28,6 +31,10 @@ let package = Package(
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
+        // The class generator: reads the model with OpenCoreData's own reader (docs/ModelFiles.md).
+        .target(name: "OpenCoreDataGenerator", dependencies: ["OpenCoreData"]),
+        .executableTarget(name: "ocd-codegen", dependencies: ["OpenCoreData", "OpenCoreDataGenerator"]),
+        .plugin(name: "OpenCoreDataCodegen", capability: .buildTool(), dependencies: ["ocd-codegen"]),
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
@@ -35,6 +42,8 @@ let package = Package(
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
                     resources: [.copy("Resources/Zoo.xcdatamodeld")]),
+        .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "ocd-codegen"],
+                    resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],
     swiftLanguageModes: [.v6]
 )

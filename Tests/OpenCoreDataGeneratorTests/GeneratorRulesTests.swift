@@ -1,0 +1,138 @@
+import Foundation
+import OpenCoreData
+import OpenCoreDataGenerator
+import Testing
+
+/// Which entities get files, the errors of the generator, and the `ocd-codegen` tool the plugin runs.
+@Suite("Generator rules and the ocd-codegen tool")
+struct GeneratorRulesTests {
+    static func entity(_ name: String, className: String?, codegen: String?) -> NSEntityDescription {
+        let entity = NSEntityDescription(name: name, managedObjectClassName: className,
+                                         properties: [NSAttributeDescription(name: "title", type: .stringAttributeType)])
+        entity.codeGenerationType = codegen
+        return entity
+    }
+
+    @Test func manualEntitiesMakeNothingUnlessEveryEntityIsAsked() throws {
+        let model = NSManagedObjectModel(entities: [
+            Self.entity("Plain", className: "Plain", codegen: nil),
+            Self.entity("Odd", className: "Odd", codegen: "manual"),
+        ])
+        #expect(try ModelClassGenerator(model: model, modelFileName: "M.xcdatamodeld").files().isEmpty)
+        let all = ModelClassGenerator(model: model, modelFileName: "M.xcdatamodeld", generatesEveryEntity: true)
+        #expect(try all.fileNames() == ["Plain+CoreDataClass.swift", "Plain+CoreDataProperties.swift",
+                                        "Odd+CoreDataClass.swift", "Odd+CoreDataProperties.swift"])
+    }
+
+    @Test func anEntityToGenerateNeedsAClassName() throws {
+        let model = NSManagedObjectModel(entities: [Self.entity("Nameless", className: nil, codegen: "class")])
+        let error = #expect(throws: ModelClassGenerationError.self) {
+            try ModelClassGenerator(model: model, modelFileName: "M.xcdatamodeld").files()
+        }
+        #expect(error?.description == "entity Nameless: its codegen is class, but it has no class name (set representedClassName, Xcode's Class Name)")
+    }
+
+    @Test func twoEntitiesCannotShareAClass() throws {
+        let model = NSManagedObjectModel(entities: [
+            Self.entity("First", className: "Shared", codegen: "class"),
+            Self.entity("Second", className: "App.Shared", codegen: "category"),
+        ])
+        let error = #expect(throws: ModelClassGenerationError.self) {
+            try ModelClassGenerator(model: model, modelFileName: "M.xcdatamodeld").files()
+        }
+        #expect(error?.description == "entity Second: entity First has the same class name, Shared")
+    }
+
+    @Test func classNamesLoseTheirModulePrefix() {
+        #expect(ModelClassGenerator.className(of: Self.entity("A", className: "App.Animal", codegen: nil)) == "Animal")
+        #expect(ModelClassGenerator.className(of: Self.entity("A", className: ".Animal", codegen: nil)) == "Animal")
+        #expect(ModelClassGenerator.className(of: Self.entity("A", className: "Animal", codegen: nil)) == "Animal")
+        #expect(ModelClassGenerator.className(of: Self.entity("A", className: nil, codegen: nil)) == nil)
+    }
+
+    // MARK: - The tool
+
+    static var toolURL: URL? {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [here, URL(fileURLWithPath: ".build/debug")] {
+            let url = candidate.appendingPathComponent("ocd-codegen")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }
+
+    /// Runs the tool; its exit status and standard error.
+    static func runTool(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        let tool: URL? = toolURL
+        process.executableURL = try #require(tool, "ocd-codegen is built with the tests")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let errors = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+    }
+
+    static func temporaryFolder() -> URL {
+        URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ocd-codegen-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    @Test func theToolWritesWhatTheGeneratorMakes() throws {
+        let model = try #require(Bundle.module.url(forResource: "Everything", withExtension: "xcdatamodeld"))
+        let output = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try Self.runTool([model.path, "--output", output.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        let expected = try GoldenFileTests.files().keys.sorted()
+        #expect(written == expected)
+        let text = try String(contentsOf: output.appendingPathComponent("Sample+CoreDataProperties.swift"), encoding: .utf8)
+        #expect(text == GoldenFileTests.samplePropertiesText)
+    }
+
+    @Test func declaredFilesTheModelDoesNotMakeAreWrittenEmptyAndUnchangedFilesKeepTheirDate() throws {
+        let model = try #require(Bundle.module.url(forResource: "Everything", withExtension: "xcdatamodeld"))
+        let output = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let declared = try GoldenFileTests.files().keys.sorted() + ["Commented+CoreDataClass.swift"]
+        #expect(try Self.runTool([model.path, "--output", output.path, "--declared"] + declared).status == 0)
+        let stub = try String(contentsOf: output.appendingPathComponent("Commented+CoreDataClass.swift"), encoding: .utf8)
+        #expect(stub == "// Commented+CoreDataClass.swift: Everything.xcdatamodeld makes no such class.\n")
+
+        let file = output.appendingPathComponent("Creature+CoreDataClass.swift")
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+        #expect(try Self.runTool([model.path, "--output", output.path, "--declared"] + declared).status == 0)
+        let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        #expect(date == old)
+    }
+
+    @Test func aFileTheModelMakesButTheBuildDidNotDeclareFailsTheBuild() throws {
+        let model = try #require(Bundle.module.url(forResource: "Everything", withExtension: "xcdatamodeld"))
+        let output = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try Self.runTool([model.path, "--output", output.path, "--declared", "Creature+CoreDataClass.swift"])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("the model makes Creature+CoreDataProperties.swift, which the OpenCoreDataCodegen plugin did not declare"))
+    }
+
+    @Test func aModelThatDoesNotReadIsReportedLikeACompilerError() throws {
+        let folder = Self.temporaryFolder().appendingPathExtension("xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+                <entity name="Animal" representedClassName="Animal" codeGenerationType="class">
+                    <attribute name="age" attributeType="Integer 12"/>
+                </entity>
+            </model>
+            """.utf8).write(to: folder.appendingPathComponent("contents"))
+        let run = try Self.runTool([folder.path, "--output", Self.temporaryFolder().path])
+        #expect(run.status == 1)
+        #expect(run.errors.hasPrefix(folder.appendingPathComponent("contents").path + ":4:9: error: <attribute name=\"age\"> in entity Animal: unknown attributeType \"Integer 12\""),
+                "\(run.errors)")
+    }
+}
