@@ -96,6 +96,7 @@ struct ModelScan {
                 var attributes: [String: String] = [:]
                 while i < bytes.count && bytes[i] != UInt8(ascii: ">") {
                     // name = "value" or 'value'
+                    while i < bytes.count, bytes[i] <= 0x20 || bytes[i] == UInt8(ascii: "/") { i += 1 }
                     let nameStart = i
                     while i < bytes.count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ">"), bytes[i] > 0x20 { i += 1 }
                     let name = String(decoding: bytes[nameStart..<i], as: UTF8.self)
