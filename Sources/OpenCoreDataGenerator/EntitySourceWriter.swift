@@ -1,16 +1,16 @@
 import Foundation
-import OpenCoreData
 
 /// The text of one entity's two generated files, laid out as Xcode lays out its own: the class file
 /// (an empty class), then the properties file (an extension with `fetchRequest()` and the properties,
 /// attributes first then relationships, each group in the model's order; one extension of accessors per
 /// to-many relationship; `Identifiable` for a class whose superclass is `NSManagedObject`).
 struct EntitySourceWriter {
-    let entity: NSEntityDescription
+    let model: CodegenModel
+    let entity: CodegenModel.Entity
     let className: String
     let modelFileName: String
 
-    private var entityName: String { entity.name ?? className }
+    private var entityName: String { entity.name }
 
     /// `Name+CoreDataClass.swift`: `public class Name: Superclass {}`. Xcode writes `@objc(Name)` above
     /// it; Linux Swift has no Objective-C names, so the line is left out.
@@ -38,16 +38,15 @@ struct EntitySourceWriter {
             "    }",
             "",
         ]
-        let attributes = ownProperties.compactMap { $0 as? NSAttributeDescription }
-        let relationships = ownProperties.compactMap { $0 as? NSRelationshipDescription }
-        let declarations = attributes.map { (name: $0.name, type: SwiftTypes.type(of: $0)) }
-            + relationships.map { (name: $0.name, type: SwiftTypes.type(of: $0)) }
+        // The entity's own properties: inherited ones are its superclass's. Fetched properties are left out.
+        let declarations = entity.attributes.map { (name: $0.name, type: SwiftTypes.type(of: $0)) }
+            + entity.relationships.map { (name: $0.name, type: SwiftTypes.type(of: $0, in: model)) }
         for declaration in declarations {
             lines.append("    \(ModelClassGenerator.propertyAttribute) public var \(SwiftTypes.identifier(declaration.name)): \(declaration.type)")
         }
         if !declarations.isEmpty { lines.append("") }
         lines.append("}")
-        for relationship in relationships where relationship.isToMany {
+        for relationship in entity.relationships where relationship.isToMany {
             lines.append("")
             lines += accessors(for: relationship)
         }
@@ -57,22 +56,16 @@ struct EntitySourceWriter {
         return GeneratedFile(name: fileName, contents: lines.joined(separator: "\n") + "\n")
     }
 
-    /// The properties the entity declares itself (inherited ones are its superclass's), fetched
-    /// properties left out (Xcode's Swift codegen has no stored form for them here).
-    private var ownProperties: [NSPropertyDescription] {
-        entity.properties.filter { $0.entity === entity && !($0 is NSFetchedPropertyDescription) }
-    }
-
     /// The parent entity's class, or `NSManagedObject`.
     private var superclassName: String {
-        entity.superentity.flatMap(ModelClassGenerator.className(of:)) ?? "NSManagedObject"
+        entity.parentEntity.flatMap(model.entity(named:)).flatMap(ModelClassGenerator.className(of:)) ?? "NSManagedObject"
     }
 
     /// Xcode's "Generated accessors for" extension: the set forms for an unordered to-many, the indexed
     /// forms first and then the set forms (with `NSOrderedSet`) for an ordered one.
-    private func accessors(for relationship: NSRelationshipDescription) -> [String] {
+    private func accessors(for relationship: CodegenModel.Relationship) -> [String] {
         let key = SwiftTypes.capitalizedFirst(relationship.name)
-        let element = SwiftTypes.destinationClass(of: relationship)
+        let element = SwiftTypes.destinationClass(of: relationship, in: model)
         let collection = relationship.isOrdered ? "NSOrderedSet" : "NSSet"
         var functions: [String] = []
         if relationship.isOrdered {

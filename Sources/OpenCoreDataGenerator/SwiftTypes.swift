@@ -1,5 +1,4 @@
 import Foundation
-import OpenCoreData
 
 /// The Swift types Xcode's codegen gives properties, and the spelling of names in generated code.
 enum SwiftTypes {
@@ -9,40 +8,38 @@ enum SwiftTypes {
     /// the model's "Optional" says, as Xcode writes it: `NSDecimalNumber?`, `String?`, `Data?`, `UUID?`,
     /// `URL?`, `NSManagedObjectID?`; a transformable attribute has its custom class (`customClassName`)
     /// or `NSObject?`; an undefined one (transient) `NSObject?`.
-    static func type(of attribute: NSAttributeDescription) -> String {
+    static func type(of attribute: CodegenModel.Attribute) -> String {
         let scalar = attribute.usesScalarValueType
-        switch attribute.attributeType {
-        case .integer16AttributeType: return scalar ? "Int16" : "NSNumber?"
-        case .integer32AttributeType: return scalar ? "Int32" : "NSNumber?"
-        case .integer64AttributeType: return scalar ? "Int64" : "NSNumber?"
-        case .doubleAttributeType: return scalar ? "Double" : "NSNumber?"
-        case .floatAttributeType: return scalar ? "Float" : "NSNumber?"
-        case .booleanAttributeType: return scalar ? "Bool" : "NSNumber?"
-        case .dateAttributeType: return scalar ? "TimeInterval" : "Date?"
-        case .decimalAttributeType: return "NSDecimalNumber?"
-        case .stringAttributeType: return "String?"
-        case .binaryDataAttributeType: return "Data?"
-        case .UUIDAttributeType: return "UUID?"
-        case .URIAttributeType: return "URL?"
-        case .objectIDAttributeType: return "NSManagedObjectID?"
-        case .transformableAttributeType:
-            let custom = attribute.attributeValueClassName.flatMap { $0.isEmpty ? nil : $0 }
-            return (custom ?? "NSObject") + "?"
-        case .undefinedAttributeType: return "NSObject?"
+        switch attribute.type {
+        case .integer16: return scalar ? "Int16" : "NSNumber?"
+        case .integer32: return scalar ? "Int32" : "NSNumber?"
+        case .integer64: return scalar ? "Int64" : "NSNumber?"
+        case .double: return scalar ? "Double" : "NSNumber?"
+        case .float: return scalar ? "Float" : "NSNumber?"
+        case .boolean: return scalar ? "Bool" : "NSNumber?"
+        case .date: return scalar ? "TimeInterval" : "Date?"
+        case .decimal: return "NSDecimalNumber?"
+        case .string: return "String?"
+        case .binary: return "Data?"
+        case .uuid: return "UUID?"
+        case .uri: return "URL?"
+        case .objectID: return "NSManagedObjectID?"
+        case .transformable: return (attribute.customClassName ?? "NSObject") + "?"
+        case .undefined: return "NSObject?"
         }
     }
 
     /// Xcode's Swift type for a relationship: the destination's class, optional, for a to-one;
     /// `NSSet?` for a to-many, `NSOrderedSet?` for an ordered one.
-    static func type(of relationship: NSRelationshipDescription) -> String {
+    static func type(of relationship: CodegenModel.Relationship, in model: CodegenModel) -> String {
         if relationship.isToMany { return relationship.isOrdered ? "NSOrderedSet?" : "NSSet?" }
-        return destinationClass(of: relationship) + "?"
+        return destinationClass(of: relationship, in: model) + "?"
     }
 
     /// The class of a relationship's destination: its entity's class name, `NSManagedObject` when it has
     /// none.
-    static func destinationClass(of relationship: NSRelationshipDescription) -> String {
-        relationship.destinationEntity.flatMap(ModelClassGenerator.className(of:)) ?? "NSManagedObject"
+    static func destinationClass(of relationship: CodegenModel.Relationship, in model: CodegenModel) -> String {
+        model.entity(named: relationship.destinationEntity).flatMap(ModelClassGenerator.className(of:)) ?? "NSManagedObject"
     }
 
     /// The name with its first character upper-cased, as Xcode spells accessors (`zoos` → `addToZoos`).

@@ -9,7 +9,6 @@
 // model makes that is not declared is an error (the build would not compile it).
 
 import Foundation
-import OpenCoreData
 import OpenCoreDataGenerator
 
 struct Usage: Error, CustomStringConvertible {
@@ -47,9 +46,16 @@ func run(_ arguments: [String]) throws {
         throw Usage(description: "usage: ocd-codegen MODEL.xcdatamodeld --output DIR [--all] [--declared NAME ...]")
     }
     let modelURL = URL(fileURLWithPath: model)
-    let loaded = try NSManagedObjectModel(validatingContentsOf: modelURL)
+    let loaded = try CodegenModel(contentsOf: modelURL)
     let generator = ModelClassGenerator(model: loaded, modelFileName: modelURL.lastPathComponent, generatesEveryEntity: all)
-    var files = try generator.files()
+    var files: [GeneratedFile]
+    do {
+        files = try generator.files()
+    } catch {
+        // Errors about an entity name the model folder.
+        throw ModelClassGenerationError(file: error.file ?? modelURL, line: error.line, column: error.column,
+                                        element: error.element, reason: error.reason)
+    }
     if let declared {
         let made = Set(files.map(\.name))
         if let missing = files.first(where: { !declared.contains($0.name) }) {
@@ -72,8 +78,9 @@ func run(_ arguments: [String]) throws {
 
 do {
     try run(Array(CommandLine.arguments.dropFirst()))
-} catch let error as ModelFileError {
-    FileHandle.standardError.write(Data("\(error.file.path):\(error.line ?? 1):\(error.column ?? 1): error: \(error.element.map { $0 + ": " } ?? "")\(error.reason)\n".utf8))
+} catch let error as ModelClassGenerationError {
+    // As a compiler writes it, so that the build shows it at its place in the model file.
+    FileHandle.standardError.write(Data("\(error.location)error: \(error.element.map { $0 + ": " } ?? "")\(error.reason)\n".utf8))
     exit(1)
 } catch {
     FileHandle.standardError.write(Data("error: ocd-codegen: \(error)\n".utf8))

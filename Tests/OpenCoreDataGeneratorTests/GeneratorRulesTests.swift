@@ -1,20 +1,17 @@
 import Foundation
-import OpenCoreData
 import OpenCoreDataGenerator
 import Testing
 
 /// Which entities get files, the errors of the generator, and the `ocd-codegen` tool the plugin runs.
 @Suite("Generator rules and the ocd-codegen tool")
 struct GeneratorRulesTests {
-    static func entity(_ name: String, className: String?, codegen: String?) -> NSEntityDescription {
-        let entity = NSEntityDescription(name: name, managedObjectClassName: className,
-                                         properties: [NSAttributeDescription(name: "title", type: .stringAttributeType)])
-        entity.codeGenerationType = codegen
-        return entity
+    static func entity(_ name: String, className: String?, codegen: String?) -> CodegenModel.Entity {
+        CodegenModel.Entity(name: name, representedClassName: className, codeGenerationType: codegen,
+                            attributes: [.init(name: "title", type: .string)])
     }
 
     @Test func manualEntitiesMakeNothingUnlessEveryEntityIsAsked() throws {
-        let model = NSManagedObjectModel(entities: [
+        let model = CodegenModel(entities: [
             Self.entity("Plain", className: "Plain", codegen: nil),
             Self.entity("Odd", className: "Odd", codegen: "manual"),
         ])
@@ -25,7 +22,7 @@ struct GeneratorRulesTests {
     }
 
     @Test func anEntityToGenerateNeedsAClassName() throws {
-        let model = NSManagedObjectModel(entities: [Self.entity("Nameless", className: nil, codegen: "class")])
+        let model = CodegenModel(entities: [Self.entity("Nameless", className: nil, codegen: "class")])
         let error = #expect(throws: ModelClassGenerationError.self) {
             try ModelClassGenerator(model: model, modelFileName: "M.xcdatamodeld").files()
         }
@@ -33,7 +30,7 @@ struct GeneratorRulesTests {
     }
 
     @Test func twoEntitiesCannotShareAClass() throws {
-        let model = NSManagedObjectModel(entities: [
+        let model = CodegenModel(entities: [
             Self.entity("First", className: "Shared", codegen: "class"),
             Self.entity("Second", className: "App.Shared", codegen: "category"),
         ])
@@ -64,8 +61,11 @@ struct GeneratorRulesTests {
     /// Runs the tool; its exit status and standard error.
     static func runTool(_ arguments: [String]) throws -> (status: Int32, errors: String) {
         let process = Process()
-        let tool: URL? = toolURL
-        process.executableURL = try #require(tool, "ocd-codegen is built with the tests")
+        guard let tool = toolURL else {
+            Issue.record("ocd-codegen is built with the tests, beside the test bundle")
+            throw CancellationError()
+        }
+        process.executableURL = tool
         process.arguments = arguments
         let pipe = Pipe()
         process.standardError = pipe

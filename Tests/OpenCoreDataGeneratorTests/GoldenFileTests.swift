@@ -1,5 +1,4 @@
 import Foundation
-import OpenCoreData
 import OpenCoreDataGenerator
 import Testing
 
@@ -11,9 +10,9 @@ import Testing
 /// `@ManagedAccessor` for `@NSManaged` and `import OpenCoreData` for `import CoreData`.
 @Suite("Generated class files")
 struct GoldenFileTests {
-    static func everything() throws -> NSManagedObjectModel {
+    static func everything() throws -> CodegenModel {
         let url = try #require(Bundle.module.url(forResource: "Everything", withExtension: "xcdatamodeld"))
-        return try NSManagedObjectModel(validatingContentsOf: url)
+        return try CodegenModel(contentsOf: url)
     }
 
     static func files() throws -> [String: String] {

@@ -1,5 +1,4 @@
 import Foundation
-import OpenCoreData
 import OpenCoreDataGenerator
 import Testing
 
@@ -11,7 +10,7 @@ struct PluginScanTests {
     @Test func theScanNamesWhatTheGeneratorMakes() throws {
         let url = try #require(Bundle.module.url(forResource: "Everything", withExtension: "xcdatamodeld"))
         let scan = try ModelScan(folder: url)
-        let generator = ModelClassGenerator(model: try NSManagedObjectModel(validatingContentsOf: url), modelFileName: url.lastPathComponent)
+        let generator = ModelClassGenerator(model: try CodegenModel(contentsOf: url), modelFileName: url.lastPathComponent)
         #expect(scan.generatedFileNames == (try generator.fileNames()), "the current version (Everything 2), a commented-out entity skipped")
         #expect(scan.inputFiles.map(\.lastPathComponent).sorted() == [".xccurrentversion", "contents", "contents"])
     }
