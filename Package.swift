@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 import PackageDescription
+import CompilerPluginSupport
 
 let package = Package(
     name: "OpenCoreData",
@@ -14,6 +15,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The @Managed macro's implementation (docs/ModelClasses.md).
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -23,8 +26,16 @@ let package = Package(
         .target(name: "OpenCoreDataPredicates"),
         // The strict XML parser of model files, shared by OpenCoreData and the class generator.
         .target(name: "OpenCoreDataModelXML"),
+        // @Managed / @ManagedAccessor, the stand-ins for @NSManaged (declared in OpenCoreData/Objects/Managed.swift).
+        .macro(name: "OpenCoreDataMacros", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ]),
+        // The bounds of the linker section where each @Managed property leaves its record.
+        .target(name: "CManagedSection"),
         .target(name: "OpenCoreData", dependencies: [
-            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "OpenCoreDataMacros",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "products", dependencies: [
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
@@ -46,19 +57,15 @@ let package = Package(
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
                     resources: [.copy("Resources/Zoo.xcdatamodeld")]),
-        .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
+        // An app target using the codegen plugin, as a port from Xcode would: a model with codegen "class" and
+        // "category", no class files but the category's class; it inserts, saves and fetches through the
+        // generated classes (swift run zoo-codegen; OpenCoreDataGeneratorTests runs it).
+        .executableTarget(name: "zoo-codegen", dependencies: ["OpenCoreData"],
+                          resources: [.copy("Zoo.xcdatamodeld")],
+                          plugins: ["OpenCoreDataCodegen"]),
+        .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen", "zoo-codegen"],
                     resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],
     swiftLanguageModes: [.v6]
 )
 
-// The end-to-end test of the codegen plugin (Tests/OpenCoreDataCodegenTests: a target whose model has
-// codegen "class" and "category", built with the plugin, inserting, saving and fetching through the
-// generated classes). Generated classes need the @Managed and @ManagedAccessor macros (branch macro); until
-// they are here, the target is declared only with OCD_CODEGEN_END_TO_END=1.
-if Context.environment["OCD_CODEGEN_END_TO_END"] == "1" {
-    package.targets.append(.testTarget(
-        name: "OpenCoreDataCodegenTests", dependencies: ["OpenCoreData"],
-        resources: [.copy("Resources/Zoo.xcdatamodeld")],
-        plugins: ["OpenCoreDataCodegen"]))
-}

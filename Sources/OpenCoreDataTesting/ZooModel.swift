@@ -1,118 +1,91 @@
 import OpenCoreData
 
 // Seed 003's sample app ("Zootastic"): animals, the classification each belongs to (to-one, with a
-// to-many inverse) and the zoos that keep them (many-to-many). Linux has no `@NSManaged`, so the
-// accessors below go through `value(forKey:)` / `setValue(_:forKey:)`, as in SeedModel.swift.
+// to-many inverse) and the zoos that keep them (many-to-many). The classes are written as Xcode
+// generates them, with `@Managed` for `@NSManaged` and `@ManagedAccessor` on the to-many accessors
+// (docs/ModelClasses.md); the model file Tests/OpenCoreDataTests/Resources/Zoo.xcdatamodeld names them
+// `representedClassName="Animal"` and so on, and finds them here.
 
 /// Zootastic's `Animal`: a common name, the exhibit it lives in, its classification and its zoos.
 open class Animal: NSManagedObject {
     /// The name the table shows, e.g. "West Indian Manatee".
-    public var commonName: String? {
-        get { value(forKey: "commonName") as? String }
-        set { setValue(newValue, forKey: "commonName") }
-    }
+    @Managed public var commonName: String?
 
     /// The exhibit the animal lives in; the table's detail text.
-    public var habitat: String? {
-        get { value(forKey: "habitat") as? String }
-        set { setValue(newValue, forKey: "habitat") }
-    }
+    @Managed public var habitat: String?
 
     /// The to-one relationship `classification` (inverse `Classification.animals`, nullify). Setting it
     /// moves the animal from the old classification's `animals` to the new one's at once, before any save.
-    public var classification: Classification? {
-        get { value(forKey: "classification") as? Classification }
-        set { setValue(newValue, forKey: "classification") }
-    }
+    @Managed public var classification: Classification?
 
     /// The to-many relationship `zoos` (inverse `Zoo.animals`, nullify), read as a Swift set. Setting it
     /// replaces the whole set (Core Data's generated class declares it as `NSSet?`; this is the same
     /// value as a typed set).
-    public var zoos: Set<Zoo> {
-        get { ZooModel.objects(value(forKey: "zoos")) }
-        set { setValue(NSSet(array: Array(newValue)), forKey: "zoos") }
-    }
+    @Managed public var zoos: Set<Zoo>
 
-    /// Mirrors the accessor Xcode generates for a to-many (`addToZoos(_:)`): adds through
-    /// `mutableSetValue(forKey:)`, so the zoo's `animals` gains this animal too.
-    public func addToZoos(_ zoo: Zoo) {
-        mutableSetValue(forKey: "zoos").add(zoo)
-    }
+    /// Mirrors the accessor Xcode generates for a to-many (`addToZoos(_:)`): the zoo's `animals` gains
+    /// this animal too.
+    @ManagedAccessor public func addToZoos(_ value: Zoo)
 
-    /// Mirrors Xcode's generated `removeFromZoos(_:)`: removes through `mutableSetValue(forKey:)`.
-    public func removeFromZoos(_ zoo: Zoo) {
-        mutableSetValue(forKey: "zoos").remove(zoo)
-    }
+    /// Mirrors Xcode's generated `removeFromZoos(_:)`.
+    @ManagedAccessor public func removeFromZoos(_ value: Zoo)
+
+    /// Mirrors Xcode's generated `addToZoos(_ values: NSSet)`.
+    @ManagedAccessor public func addToZoos(_ values: NSSet)
+
+    /// Mirrors Xcode's generated `removeFromZoos(_ values: NSSet)`.
+    @ManagedAccessor public func removeFromZoos(_ values: NSSet)
 }
 
 /// Zootastic's `Classification`: where an animal sits in the taxonomy. The table's sections are its
 /// `order`.
 open class Classification: NSManagedObject {
     /// The taxonomic class, e.g. "Mammalia" (the app calls the attribute `scientificClassification`).
-    public var scientificClassification: String? {
-        get { value(forKey: "scientificClassification") as? String }
-        set { setValue(newValue, forKey: "scientificClassification") }
-    }
+    @Managed public var scientificClassification: String?
 
     /// The taxonomic order, e.g. "Primates": the table's section name (`classification.order`).
-    public var order: String? {
-        get { value(forKey: "order") as? String }
-        set { setValue(newValue, forKey: "order") }
-    }
+    @Managed public var order: String?
 
     /// The taxonomic family, e.g. "Atelidae".
-    public var family: String? {
-        get { value(forKey: "family") as? String }
-        set { setValue(newValue, forKey: "family") }
-    }
+    @Managed public var family: String?
 
     /// The to-many relationship `animals` (inverse `Animal.classification`, nullify).
-    public var animals: Set<Animal> {
-        get { ZooModel.objects(value(forKey: "animals")) }
-        set { setValue(NSSet(array: Array(newValue)), forKey: "animals") }
-    }
+    @Managed public var animals: Set<Animal>
 
     /// Mirrors Xcode's generated `addToAnimals(_:)`: the animal's `classification` becomes this one.
-    public func addToAnimals(_ animal: Animal) {
-        mutableSetValue(forKey: "animals").add(animal)
-    }
+    @ManagedAccessor public func addToAnimals(_ value: Animal)
 
     /// Mirrors Xcode's generated `removeFromAnimals(_:)`: the animal's `classification` becomes nil.
-    public func removeFromAnimals(_ animal: Animal) {
-        mutableSetValue(forKey: "animals").remove(animal)
-    }
+    @ManagedAccessor public func removeFromAnimals(_ value: Animal)
+    /// Mirrors Xcode's generated `addToAnimals(_ values: NSSet)`.
+    @ManagedAccessor public func addToAnimals(_ values: NSSet)
+
+    /// Mirrors Xcode's generated `removeFromAnimals(_ values: NSSet)`.
+    @ManagedAccessor public func removeFromAnimals(_ values: NSSet)
 }
 
 /// Zootastic's `Zoo`: a name, where it is, and the animals it keeps.
 open class Zoo: NSManagedObject {
     /// The zoo's name, e.g. "San Diego Zoo".
-    public var name: String? {
-        get { value(forKey: "name") as? String }
-        set { setValue(newValue, forKey: "name") }
-    }
+    @Managed public var name: String?
 
     /// Where the zoo is, e.g. "San Diego, CA".
-    public var location: String? {
-        get { value(forKey: "location") as? String }
-        set { setValue(newValue, forKey: "location") }
-    }
+    @Managed public var location: String?
 
     /// The to-many relationship `animals` (inverse `Animal.zoos`, nullify): the other side of the
     /// many-to-many.
-    public var animals: Set<Animal> {
-        get { ZooModel.objects(value(forKey: "animals")) }
-        set { setValue(NSSet(array: Array(newValue)), forKey: "animals") }
-    }
+    @Managed public var animals: Set<Animal>
 
     /// Mirrors Xcode's generated `addToAnimals(_:)`: the animal's `zoos` gains this zoo too.
-    public func addToAnimals(_ animal: Animal) {
-        mutableSetValue(forKey: "animals").add(animal)
-    }
+    @ManagedAccessor public func addToAnimals(_ value: Animal)
 
     /// Mirrors Xcode's generated `removeFromAnimals(_:)`.
-    public func removeFromAnimals(_ animal: Animal) {
-        mutableSetValue(forKey: "animals").remove(animal)
-    }
+    @ManagedAccessor public func removeFromAnimals(_ value: Animal)
+    /// Mirrors Xcode's generated `addToAnimals(_ values: NSSet)`.
+    @ManagedAccessor public func addToAnimals(_ values: NSSet)
+
+    /// Mirrors Xcode's generated `removeFromAnimals(_ values: NSSet)`.
+    @ManagedAccessor public func removeFromAnimals(_ values: NSSet)
 }
 
 /// Seed 003's Zootastic model, built in code, and its data: shared by `swift run zoo` and the tests.

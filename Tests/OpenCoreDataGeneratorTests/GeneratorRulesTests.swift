@@ -49,30 +49,57 @@ struct GeneratorRulesTests {
 
     // MARK: - The tool
 
-    static var toolURL: URL? {
+    /// An executable built with the tests, beside the test bundle.
+    static func executable(_ name: String) -> URL? {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [here, URL(fileURLWithPath: ".build/debug")] {
-            let url = candidate.appendingPathComponent("ocd-codegen")
+            let url = candidate.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         return nil
     }
 
-    /// Runs the tool; its exit status and standard error.
-    static func runTool(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        guard let tool = toolURL else {
-            Issue.record("ocd-codegen is built with the tests, beside the test bundle")
+    /// Runs an executable built with the tests; its exit status, standard output and standard error.
+    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        guard let url = executable(name) else {
+            Issue.record("\(name) is built with the tests, beside the test bundle")
             throw CancellationError()
         }
-        process.executableURL = tool
+        // Output to files, not pipes: a pipe that fills up would stop the process.
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputURL = folder.appendingPathComponent("output"), errorsURL = folder.appendingPathComponent("errors")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL), errors = try FileHandle(forWritingTo: errorsURL)
+        let process = Process()
+        process.executableURL = url
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardError = pipe
+        process.standardOutput = output
+        process.standardError = errors
         try process.run()
-        let errors = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+        try output.close()
+        try errors.close()
+        return (process.terminationStatus, try String(contentsOf: outputURL, encoding: .utf8), try String(contentsOf: errorsURL, encoding: .utf8))
+    }
+
+    /// Runs the tool; its exit status and standard error.
+    static func runTool(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let result = try run("ocd-codegen", arguments)
+        return (result.status, result.errors)
+    }
+
+    /// The app target built with the plugin runs: inserts, saves, fetches through `Animal.fetchRequest()`,
+    /// walks relationships, uses the ordered accessors (Sources/zoo-codegen).
+    @Test func anAppBuiltWithThePluginRunsItsFetches() throws {
+        let result = try Self.run("zoo-codegen", [])
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        #expect(result.output.contains("animals at Lowry Park Zoo: Flamingo, Gorilla"))
+        #expect(result.output.contains("keepers: Cy, Dee, Eve, Ana"))
+        #expect(result.output.hasSuffix("all checks passed\n"), "\(result.output)")
+        #expect(!result.output.contains("FAILED"))
     }
 
     static func temporaryFolder() -> URL {

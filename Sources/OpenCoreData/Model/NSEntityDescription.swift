@@ -7,8 +7,10 @@ import Foundation
 public class NSEntityDescription: NSObject, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String? { willSet { checkMutable() } }
-    /// Mirrors `managedObjectClassName`: the class fetched objects are made of, as `NSStringFromClass`
-    /// names it (`"MyModule.Products"`). Unknown or unset, objects are plain `NSManagedObject`s.
+    /// Mirrors `managedObjectClassName`: the class objects of the entity are made of, as `NSStringFromClass`
+    /// names it (`"MyModule.Products"`) or as Xcode writes it (`"Products"`, found in the module of the
+    /// bundle the model was read from, or among the program's `@Managed` classes; docs/ModelClasses.md).
+    /// Not found or unset, objects are plain `NSManagedObject`s (a warning says so when not found).
     public var managedObjectClassName: String! { willSet { checkMutable() } }
     /// Mirrors `isAbstract`: an abstract entity cannot be instantiated, only its subentities.
     public var isAbstract: Bool = false { willSet { checkMutable() } }
@@ -44,6 +46,9 @@ public class NSEntityDescription: NSObject, @unchecked Sendable {
 
     /// Set when the model is frozen.
     var layout: EntityLayout!
+    /// The modules the class named by `managedObjectClassName` may live in without naming one: the
+    /// module of the bundle the model file was read from (see ``ManagedClasses/modules(forModelAt:)``).
+    var classModules: [String] = []
 
     public override init() { super.init() }
 

@@ -20,6 +20,8 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     var otherVersions: [String: NSManagedObjectModel] = [:]
     /// The model's version name in the `.xcdatamodeld` it was read from (see NSManagedObjectModel+Files.swift).
     var fileVersionName: String?
+    /// The warnings of the class lookup when the model was loaded (classes not found), as logged.
+    var classWarnings: [String] = []
 
     /// Mirrors `versionIdentifiers`: the model's version identifiers (a model file's
     /// `userDefinedModelVersionIdentifier`). Not part of the version hash, as in Core Data.
@@ -100,6 +102,7 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
         if isFrozen { return }
         try validate()
         try resolveRelationships()
+        let classes = try resolveClasses()
         // Core Data numbers entities in name order, from 1.
         let sorted = _entities.sorted { ($0.name ?? "") < ($1.name ?? "") }
         var ids: [ObjectIdentifier: Int] = [:]
@@ -166,7 +169,7 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 kinds: kinds,
                 columns: properties.map { $0.isTransient ? nil : columns[ObjectIdentifier($0)] },
                 entityIDs: descendants.sorted(),
-                objectClass: Self.resolveClass(e.managedObjectClassName)
+                objectClass: classes[ObjectIdentifier(e)] ?? NSManagedObject.self
             )
         }
         entitiesByNumber = Dictionary(uniqueKeysWithValues: sorted.map { ($0.layout.entityID, $0) })
@@ -264,11 +267,25 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// The entity whose number (`Z_ENT`) is `number`, once a coordinator has loaded the model.
     func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
 
-    private static func resolveClass(_ name: String?) -> NSManagedObject.Type {
-        guard let name, name != "NSManagedObject", let cls = NSClassFromString(name) as? NSManagedObject.Type else {
-            return NSManagedObject.self
+    /// Each entity's class (see ``ManagedClasses/resolve(_:warnings:)``), and the check of every class's
+    /// `@Managed` properties against its entity: a property the entity lacks, or whose type does not fit,
+    /// fails the load with a message naming the class, the property and the entity (Core Data would only
+    /// fail at the first access).
+    private func resolveClasses() throws -> [ObjectIdentifier: NSManagedObject.Type] {
+        var warnings: [String] = []
+        var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
+        for e in _entities { classes[ObjectIdentifier(e)] = ManagedClasses.resolve(e, warnings: &warnings) }
+        classWarnings = warnings
+        var problems: [String] = []
+        for e in _entities {
+            let cls = classes[ObjectIdentifier(e)]!
+            guard cls != NSManagedObject.self else { continue }
+            problems += ManagedClasses.misfits(of: cls, entity: e) { classes[ObjectIdentifier($0)] ?? NSManagedObject.self }
         }
-        return cls
+        guard problems.isEmpty else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "Invalid model: the model classes do not fit their entities: " + problems.joined(separator: "; "))
+        }
+        return classes
     }
 
     /// Checks names (see ``ModelNameRules``), inheritance and attribute types; the error names the entity

@@ -4,16 +4,15 @@ import Foundation
 ///
 /// Values live in an array indexed by the entity's attributes (not a dictionary, not `Mirror`), with the
 /// committed snapshot kept apart, so `changedValues()` and `committedValues(forKeys:)` are exact.
-/// Linux has no `@NSManaged`: typed subclasses write accessors over `value(forKey:)`/`setValue(_:forKey:)`:
+/// Linux has no `@NSManaged`: typed subclasses declare their properties with ``Managed()`` instead
+/// (docs/ModelClasses.md):
 ///
 ///     final class Products: NSManagedObject {
-///         var name: String? {
-///             get { value(forKey: "name") as? String }
-///             set { setValue(newValue, forKey: "name") }
-///         }
+///         @Managed var name: String?
 ///     }
 ///
-/// and set the entity's `managedObjectClassName` to `NSStringFromClass(Products.self)`.
+/// An entity's `managedObjectClassName` finds the class (`"Products"`, as Xcode writes it, or
+/// `NSStringFromClass(Products.self)`).
 open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, PredicateValueReading {
     /// Mirrors `entity`.
     public let entity: NSEntityDescription
@@ -35,7 +34,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     let layout: EntityLayout
     /// Current values by slot; empty while the object is a fault whose values were never read.
-    var values: [Value]
+    /// Unchecked exclusivity: no access to it overlaps another (none calls out while it holds the
+    /// array), and the dynamic check cost a `@Managed` getter about as much as the read itself.
+    @exclusivity(unchecked) var values: [Value]
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]?
     /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
@@ -217,13 +218,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     private func writeValue(_ value: Any?, forKey key: String) throws {
         let slot = try slot(forKey: key)
         if let r = layout.relationship(slot) { return setRelationship(slot, r, to: value) }
-        if isFault { fireFault() }
-        let raw = Value(any: value)
         // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
-        let new = layout.kinds[slot].attributeType?.coerce(raw) ?? raw
-        guard !values[slot].isIdentical(to: new) else { return }
-        values[slot] = new
-        managedObjectContext?.objectDidChange(self, slot: slot)
+        setAttribute(slot, Value(any: value))
     }
 
     /// Mirrors `primitiveValue(forKey:)`.

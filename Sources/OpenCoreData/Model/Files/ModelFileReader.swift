@@ -25,6 +25,8 @@ enum ModelFileReader {
         default:
             throw ModelFileError(file: url, reason: "not a model: expected a .xcdatamodeld or .xcdatamodel folder")
         }
+        let modules = ManagedClasses.modules(forModelAt: url)
+        for entity in model.entities { entity.classModules = modules }
     }
 
     /// One version: the `contents` file of a `.xcdatamodel` folder.

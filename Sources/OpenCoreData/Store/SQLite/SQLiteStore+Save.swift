@@ -47,9 +47,12 @@ extension SQLiteStore {
         }
         let keys = KeyResolver(inserted: outcome.insertedKeys)
         for insert in changes.inserts {
-            let pk = outcome.insertedKeys[insert.key]!
-            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, db)
-            try writeRelationships(insert.layout, pk: pk, values: insert.values, old: nil, keys: keys, db)
+            try insertRow(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, version: 1, keys: keys, db)
+        }
+        // After every row is in: an ordered to-many writes its members' positions into their rows, which
+        // an insert written later would reset.
+        for insert in changes.inserts {
+            try writeRelationships(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, old: nil, keys: keys, db)
         }
         var conflicts: [StoreConflict] = []
         var layouts: [ObjectKey: EntityLayout] = [:]

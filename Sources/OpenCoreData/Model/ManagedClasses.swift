@@ -1,0 +1,303 @@
+import CManagedSection
+import Foundation
+import Synchronization
+
+/// What a `@Managed` property's declared type asks of the entity's property.
+enum ManagedPropertyShape {
+    /// An attribute whose type `fits` accepts.
+    case attribute(fits: (NSAttributeType) -> Bool)
+    /// A custom type: a transformable (or undefined) attribute.
+    case transformable
+    /// A to-one whose destination's class is `destination` or a subclass of it.
+    case toOne(destination: NSManagedObject.Type)
+    /// A to-many (`ordered`: `NSOrderedSet`; `nil`: either) whose destination's class is `destination`
+    /// or a subclass of it.
+    case toMany(destination: NSManagedObject.Type, ordered: Bool?)
+}
+
+/// One `@Managed` property or `@ManagedAccessor` function of a class, as its section record reports it.
+struct ManagedMember {
+    let owner: NSManagedObject.Type
+    /// The property's name, or the relationship an accessor names as the function spells it (`Zoos`).
+    let name: String
+    /// `age: Int16`, `addToZoos(_:)`: for messages.
+    let declaration: String
+    let shape: ManagedPropertyShape
+}
+
+/// Not in Core Data: what the `@Managed` macro's section records call. Each record reports one property
+/// (its class, its declared type, its slot cache) or one accessor function; the overloads tell the kinds
+/// of type apart as the property's accessors do.
+public enum ManagedClassRecords {
+    /// Collects the records of the section while it is read (once per process).
+    final class Collector {
+        var members: [ManagedMember] = []
+    }
+
+    private static func add(_ collector: UnsafeMutableRawPointer, _ member: ManagedMember) {
+        Unmanaged<Collector>.fromOpaque(collector).takeUnretainedValue().members.append(member)
+    }
+
+    /// An attribute property (`String?`, `Int16`, `NSNumber?`…).
+    public static func property<T: ManagedAttributeValue>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                                          _ type: T.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)",
+                                     shape: .attribute(fits: T._managedFits)))
+    }
+
+    /// A property of a custom type (a transformable attribute).
+    public static func property<T>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                   _ type: T.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)", shape: .transformable))
+    }
+
+    /// A to-one property (`Classification?`).
+    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                                    _ type: T?.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)?",
+                                     shape: .toOne(destination: T.self)))
+    }
+
+    /// A non-optional to-one property (`Classification`).
+    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                                    _ type: T.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)",
+                                     shape: .toOne(destination: T.self)))
+    }
+
+    /// A to-many property declared as a Swift set (`Set<Zoo>`).
+    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                                    _ type: Set<T>.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): Set<\(T.self)>",
+                                     shape: .toMany(destination: T.self, ordered: false)))
+    }
+
+    /// A to-many property declared as an optional Swift set (`Set<Zoo>?`).
+    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                                    _ type: Set<T>?.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): Set<\(T.self)>?",
+                                     shape: .toMany(destination: T.self, ordered: false)))
+    }
+
+    /// A to-many property declared `NSSet?` (Xcode's type).
+    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                _ type: NSSet?.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSSet?",
+                                     shape: .toMany(destination: NSManagedObject.self, ordered: false)))
+    }
+
+    /// A to-many property declared `NSSet`.
+    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                _ type: NSSet.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSSet",
+                                     shape: .toMany(destination: NSManagedObject.self, ordered: false)))
+    }
+
+    /// An ordered to-many property declared `NSOrderedSet?` (Xcode's type).
+    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                _ type: NSOrderedSet?.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSOrderedSet?",
+                                     shape: .toMany(destination: NSManagedObject.self, ordered: true)))
+    }
+
+    /// An ordered to-many property declared `NSOrderedSet`.
+    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                _ type: NSOrderedSet.Type, _ property: ManagedProperty) {
+        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSOrderedSet",
+                                     shape: .toMany(destination: NSManagedObject.self, ordered: true)))
+    }
+
+    /// A `@ManagedAccessor` function naming the to-many `relationship` (as the function spells it).
+    public static func accessor(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type, _ signature: String,
+                                _ relationship: String, ordered: Bool) {
+        add(collector, ManagedMember(owner: owner, name: relationship, declaration: signature,
+                                     shape: .toMany(destination: NSManagedObject.self, ordered: ordered ? true : nil)))
+    }
+}
+
+/// The `@Managed` classes of the process and their members, read once from the `ocd_managed` section of
+/// the image OpenCoreData is linked into (SwiftPM links a program's modules into one image).
+enum ManagedClasses {
+    /// Filled once, then only read.
+    struct Catalog: @unchecked Sendable {
+        /// Members by the class that declares them.
+        var members: [ObjectIdentifier: [ManagedMember]] = [:]
+        /// The classes by their name without module (`Animal` for `ZooKit.Animal`).
+        var classesByPlainName: [String: [NSManagedObject.Type]] = [:]
+    }
+
+    static let catalog: Catalog = {
+        var catalog = Catalog()
+        guard let start = ocd_managed_section_start(), let end = ocd_managed_section_end(), end > start else { return catalog }
+        let collector = ManagedClassRecords.Collector()
+        let stride = MemoryLayout<UnsafeRawPointer>.stride
+        let count = (end - start) / stride
+        for i in 0..<count {
+            guard let pointer = start.load(fromByteOffset: i * stride, as: UnsafeRawPointer?.self) else { continue }
+            let record = unsafeBitCast(pointer, to: ManagedSectionRecord.self)
+            withExtendedLifetime(collector) { record(Unmanaged.passUnretained(collector).toOpaque()) }
+        }
+        var seen = Set<ObjectIdentifier>()
+        for member in collector.members {
+            catalog.members[ObjectIdentifier(member.owner), default: []].append(member)
+            if seen.insert(ObjectIdentifier(member.owner)).inserted {
+                let name = NSStringFromClass(member.owner)
+                let plain = name.split(separator: ".").last.map(String.init) ?? name
+                catalog.classesByPlainName[plain, default: []].append(member.owner)
+            }
+        }
+        return catalog
+    }()
+
+    /// The members of `cls` and of its superclasses up to `NSManagedObject`.
+    static func members(of cls: NSManagedObject.Type) -> [ManagedMember] {
+        var result: [ManagedMember] = []
+        var current: AnyClass? = cls
+        while let c = current, c != NSManagedObject.self {
+            result += catalog.members[ObjectIdentifier(c)] ?? []
+            current = _getSuperclass(c)
+        }
+        return result
+    }
+
+    /// Warnings already logged (a class not found is logged once per entity and name).
+    private static let warned = Mutex<Set<String>>([])
+
+    /// The class of an entity: `representedClassName` (`managedObjectClassName`) in the module of the
+    /// bundle the model was read from, then as written (`NSClassFromString`), then by its name without
+    /// module among the `@Managed` classes of the program. Not found: `NSManagedObject` and a warning,
+    /// as Core Data does.
+    static func resolve(_ entity: NSEntityDescription, warnings: inout [String]) -> NSManagedObject.Type {
+        guard var name = entity.managedObjectClassName, !name.isEmpty, name != "NSManagedObject" else { return NSManagedObject.self }
+        if name.hasPrefix(".") { name.removeFirst() }  // Xcode's "current product module"
+        for module in entity.classModules {
+            if let cls = NSClassFromString("\(module).\(name)") as? NSManagedObject.Type { return cls }
+        }
+        if let cls = NSClassFromString(name) as? NSManagedObject.Type { return cls }
+        let plain = name.split(separator: ".").last.map(String.init) ?? name
+        let candidates = catalog.classesByPlainName[plain] ?? []
+        if candidates.count == 1 { return candidates[0] }
+        let entityName = entity.name ?? "?"
+        let warning = candidates.isEmpty
+            ? "warning: entity \(entityName): no class named \(name) was found (modules tried: \(entity.classModules.isEmpty ? "none" : entity.classModules.joined(separator: ", "))); its objects are plain NSManagedObject instances"
+            : "warning: entity \(entityName): \(candidates.count) @Managed classes are named \(plain) (\(candidates.map { NSStringFromClass($0) }.sorted().joined(separator: ", "))); set managedObjectClassName to one of them. Its objects are plain NSManagedObject instances"
+        warnings.append(warning)
+        if warned.withLock({ $0.insert(entityName + "\u{0}" + name).inserted }) { modelLogger.warning("\(warning)") }
+        return NSManagedObject.self
+    }
+
+    /// What does not fit between the `@Managed` members of `cls` (and its superclasses) and `entity`:
+    /// one message per member, naming the class, the property and the entity. `classOf` gives the class
+    /// each entity resolved to (for relationship destinations).
+    static func misfits(of cls: NSManagedObject.Type, entity: NSEntityDescription,
+                        classOf: (NSEntityDescription) -> NSManagedObject.Type) -> [String] {
+        let entityName = entity.name ?? "?"
+        var problems: [String] = []
+        let byName = entity.propertiesByName
+        for member in members(of: cls) {
+            let owner = NSStringFromClass(member.owner)
+            let what = member.declaration
+            var property = byName[member.name]
+            if property == nil, case .toMany = member.shape {
+                property = byName[member.name.prefix(1).lowercased() + member.name.dropFirst()]
+            }
+            guard let property else {
+                problems.append("class \(owner), @Managed \(what): entity \(entityName) has no property \(member.name)")
+                continue
+            }
+            let problem: String?
+            switch (member.shape, property) {
+            case (.attribute(let fits), let a as NSAttributeDescription):
+                problem = fits(a.attributeType) || a.attributeType == .undefinedAttributeType ? nil
+                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(Self.suggestion(a.attributeType))"
+            case (.transformable, let a as NSAttributeDescription):
+                problem = [.transformableAttributeType, .undefinedAttributeType, .objectIDAttributeType].contains(a.attributeType) ? nil
+                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(Self.suggestion(a.attributeType))"
+            case (.toOne(let type), let r as NSRelationshipDescription) where !r.isToMany:
+                problem = Self.destinationProblem(r, type, classOf)
+            case (.toMany(let type, let ordered), let r as NSRelationshipDescription) where r.isToMany:
+                if let ordered, ordered != r.isOrdered {
+                    problem = r.isOrdered ? "\(r.name) is an ordered to-many relationship: declare it NSOrderedSet?"
+                        : "\(r.name) is an unordered to-many relationship: declare it NSSet? or Set<\(r.destinationEntity?.name ?? "?")>"
+                } else {
+                    problem = Self.destinationProblem(r, type, classOf)
+                }
+            case (_, let a as NSAttributeDescription):
+                problem = "\(a.name) is an attribute of type \(a.attributeType.name)\(Self.suggestion(a.attributeType))"
+            case (_, let r as NSRelationshipDescription):
+                let destination = r.destinationEntity.map { NSStringFromClass(classOf($0)) } ?? "?"
+                problem = r.isToMany
+                    ? "\(r.name) is a to-many relationship to \(r.destinationEntity?.name ?? "?"): declare it \(r.isOrdered ? "NSOrderedSet?" : "NSSet? or Set<\(destination)>")"
+                    : "\(r.name) is a to-one relationship to \(r.destinationEntity?.name ?? "?"): declare it \(destination)?"
+            default:
+                problem = "\(property.name) is neither an attribute nor a relationship"
+            }
+            if let problem { problems.append("class \(owner), @Managed \(what), entity \(entityName): \(problem)") }
+        }
+        return problems
+    }
+
+    private static func destinationProblem(_ r: NSRelationshipDescription, _ declared: NSManagedObject.Type,
+                                           _ classOf: (NSEntityDescription) -> NSManagedObject.Type) -> String? {
+        guard declared != NSManagedObject.self, let destination = r.destinationEntity else { return nil }
+        let cls = classOf(destination)
+        if isKind(cls, of: declared) { return nil }
+        return "the destination of \(r.name), entity \(destination.name ?? "?"), has the class \(NSStringFromClass(cls)), which is not a \(NSStringFromClass(declared))"
+    }
+
+    private static func isKind(_ cls: AnyClass, of ancestor: AnyClass) -> Bool {
+        var current: AnyClass? = cls
+        while let c = current {
+            if c == ancestor { return true }
+            current = _getSuperclass(c)
+        }
+        return false
+    }
+
+    /// ": declare it String?" — the types Xcode writes for an attribute type.
+    private static func suggestion(_ type: NSAttributeType) -> String {
+        let types: String
+        switch type {
+        case .stringAttributeType: types = "String?"
+        case .integer16AttributeType: types = "Int16 or NSNumber?"
+        case .integer32AttributeType: types = "Int32 or NSNumber?"
+        case .integer64AttributeType: types = "Int64 or NSNumber?"
+        case .doubleAttributeType: types = "Double or NSNumber?"
+        case .floatAttributeType: types = "Float or NSNumber?"
+        case .booleanAttributeType: types = "Bool or NSNumber?"
+        case .decimalAttributeType: types = "Decimal? or NSDecimalNumber?"
+        case .dateAttributeType: types = "Date?"
+        case .binaryDataAttributeType: types = "Data?"
+        case .UUIDAttributeType: types = "UUID?"
+        case .URIAttributeType: types = "URL?"
+        case .transformableAttributeType: types = "its value's type (Data, an NSCoding class or a Codable type)"
+        case .undefinedAttributeType, .objectIDAttributeType: return ""
+        }
+        return ": declare it \(types)"
+    }
+
+    /// The module names a model's classes may live in, from where its file was read: the target of a
+    /// SwiftPM resource bundle (`Package_Target.resources` on Linux, `Package_Target.bundle` on Darwin;
+    /// every suffix after an underscore, since package names may hold underscores), or the executable's
+    /// module for a model beside it.
+    static func modules(forModelAt url: URL) -> [String] {
+        let folder = url.standardizedFileURL.deletingLastPathComponent()
+        var modules: [String] = []
+        let name = folder.lastPathComponent
+        for suffix in [".resources", ".bundle"] where name.hasSuffix(suffix) {
+            let base = String(name.dropLast(suffix.count))
+            var index = base.startIndex
+            while let underscore = base[index...].firstIndex(of: "_") {
+                let rest = String(base[base.index(after: underscore)...])
+                if !rest.isEmpty { modules.append(rest) }
+                index = base.index(after: underscore)
+            }
+            modules.append(base)
+        }
+        let main = [Bundle.main.bundleURL, Bundle.main.resourceURL].compactMap { $0?.standardizedFileURL }
+        if main.contains(folder), let executable = Bundle.main.executableURL?.lastPathComponent {
+            modules.append(String(executable.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }))
+        }
+        return modules.map { String($0.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }) }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+
+/// The stand-in for Core Data's `@NSManaged` on a property of an `NSManagedObject` subclass (Linux has no
+/// `@NSManaged`: it type-checks, but the accessors it promises are never made and the link fails).
+///
+///     final class Animal: NSManagedObject {
+///         @Managed var commonName: String?
+///         @Managed var classification: Classification?
+///         @Managed var zoos: NSSet?
+///     }
+///
+/// The generated getter and setter read and write the object's storage slot directly (the slot is found
+/// once per class and entity, not by name on each access); they fire faults, keep inverses and record
+/// changes exactly as `value(forKey:)` / `setValue(_:forKey:)` do. The property's type is checked against
+/// the entity when a coordinator loads the model: a property the entity lacks, or of a type that does not
+/// fit, is an error naming the class, the property and the entity. Supported types are Xcode's (see
+/// docs/ModelClasses.md): `String`, integers, `Double`, `Float`, `Bool`, `Decimal`, `NSNumber`,
+/// `NSDecimalNumber`, `Date`, `Data`, `UUID`, `URL` (optional or not), custom types of transformable
+/// attributes, an `NSManagedObject` subclass for a to-one, `NSSet`, `Set<Destination>` or `NSOrderedSet`
+/// for a to-many.
+@attached(accessor, names: named(get), named(set))
+@attached(peer, names: prefixed(__managed_), prefixed(__managedRecord_))
+public macro Managed() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedMacro")
+
+/// The stand-in for `@NSManaged` on the to-many accessor functions Xcode generates
+/// (`addToZoos(_:)`, `removeFromZoos(_:)` for one object or an `NSSet`/`NSOrderedSet`, and for ordered
+/// relationships `insertIntoZoos(_:at:)`, `removeFromZoos(at:)`, `replaceZoos(at:with:)` with an index or
+/// an `NSIndexSet`). Declare the function without a body, as Xcode does; the macro writes it.
+///
+/// Swift cannot give one macro both a property's accessors and a function's body (a macro with both
+/// roles is rejected on either declaration), so functions take this second name.
+@attached(body)
+@attached(peer, names: arbitrary)
+public macro ManagedAccessor() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedAccessorMacro")
+
+/// Not in Core Data: a record the `@Managed` macro places in the `ocd_managed` linker section, one per
+/// property or accessor. Called once, when a model first resolves its classes, it reports the property
+/// (class, name, declared type) to the collector it is given.
+public typealias ManagedSectionRecord = @convention(c) (UnsafeMutableRawPointer) -> Void
+
+/// Not in Core Data: the per-property state the `@Managed` macro generates (a `static let` beside the
+/// property): the property's name and the storage slot it was last found at, with the layout it was
+/// found in. Core Data's dynamic `@NSManaged` accessors keep the same kind of cache per class.
+public final class ManagedProperty: Sendable {
+    let name: String
+    /// `layout serial << 24 | slot`; 0 before the first access (serials start at 1).
+    private let cached = Atomic<Int>(0)
+
+    /// Made by the `@Managed` macro's expansion.
+    public init(_ name: String) { self.name = name }
+
+    /// What the accessor expects of the slot (it is checked when the model loads too, against the
+    /// classes the entities resolve to).
+    enum Expectation { case attribute, toOne, toMany }
+
+    /// The slot of the property in the object's entity.
+    @inline(__always)
+    func slot(in object: NSManagedObject, _ expectation: Expectation) -> Int {
+        let layout = object.layout
+        let packed = cached.load(ordering: .relaxed)
+        if packed >> 24 == layout.serial { return packed & 0xFF_FFFF }
+        return resolve(in: object, layout, expectation)
+    }
+
+    private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {
+        let className = NSStringFromClass(type(of: object))
+        let entityName = object.entity.name ?? "?"
+        guard let slot = layout.slotByName[name] else {
+            fatalError("class \(className): @Managed property \(name) is not a property of entity \(entityName)")
+        }
+        let fits: Bool
+        switch (layout.kinds[slot], expectation) {
+        case (.attribute, .attribute), (.toOne, .toOne), (.toMany, .toMany): fits = true
+        default: fits = false
+        }
+        guard fits else {
+            fatalError("class \(className): @Managed property \(name) is declared as \(expectation), but \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
+        }
+        if slot <= 0xFF_FFFF { cached.store(layout.serial << 24 | slot, ordering: .relaxed) }
+        return slot
+    }
+}
+
+extension ManagedProperty.Expectation: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .attribute: return "an attribute"
+        case .toOne: return "a to-one relationship"
+        case .toMany: return "a to-many relationship"
+        }
+    }
+}
+
+extension SlotKind {
+    /// "a String attribute", "a to-one relationship to Classification", for messages.
+    var summary: String {
+        switch self {
+        case .attribute(let type): return "an attribute of type \(type.name)"
+        case .toOne(let r): return "a to-one relationship to \(r.destination.name ?? "?")"
+        case .toMany(let r): return "a to-many relationship to \(r.destination.name ?? "?")\(r.isOrdered ? " (ordered)" : "")"
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+import OpenCoreDataTesting
+
+/// A class whose property has the wrong type for its attribute.
+final class MisfitWrongType: NSManagedObject {
+    @Managed var name: Int16
+}
+
+/// A class with a property its entity lacks.
+final class MisfitMissing: NSManagedObject {
+    @Managed var name: String?
+    @Managed var nickname: String?
+}
+
+/// A class that declares a to-many as a to-one, and an accessor for a relationship that is not there.
+final class MisfitRelationships: NSManagedObject {
+    @Managed var friends: MisfitRelationships?
+    @ManagedAccessor func addToEnemies(_ value: MisfitRelationships)
+}
+
+/// Loading a model: each entity finds its class, and each class's @Managed members are checked against
+/// the entity then — not at the first access.
+@Suite("Model classes: loading")
+struct ManagedClassLoadingTests {
+    private func model(_ className: String, _ properties: [NSPropertyDescription]) -> NSManagedObjectModel {
+        NSManagedObjectModel(entities: [NSEntityDescription(name: "Thing", managedObjectClassName: className, properties: properties)])
+    }
+
+    private func loadError(_ model: NSManagedObjectModel) throws -> String {
+        let error = try #require(throws: CoreDataError.self) { try NSPersistentStoreCoordinator(validatingModel: model) }
+        return "\(error)"
+    }
+
+    @Test func aPropertyOfTheWrongTypeFailsTheLoad() throws {
+        let message = try loadError(model(NSStringFromClass(MisfitWrongType.self), [NSAttributeDescription(name: "name", type: .stringAttributeType)]))
+        #expect(message.contains("MisfitWrongType"), "names the class: \(message)")
+        #expect(message.contains("name: Int16"), "names the property and its type: \(message)")
+        #expect(message.contains("entity Thing"), "names the entity: \(message)")
+        #expect(message.contains("declare it String?"), "says what fits: \(message)")
+    }
+
+    @Test func aPropertyTheEntityLacksFailsTheLoad() throws {
+        let message = try loadError(model("MisfitMissing", [NSAttributeDescription(name: "name", type: .stringAttributeType)]))
+        #expect(message.contains("MisfitMissing") && message.contains("nickname") && message.contains("entity Thing has no property nickname"), "\(message)")
+        #expect(!message.contains("@Managed name"), "the fitting property is not reported: \(message)")
+    }
+
+    @Test func relationshipMisfitsFailTheLoad() throws {
+        let message = try loadError(model("MisfitRelationships", [
+            NSRelationshipDescription(name: "friends", destination: "Thing", inverse: "friends", toMany: true),
+        ]))
+        #expect(message.contains("friends: MisfitRelationships?") && message.contains("to-many relationship to Thing: declare it NSSet?"), "\(message)")
+        #expect(message.contains("addToEnemies(_:)") && message.contains("has no property Enemies"), "\(message)")
+    }
+
+    /// Every @Managed class of this suite fits the entity it is made for.
+    @Test func fittingClassesLoad() throws {
+        _ = try NSPersistentStoreCoordinator(validatingModel: ManagedSampleModel.make())
+        _ = try NSPersistentStoreCoordinator(validatingModel: ZooModel.make())
+    }
+
+    /// A class that is not found gives plain NSManagedObject objects and a warning, as Core Data does.
+    @Test func aClassNotFoundGivesNSManagedObject() throws {
+        let model = model("NoSuchClassAnywhere", [NSAttributeDescription(name: "name", type: .stringAttributeType)])
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container(model)
+        #expect(model.classWarnings.count == 1)
+        #expect(model.classWarnings.first?.contains("entity Thing: no class named NoSuchClassAnywhere") == true, "\(model.classWarnings)")
+        let object = NSEntityDescription.insertNewObject(forEntityName: "Thing", into: container.viewContext)
+        #expect(type(of: object) == NSManagedObject.self)
+        object.setValue("still works", forKey: "name")
+        #expect(object.value(forKey: "name") as? String == "still works")
+    }
+
+    /// The module of a SwiftPM resource bundle is where a module-less class name is looked up first.
+    @Test func modulesOfAResourceBundle() {
+        #expect(ManagedClasses.modules(forModelAt: URL(fileURLWithPath: "/x/.build/debug/OpenCoreData_OpenCoreDataTests.resources/Zoo.xcdatamodeld"))
+            .prefix(1) == ["OpenCoreDataTests"])
+        #expect(ManagedClasses.modules(forModelAt: URL(fileURLWithPath: "/x/my_pkg_App.bundle/Zoo.xcdatamodeld")).prefix(2) == ["pkg_App", "App"])
+        #expect(ManagedClasses.modules(forModelAt: URL(fileURLWithPath: "/tmp/Zoo.xcdatamodeld")).isEmpty)
+    }
+
+    /// Seed 003's model as Xcode wrote it, from the test target's resources, with the @Managed classes
+    /// of OpenCoreDataTesting (`representedClassName="Animal"`): insert, save, refetch, walk.
+    @Test func theZooModelFileWithManagedClasses() throws {
+        let model = try #require(NSManagedObjectModel.mergedModel(from: [Bundle.module]))
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container(model)
+        #expect(model.classWarnings.isEmpty, "\(model.classWarnings)")
+        let context = container.viewContext
+        #expect(NSEntityDescription.insertNewObject(forEntityName: "Zoo", into: context) is Zoo)
+        context.rollback()
+
+        let seeded = ZooModel.seed(context)
+        let bat = try #require(seeded.animals["Pygmy Fruit-eating Bat"])
+        #expect(bat.classification?.family == "Phyllostomidae")
+        #expect(bat.zoos.count == 3 && bat.zoos.allSatisfy { $0.animals.contains(bat) })
+        let manatee = try #require(seeded.animals["West Indian Manatee"])
+        let sanDiego = try #require(seeded.zoos["San Diego Zoo"])
+        manatee.addToZoos(sanDiego)
+        #expect(sanDiego.animals.contains(manatee))
+        manatee.removeFromZoos(NSSet(object: sanDiego))
+        #expect(!sanDiego.animals.contains(manatee))
+        sanDiego.addToAnimals(NSSet(object: manatee))
+        #expect(manatee.zoos.contains(sanDiego))
+        try context.save()
+
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let request = ZooModel.tableRequest()
+            let animals = try other.fetch(request)
+            #expect(animals.map { $0.commonName ?? "?" } == ["Pygmy Fruit-eating Bat", "Geoffroy’s Spider Monkey", "Mantled Howler", "West Indian Manatee"])
+            let monkeys = try #require(animals.first { $0.commonName == "Mantled Howler" }?.classification)
+            #expect(monkeys.order == "Primates")
+            #expect(Set(monkeys.animals.map { $0.commonName ?? "?" }) == ["Mantled Howler", "Geoffroy’s Spider Monkey"])
+            let manatee = try #require(animals.last)
+            #expect(Set(manatee.zoos.map { $0.name ?? "?" }) == ["Lowry Park Zoo", "San Diego Zoo"])
+            let zoo = try #require(manatee.zoos.first { $0.name == "San Diego Zoo" })
+            #expect(zoo.animals.count == 4 && zoo.animals.allSatisfy { $0.zoos.contains(zoo) })
+            // Typed writes in this context keep inverses too, and save.
+            zoo.removeFromAnimals(manatee)
+            #expect(!manatee.zoos.contains(zoo))
+            manatee.classification = monkeys
+            #expect(monkeys.animals.contains(manatee))
+            try other.save()
+        }
+        context.refreshAllObjects()
+        #expect(manatee.classification?.order == "Primates")
+        #expect(!manatee.zoos.contains(sanDiego))
+    }
+}
