@@ -73,9 +73,17 @@ public struct CodegenModel: Sendable, Equatable {
 
     /// An attribute's `attributeType`, spelled as the model file spells it.
     public enum AttributeType: String, Sendable, CaseIterable {
+        /// `Integer 16`, `Integer 32`, `Integer 64`.
         case integer16 = "Integer 16", integer32 = "Integer 32", integer64 = "Integer 64"
-        case decimal = "Decimal", double = "Double", float = "Float", string = "String", boolean = "Boolean"
-        case date = "Date", binary = "Binary", uuid = "UUID", uri = "URI", transformable = "Transformable"
+        /// `Decimal`, `Double`, `Float`.
+        case decimal = "Decimal", double = "Double", float = "Float"
+        /// `String`, `Boolean`, `Date`.
+        case string = "String", boolean = "Boolean", date = "Date"
+        /// `Binary` (Binary Data), `UUID`, `URI`.
+        case binary = "Binary", uuid = "UUID", uri = "URI"
+        /// `Transformable`: values of `customClassName`'s type.
+        case transformable = "Transformable"
+        /// `ObjectID`, `Undefined` (also what an absent `attributeType` means).
         case objectID = "ObjectID", undefined = "Undefined"
     }
 

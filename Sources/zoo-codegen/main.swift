@@ -1,6 +1,6 @@
 // zoo-codegen: an app target built with the OpenCoreDataCodegen plugin, as a port from Xcode would be.
 //
-// Its Zoo.xcdatamodeld (seed 003's Zoo, Classification and Animal, plus Bird, a subentity of Animal, and
+// Its Zootastic.xcdatamodeld (seed 003's Zoo, Classification and Animal, plus Bird, a subentity of Animal, and
 // Keeper, an ordered to-many of Zoo) has codegen "class" for every entity but Classification, whose
 // codegen is "category": the target has no class files but Classification's own, and the code below is
 // Core Data code, unchanged — typed properties, `fetchRequest()`, Xcode's generated accessors.
@@ -27,8 +27,8 @@ func makeContainer() throws -> (NSPersistentContainer, URL) {
     }
     let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("zoo-codegen-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let container = NSPersistentContainer(name: "Zoo", managedObjectModel: model)
-    container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: folder.appendingPathComponent("Zoo.sqlite"))]
+    let container = NSPersistentContainer(name: "Zootastic", managedObjectModel: model)
+    container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: folder.appendingPathComponent("Zootastic.sqlite"))]
     var loadError: Error?
     container.loadPersistentStores { _, error in loadError = error }
     if let loadError { throw loadError }

@@ -42,7 +42,7 @@ struct ReaderAgreementTests {
         "Resources/Everything.xcdatamodeld",
         "Resources/Everything.xcdatamodeld/Everything.xcdatamodel",
         "../OpenCoreDataTests/Resources/Zoo.xcdatamodeld",
-        "../../Sources/zoo-codegen/Zoo.xcdatamodeld",
+        "../../Sources/zoo-codegen/Zootastic.xcdatamodeld",
     ])
     func bothReadersSeeTheSameModel(_ path: String) throws {
         let url = Self.here.appendingPathComponent(path)
