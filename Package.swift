@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .library(name: "OpenCoreDataPredicates", targets: ["OpenCoreDataPredicates"]),
         .library(name: "OpenCoreDataTesting", targets: ["OpenCoreDataTesting"]),
+        // Xcode's class codegen for a target's .xcdatamodeld (docs/ModelFiles.md, "Generated classes").
+        .plugin(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
+        .executable(name: "ocd-codegen", targets: ["ocd-codegen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -21,6 +24,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "OpenCoreDataPredicates"),
+        // The strict XML parser of model files, shared by OpenCoreData and the class generator.
+        .target(name: "OpenCoreDataModelXML"),
         // @Managed / @ManagedAccessor, the stand-ins for @NSManaged (declared in OpenCoreData/Objects/Managed.swift).
         .macro(name: "OpenCoreDataMacros", dependencies: [
             .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
@@ -29,7 +34,7 @@ let package = Package(
         // The bounds of the linker section where each @Managed property leaves its record.
         .target(name: "CManagedSection"),
         .target(name: "OpenCoreData", dependencies: [
-            "OpenCoreDataPredicates", "CSQLite", "CManagedSection", "OpenCoreDataMacros",
+            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "OpenCoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "products", dependencies: [
@@ -39,6 +44,12 @@ let package = Package(
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
+        // The class generator. It reads model files with the shared XML parser, not through OpenCoreData: a
+        // plugin's tool is built apart for the build machine, so depending on the library would compile it
+        // twice in every clean build of a target using the plugin (docs/ModelFiles.md, "Generated classes").
+        .target(name: "OpenCoreDataGenerator", dependencies: ["OpenCoreDataModelXML"]),
+        .executableTarget(name: "ocd-codegen", dependencies: ["OpenCoreDataGenerator"]),
+        .plugin(name: "OpenCoreDataCodegen", capability: .buildTool(), dependencies: ["ocd-codegen"]),
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
@@ -46,6 +57,17 @@ let package = Package(
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
                     resources: [.copy("Resources/Zoo.xcdatamodeld")]),
+        // An app target using the codegen plugin, as a port from Xcode would: a model with codegen "class" and
+        // "category", no class files but the category's class; it inserts, saves and fetches through the
+        // generated classes (swift run zoo-codegen; OpenCoreDataGeneratorTests runs it). Not a dependency of
+        // the tests: a test target links an executable's module, and its @Managed classes Animal, Zoo… would
+        // meet OpenCoreDataTesting's in the test program (a class found by its name alone must be unique).
+        .executableTarget(name: "zoo-codegen", dependencies: ["OpenCoreData"],
+                          resources: [.copy("Zootastic.xcdatamodeld")],
+                          plugins: ["OpenCoreDataCodegen"]),
+        .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
+                    resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],
     swiftLanguageModes: [.v6]
 )
+

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreDataModelXML
 
 /// The properties of an entity in a `contents` file: attributes, relationships, fetched properties,
 /// fetch indexes and uniqueness constraints.

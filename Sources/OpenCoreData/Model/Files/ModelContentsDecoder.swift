@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreDataModelXML
 
 /// Builds a model from the `contents` XML of a `.xcdatamodel` folder (the source form Xcode saves).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreDataModelXML
 
 /// Finds the `contents` file(s) of a model folder and reads them: a `.xcdatamodel` folder holds one
 /// version (its `contents` XML); a `.xcdatamodeld` folder holds versions (`Name.xcdatamodel`,

@@ -2,32 +2,34 @@ import Foundation
 
 /// An element of a model file: its name, attributes in file order, child elements and text, and where
 /// it starts (1-based line and column, columns counted in Unicode scalars).
-struct ModelXMLElement {
-    let name: String
-    var attributes: [(name: String, value: String)] = []
-    var children: [ModelXMLElement] = []
+package struct ModelXMLElement {
+    package let name: String
+    package var attributes: [(name: String, value: String)] = []
+    package var children: [ModelXMLElement] = []
     /// The element's own character data, child elements' text excluded.
-    var text: String = ""
-    let line: Int
-    let column: Int
+    package var text: String = ""
+    package let line: Int
+    package let column: Int
 
     /// The value of an attribute, `nil` when the element does not have it.
-    func attribute(_ name: String) -> String? {
+    package func attribute(_ name: String) -> String? {
         attributes.first(where: { $0.name == name })?.value
     }
 }
 
 /// A syntax error: what is wrong and where (1-based line and column).
-struct ModelXMLSyntaxError: Error {
-    let message: String
-    let line: Int
-    let column: Int
+package struct ModelXMLSyntaxError: Error {
+    package let message: String
+    package let line: Int
+    package let column: Int
 }
 
 /// A small, strict XML parser for the files Xcode writes in a model folder (`contents`,
 /// `.xccurrentversion`). Written here rather than on Foundation's `XMLParser` so that every error carries
 /// its line and column the same way on Linux and Darwin, no DTD is ever fetched or expanded, and the
-/// parser's limits are ours (nesting depth, entity references).
+/// parser's limits are ours (nesting depth, entity references). A module of its own, so that the class
+/// generator (`ocd-codegen`, run by the OpenCoreDataCodegen plugin) reads model files with the same
+/// parser without building the whole library a second time for the build machine.
 ///
 /// Grammar (the subset of XML 1.0 these files use; UTF-8 only):
 ///
@@ -46,8 +48,8 @@ struct ModelXMLSyntaxError: Error {
 /// Attribute values are normalised as XML requires: a literal tab, newline or carriage return becomes a
 /// space (a writer keeps them with `&#9;`, `&#10;`, `&#13;`). Elements nest at most
 /// ``maximumDepth`` deep; deeper is an error, never a stack overflow.
-struct ModelXMLParser {
-    static let maximumDepth = 64
+package struct ModelXMLParser {
+    package static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private var position = 0
@@ -63,7 +65,7 @@ struct ModelXMLParser {
     }
 
     /// Parses a whole document and returns its root element.
-    static func parse(_ data: Data) throws(ModelXMLSyntaxError) -> ModelXMLElement {
+    package static func parse(_ data: Data) throws(ModelXMLSyntaxError) -> ModelXMLElement {
         var parser = ModelXMLParser(Array(data))
         try parser.checkUTF8()
         return try parser.parseDocument()

@@ -1,0 +1,1 @@
+../../Plugins/OpenCoreDataCodegen/ModelScan.swift
