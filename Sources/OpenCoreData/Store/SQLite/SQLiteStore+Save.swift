@@ -55,11 +55,17 @@ extension SQLiteStore {
             outcome.insertedKeys[insert.key] = insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast()
         }
         let keys = KeyResolver(inserted: outcome.insertedKeys)
-        for insert in changes.inserts {
-            let pk = outcome.insertedKeys[insert.key]!
-            try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, db)
-            try writeRelationships(insert.layout, pk: pk, values: insert.values, old: nil, keys: keys, db)
+        func writeInserts() throws {
+            for insert in changes.inserts {
+                let pk = outcome.insertedKeys[insert.key]!
+                try insertRow(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, db)
+                try writeRelationships(insert.layout, pk: pk, values: insert.values, old: nil, keys: keys, db)
+            }
         }
+        // With unique indexes, rows are inserted after the updates and deletes, so that a constrained
+        // value one object gives up (or a deleted row held) can be taken by a new object in the same save.
+        let insertsLast = hasUniqueIndexes
+        if !insertsLast { try writeInserts() }
         var conflicts: [StoreConflict] = []
         var layouts: [ObjectKey: EntityLayout] = [:]
         for update in changes.updates {
@@ -95,6 +101,7 @@ extension SQLiteStore {
             conflicts.append(StoreConflict(key: delete.key, isDelete: true, current: current, objectVersion: delete.version))
             layouts[delete.key] = delete.layout
         }
+        if insertsLast { try writeInserts() }
         if !conflicts.isEmpty {
             let decisions = try resolve(conflicts)
             for conflict in conflicts {
