@@ -184,6 +184,40 @@ struct UniquenessConstraintTests {
         #expect(r.owners == ["Rex": "ada@x", "Fido": "ada@x"] && r.survivorHasAllPets)
     }
 
+    /// Merges as object trump does, then refuses: the save fails and the context is as before.
+    final class MergeThenRefuse: NSMergePolicy, @unchecked Sendable {
+        struct Refused: Error {}
+        init() { super.init(merge: .mergeByPropertyObjectTrumpMergePolicyType) }
+        override func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+            try super.resolve(constraintConflicts: list)
+            throw Refused()
+        }
+    }
+
+    @Test func aResolutionThatThrowsLeavesTheContextAsItWas() throws {
+        let (store, container) = try storeWithAda()
+        defer { store.cleanUp() }
+        let context = container.viewContext
+        context.mergePolicy = MergeThenRefuse()
+        let twin = person("ada@x", "Ada L", in: context)
+        let fido = NSEntityDescription.insertNewObject(forEntityName: "Pet", into: context)
+        fido.setValue("Fido", forKey: "name")
+        fido.setValue(twin, forKey: "owner")
+        #expect(throws: MergeThenRefuse.Refused.self) { try context.save() }
+        #expect(twin.managedObjectContext === context && twin.isInserted && twin.objectID.isTemporaryID)
+        #expect(fido.value(forKey: "owner") as? NSManagedObject === twin)
+        #expect((twin.value(forKey: "pets") as? Set<NSManagedObject>)?.count == 1)
+        #expect(context.insertedObjects.count == 2)
+        let ada = context.registeredObjects.first { $0.entity.name == "Person" && $0 !== twin }
+        #expect(ada?.value(forKey: "name") as? String == "Ada" && ada?.hasChanges == false)
+        #expect(try people(container.newBackgroundContext()) .map(\.1) == ["Ada"])
+        // Resolved for real this time.
+        context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
+        try context.save()
+        #expect(try people(container.newBackgroundContext()).map(\.1) == ["Ada L"])
+        #expect(fido.value(forKey: "owner") as? NSManagedObject === ada)
+    }
+
     @Test func movingAValueAwayAndTakingItInOneSaveIsNoConflict() throws {
         let (store, container) = try storeWithAda()
         defer { store.cleanUp() }

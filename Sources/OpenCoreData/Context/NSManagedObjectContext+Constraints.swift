@@ -81,7 +81,10 @@ extension NSManagedObjectContext {
             }
             for key in order {
                 let group = groups[key]!
-                let stored = try storedObjectID(constraint, key: key, excluding: pending)
+                // A saved object whose constrained values did not change cannot meet a stored row.
+                let changed = group.contains { o in o.isInserted || constraint.slots.contains { o.snapshot?[$0] != o.values[$0] } }
+                guard changed || group.count > 1 else { continue }
+                let stored = changed ? try storedObjectID(constraint, key: key, excluding: pending) : nil
                 guard stored != nil || group.count > 1 else { continue }
                 let database = stored.map { object(with: $0) }
                 database?.fireFault()
