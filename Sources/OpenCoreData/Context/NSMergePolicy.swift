@@ -71,8 +71,9 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
     /// inserted first) keeps the constrained values, and each other conflicting object — an inserted one —
     /// is merged into it property by property as `mergeType` says (the survivor standing for the store,
     /// the entity's default values for the common ancestor), gives it its relationships, and leaves the
-    /// context. Core Data deletes the losing object instead, which nullifies its relationships; we keep
-    /// them. A subclass may change the objects itself before or instead of calling `super`.
+    /// context. Apple does not document which object survives; Core Data is reported to delete the losing
+    /// inserted object, which nullifies its relationships — we keep them. A subclass may change the
+    /// objects itself before or instead of calling `super`.
     open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
         guard !list.isEmpty else { return }
         if mergeType == .errorMergePolicyType { throw NSMergePolicy.constraintError(list) }
