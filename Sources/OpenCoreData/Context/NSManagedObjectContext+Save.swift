@@ -44,13 +44,29 @@ extension NSManagedObjectContext {
         }
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
-        let (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+        var (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
         for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
         // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
         // store reports the conflict (naming it), unless the policy writes the object's values back.
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let rewrites = MergeArithmetic.rewritesDeletedRow(policy.mergeType)
         try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.faultState.isRowGone }, deleted: deletedObjects)
+        // Uniqueness constraints: conflicts go to the policy before anything is written; a resolution
+        // changes the objects, which a failed save puts back.
+        var restorePoint: ConstraintRestorePoint?
+        let constraintConflicts = try constraintConflicts(insertedObjects + updatedObjects, deleted: deletedObjects)
+        if !constraintConflicts.isEmpty {
+            let point = constraintRestorePoint()
+            do {
+                try policy.resolve(constraintConflicts: constraintConflicts)
+            } catch {
+                restore(point)
+                throw error
+            }
+            restorePoint = point
+            processPendingChanges()
+            (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+        }
 
         var changes = StoreChanges()
         var byKey: [ObjectKey: NSManagedObject] = [:]
@@ -80,7 +96,6 @@ extension NSManagedObjectContext {
                                            newVersion: Int(c.current?.version ?? 0), oldVersion: Int(c.objectVersion), isDelete: c.isDelete)
                 }
                 try policy.resolve(optimisticLockingConflicts: list)
-                try policy.resolve(constraintConflicts: [])
                 return Self.decisions(conflicts, objects: byKey, type: policy.mergeType)
             }
         } catch {
@@ -88,6 +103,13 @@ extension NSManagedObjectContext {
                 object.values = values
                 object.snapshot = snapshot
                 object.version = version
+            }
+            if let restorePoint { restore(restorePoint) }
+            // A row the check could not see (written by another coordinator since) met the unique index.
+            if let error = error as? CoreDataError, error.code == NSSQLiteError, error.message.contains("UNIQUE constraint failed") {
+                throw CoreDataError(NSManagedObjectConstraintMergeError,
+                                    "Could not merge changes: a uniqueness constraint conflict with a row saved meanwhile (\(error.message)).",
+                                    userInfo: [NSPersistentStoreSaveConflictsErrorKey: [NSConstraintConflict](), NSUnderlyingErrorKey: error])
             }
             throw error
         }

@@ -63,14 +63,36 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Mirrors `resolve(constraintConflicts:)`. Uniqueness constraints arrive with model files (issue 14):
-    /// no store reports constraint conflicts yet, so this is called with none. Under
-    /// `.errorMergePolicyType` a non-empty list throws `NSManagedObjectConstraintMergeError`.
+    /// Mirrors `resolve(constraintConflicts:)`: called by a save, before anything is written, with the
+    /// groups of objects that would break a uniqueness constraint (docs/Store.md, "Uniqueness
+    /// constraints"). Under `.errorMergePolicyType` throws `NSManagedObjectConstraintMergeError` (133021)
+    /// with the conflicts under `NSPersistentStoreSaveConflictsErrorKey` (`"conflictList"`). Otherwise, in
+    /// each conflict the database object (or, for objects that only collide with each other, the one
+    /// inserted first) keeps the constrained values, and each other conflicting object — an inserted one —
+    /// is merged into it property by property as `mergeType` says (the survivor standing for the store,
+    /// the entity's default values for the common ancestor), gives it its relationships, and leaves the
+    /// context. Apple does not document which object survives; Core Data is reported to delete the losing
+    /// inserted object, which nullifies its relationships — we keep them. A subclass may change the
+    /// objects itself before or instead of calling `super`.
     open func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
-        if mergeType == .errorMergePolicyType, !list.isEmpty {
-            throw CoreDataError(NSManagedObjectConstraintMergeError, "Could not merge changes: \(list.count) uniqueness constraint conflict\(list.count == 1 ? "" : "s").",
-                                userInfo: [NSPersistentStoreSaveConflictsErrorKey: list])
+        guard !list.isEmpty else { return }
+        if mergeType == .errorMergePolicyType { throw NSMergePolicy.constraintError(list) }
+        var byContext: [ObjectIdentifier: (NSManagedObjectContext, [NSConstraintConflict])] = [:]
+        for conflict in list {
+            guard let context = conflict.context ?? conflict.conflictingObjects.first?.managedObjectContext else { continue }
+            byContext[ObjectIdentifier(context), default: (context, [])].1.append(conflict)
         }
+        for (context, conflicts) in byContext.values { try context.mergeConstraintConflicts(conflicts, type: mergeType) }
+    }
+
+    /// The error a save throws for uniqueness constraint conflicts, naming entity and constraint.
+    static func constraintError(_ conflicts: [NSConstraintConflict]) -> CoreDataError {
+        let names = conflicts.map { c in
+            "\(c.conflictingObjects.first?.entity.name ?? "?") (\(c.constraint.joined(separator: ", "))): \(c.conflictingObjects.count) object\(c.conflictingObjects.count == 1 ? "" : "s")\(c.databaseObject == nil ? "" : " and a saved row")"
+        }
+        return CoreDataError(NSManagedObjectConstraintMergeError,
+                             "Could not merge changes: \(conflicts.count) uniqueness constraint conflict\(conflicts.count == 1 ? "" : "s") (\(names.joined(separator: "; "))).",
+                             userInfo: [NSPersistentStoreSaveConflictsErrorKey: conflicts])
     }
 
     /// Mirrors `resolve(mergeConflicts:)` (the older name): resolves optimistic-locking conflicts.
@@ -140,26 +162,64 @@ public class NSMergeConflict: NSObject, @unchecked Sendable {
     }
 }
 
-/// Mirrors Core Data's `NSConstraintConflict`: objects that would violate a uniqueness constraint.
-/// Nothing reports these yet (uniqueness constraints arrive with model files); the type is here so that
-/// merge policy subclasses written for Core Data compile.
+/// Mirrors Core Data's `NSConstraintConflict`: objects that would break a uniqueness constraint, with
+/// each other (`databaseObject == nil`) or with a row already in the store (`databaseObject`, the
+/// context's object for that row).
 public class NSConstraintConflict: NSObject, @unchecked Sendable {
     /// Mirrors `constraint`: the constrained property names.
     public let constraint: [String]
-    /// Mirrors `constraintValues`.
+    /// Mirrors `constraintValues`: the values the conflicting objects share, by property name.
     public let constraintValues: [String: Any]
-    /// Mirrors `databaseObject`: the object already in the store, if any.
+    /// Mirrors `databaseObject`: the object for the stored row holding the values, if any.
     public let databaseObject: NSManagedObject?
-    /// Mirrors `conflictingObjects`.
+    /// Mirrors `databaseSnapshot`: the stored row's values, by property name (`nil` without a database object).
+    public let databaseSnapshot: [String: Any]?
+    /// Mirrors `conflictingObjects`: the objects of the save holding the values.
     public let conflictingObjects: [NSManagedObject]
+    /// Mirrors `conflictingSnapshots`: each conflicting object's values as last saved (empty for an
+    /// inserted object), in `conflictingObjects` order.
+    public let conflictingSnapshots: [[AnyHashable: Any]]
+    /// The context whose save found the conflict.
+    weak var context: NSManagedObjectContext?
 
-    /// Mirrors `init(constraint:databaseObject:databaseSnapshot:conflictingObjects:conflictingSnapshots:)`,
-    /// without the snapshots.
-    public init(constraint: [String], constraintValues: [String: Any], databaseObject: NSManagedObject?, conflictingObjects: [NSManagedObject]) {
+    /// Mirrors `init(constraint:database:databaseSnapshot:conflicting:conflictingSnapshots:)`.
+    /// `constraintValues` are read from the first conflicting object.
+    public init(constraint: [String], database databaseObject: NSManagedObject?, databaseSnapshot: [AnyHashable: Any]?,
+                conflicting conflictingObjects: [NSManagedObject], conflictingSnapshots: [Any]) {
         self.constraint = constraint
-        self.constraintValues = constraintValues
+        var values: [String: Any] = [:]
+        if let first = conflictingObjects.first {
+            for name in constraint { values[name] = first.value(forKey: name) }
+        }
+        self.constraintValues = values
         self.databaseObject = databaseObject
+        self.databaseSnapshot = databaseSnapshot.map { Dictionary(uniqueKeysWithValues: $0.compactMap { k, v in (k.base as? String).map { ($0, v) } }) }
         self.conflictingObjects = conflictingObjects
+        self.conflictingSnapshots = conflictingSnapshots.map { ($0 as? [AnyHashable: Any]) ?? [:] }
+        self.context = conflictingObjects.first?.managedObjectContext
         super.init()
+    }
+
+    /// A conflict a save found.
+    init(constraint: UniquenessConstraint, key: [Value], database: NSManagedObject?, conflicting: [NSManagedObject], context: NSManagedObjectContext) {
+        self.constraint = constraint.names
+        var values: [String: Any] = [:]
+        if let first = conflicting.first {
+            for (name, value) in zip(constraint.names, key) {
+                if let slot = first.layout.slotByName[name] { values[name] = first.objectValue(slot, value) }
+            }
+        }
+        self.constraintValues = values
+        self.databaseObject = database
+        self.databaseSnapshot = database.flatMap { $0.dictionary($0.snapshot ?? $0.values) }
+        let others = conflicting.filter { $0 !== database }
+        self.conflictingObjects = others
+        self.conflictingSnapshots = others.map { o in (o.isInserted ? [:] : o.dictionary(o.snapshot) ?? [:]).reduce(into: [AnyHashable: Any]()) { $0[$1.key] = $1.value } }
+        self.context = context
+        super.init()
+    }
+
+    public override var description: String {
+        "NSConstraintConflict (\(constraint.joined(separator: ", "))) database object: \(databaseObject.map { $0.objectID.uriRepresentation().absoluteString } ?? "none"), \(conflictingObjects.count) conflicting object\(conflictingObjects.count == 1 ? "" : "s")"
     }
 }

@@ -16,9 +16,10 @@ public let NSValidationRelationshipExceedsMaximumCountError = 1590
 public let NSValidationRelationshipDeniedDeleteError = 1600
 /// Mirrors `NSManagedObjectReferentialIntegrityError` (an object that is not in the store).
 public let NSManagedObjectReferentialIntegrityError = 133000
-/// Mirrors `NSManagedObjectConstraintMergeError`.
+/// Mirrors `NSManagedObjectMergeError`: an optimistic-locking conflict the merge policy did not resolve.
 public let NSManagedObjectMergeError = 133020
-/// Mirrors `NSManagedObjectConstraintMergeError`.
+/// Mirrors `NSManagedObjectConstraintMergeError`: a uniqueness constraint conflict the merge policy did
+/// not resolve (`conflictList` holds the `NSConstraintConflict`s).
 public let NSManagedObjectConstraintMergeError = 133021
 /// Mirrors `NSPersistentStoreInvalidTypeError`.
 public let NSPersistentStoreInvalidTypeError = 134000

@@ -29,8 +29,10 @@ public class NSEntityDescription: NSObject, @unchecked Sendable {
         didSet { for i in indexes { i.entity = self } }
     }
     /// Mirrors `uniquenessConstraints`: each constraint is a list of property names (or descriptions) whose
-    /// values together must be unique (a model file's `uniquenessConstraint`). Stored and written back;
-    /// saves do not enforce them yet.
+    /// values together must be unique (a model file's `uniquenessConstraint`). A constraint covers the
+    /// entity and its subentities. The SQLite store makes a unique index of each, and a save checks them
+    /// and hands conflicts to the merge policy's `resolve(constraintConflicts:)` (docs/Store.md,
+    /// "Uniqueness constraints").
     public var uniquenessConstraints: [[Any]] = [] { willSet { checkMutable() } }
     /// Not in Core Data's run-time API: Xcode's "Codegen" setting (a model file's `codeGenerationType`:
     /// `"class"`, `"category"`, or `nil` for manual), which Xcode's class generation reads.

@@ -145,7 +145,8 @@ struct ModelFileReaderTests {
         let context = try store.container(model).viewContext
         let author = NSEntityDescription.insertNewObject(forEntityName: "Author", into: context)
         author.setValue("Ada", forKey: "name")
-        for (title, pages) in [("Analytical Engines", 420), ("Notes", 120), ("Appendix", 600)] {
+        // `isbn` is unique (a uniqueness constraint) and defaults to 0: each book needs its own.
+        for (isbn, (title, pages)) in [("Analytical Engines", 420), ("Notes", 120), ("Appendix", 600)].enumerated() {
             let book = NSEntityDescription.insertNewObject(forEntityName: "Book", into: context)
             #expect(book.value(forKey: "pages") as? Int == 100, "the default value")
             #expect(book.value(forKey: "inPrint") as? Bool == true)
@@ -153,6 +154,7 @@ struct ModelFileReaderTests {
                     "exactly: an NSDecimalNumber default is not read through Double")
             book.setValue(title, forKey: "title")
             book.setValue(pages, forKey: "pages")
+            book.setValue(isbn + 1, forKey: "isbn")
             book.setValue(author, forKey: "author")
             let chapter = NSEntityDescription.insertNewObject(forEntityName: "Chapter", into: context)
             chapter.setValue(book, forKey: "book")

@@ -41,4 +41,21 @@ enum ModelIndexes {
         }
         return statements
     }
+
+    /// The unique index of each uniqueness constraint (see ``UniquenessConstraint``):
+    /// `CREATE UNIQUE INDEX IF NOT EXISTS Z_<Entity>_UNIQUE_<name>… ON <table> (<column>, …)`, with
+    /// `WHERE Z_ENT IN (…)` (the entity and its subentities) when the declaring entity shares its table
+    /// with entities the constraint does not cover. A to-one names its key column.
+    static func uniqueSQL(_ model: NSManagedObjectModel) -> [(constraint: UniquenessConstraint, sql: String)] {
+        UniquenessConstraint.all(model).map { c in
+            let layout = c.entity.layout!
+            let columns = c.slots.map { slot -> String in
+                if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, _) = r.storage { return column }
+                return layout.columns[slot]!
+            }
+            let rootIDs = layout.root.layout.entityIDs
+            let scope = layout.entityIDs == rootIDs ? "" : " WHERE Z_ENT IN (\(layout.entityIDs.map(String.init).joined(separator: ", ")))"
+            return (c, "CREATE UNIQUE INDEX IF NOT EXISTS \(c.indexName) ON \(layout.tableName) (\(columns.joined(separator: ", ")))\(scope)")
+        }
+    }
 }

@@ -15,6 +15,7 @@ extension SQLiteStore {
         try wrap {
             try write { db in
                 for statement in ModelIndexes.sql(model) { try db.execute(statement) }
+                try createUniqueIndexes(db)
                 guard !derivedColumns.isEmpty else { return }
                 try db.execute(DerivedColumn.createDirtyTableSQL)
                 for d in derivedColumns { for t in d.triggers { try db.execute(t) } }
@@ -34,6 +35,26 @@ extension SQLiteStore {
                 }
             }
             externalStorage.removeOrphans(referenced: referenced)
+        }
+    }
+
+    /// Makes the unique index of each uniqueness constraint. An existing store whose rows already break
+    /// a constraint keeps its rows: the store is not added, and the error names the entity, the
+    /// properties and how many values are taken more than once (the values themselves are not shown).
+    private func createUniqueIndexes(_ db: SQLiteConnection) throws {
+        for (constraint, sql) in ModelIndexes.uniqueSQL(model) {
+            do {
+                try db.execute(sql)
+            } catch {
+                let layout = constraint.entity.layout!
+                let columns = constraint.slots.map { SQLiteStore.columnNames(layout, slots: [$0])[0] }.joined(separator: ", ")
+                let scope = sql.range(of: " WHERE ").map { String(sql[$0.lowerBound...]) } ?? ""
+                var groups: Int64 = 0
+                try? db.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(layout.tableName)\(scope) GROUP BY \(columns) HAVING COUNT(*) > 1)") { groups = $0.int64(0) }
+                throw CoreDataError(NSPersistentStoreOperationError,
+                                    "The store at \(path) cannot take the uniqueness constraint \(constraint.entity.name ?? "?") (\(constraint.names.joined(separator: ", "))): \(groups) value\(groups == 1 ? " is" : "s are") held by more than one row, so the unique index \(constraint.indexName) cannot be created. No row was changed; remove the duplicates with a model without the constraint, then add the store again.",
+                                    userInfo: [NSFilePathErrorKey: path, NSUnderlyingErrorKey: error])
+            }
         }
     }
 

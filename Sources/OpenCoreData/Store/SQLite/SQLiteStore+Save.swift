@@ -55,14 +55,20 @@ extension SQLiteStore {
             outcome.insertedKeys[insert.key] = insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast()
         }
         let keys = KeyResolver(inserted: outcome.insertedKeys)
-        for insert in changes.inserts {
-            try insertRow(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, version: 1, keys: keys, db)
+        func writeInserts() throws {
+            for insert in changes.inserts {
+                try insertRow(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, version: 1, keys: keys, db)
+            }
+            // After every row is in: an ordered to-many writes its members' positions into their rows, which
+            // an insert written later would reset.
+            for insert in changes.inserts {
+                try writeRelationships(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, old: nil, keys: keys, db)
+            }
         }
-        // After every row is in: an ordered to-many writes its members' positions into their rows, which
-        // an insert written later would reset.
-        for insert in changes.inserts {
-            try writeRelationships(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, old: nil, keys: keys, db)
-        }
+        // With unique indexes, rows are inserted after the updates and deletes, so that a constrained
+        // value one object gives up (or a deleted row held) can be taken by a new object in the same save.
+        let insertsLast = hasUniqueIndexes
+        if !insertsLast { try writeInserts() }
         var conflicts: [StoreConflict] = []
         var layouts: [ObjectKey: EntityLayout] = [:]
         for update in changes.updates {
@@ -98,6 +104,7 @@ extension SQLiteStore {
             conflicts.append(StoreConflict(key: delete.key, isDelete: true, current: current, objectVersion: delete.version))
             layouts[delete.key] = delete.layout
         }
+        if insertsLast { try writeInserts() }
         if !conflicts.isEmpty {
             let decisions = try resolve(conflicts)
             for conflict in conflicts {

@@ -48,6 +48,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Per entity number, the slots whose values are not bound as they are: derived, transformable and
     /// external-storage attributes (an entity without any is written without looking further).
     let specialSlots: [Int: Set<Int>]
+    /// Whether the model has uniqueness constraints (unique indexes): a save then inserts rows last.
+    let hasUniqueIndexes: Bool
     /// The files of the save being written (under the writer lock).
     var saveFiles: SaveFiles?
 
@@ -82,6 +84,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             }
         }
         self.specialSlots = special
+        self.hasUniqueIndexes = !UniquenessConstraint.all(model).isEmpty
         self.externalStorage = url.map(ExternalBinaryStorage.init(storeURL:))
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
