@@ -18,3 +18,10 @@ extension NSSortDescriptor: NSCopying {
     /// Mirrors `copy(with:)`: the sort descriptor itself (sort descriptors are immutable).
     public func copy(with zone: NSZone? = nil) -> Any { self }
 }
+
+// NSSecureCoding: the initializers and `encode(with:)` are in the class bodies, the keys in
+// Archiving/PredicateCoding.swift.
+
+extension NSPredicate: NSSecureCoding {}
+extension NSExpression: NSSecureCoding {}
+extension NSSortDescriptor: NSSecureCoding {}
