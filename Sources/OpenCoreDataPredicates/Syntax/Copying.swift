@@ -1,8 +1,7 @@
 import Foundation
 
 // NSCopying: predicates, expressions and sort descriptors are immutable, so a copy is the object itself,
-// as Foundation returns for its immutable classes. (NSSecureCoding is not provided yet: see
-// docs/Predicates.md, "Deliberate differences".)
+// as Foundation returns for its immutable classes.
 
 extension NSPredicate: NSCopying {
     /// Mirrors `copy(with:)`: the predicate itself (predicates are immutable).
