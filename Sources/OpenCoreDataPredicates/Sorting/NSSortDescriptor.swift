@@ -27,6 +27,31 @@ public class NSSortDescriptor: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Set when decoded from an archive: closed until ``allowEvaluation()``, as on Darwin.
+    package var archiveGate: EvaluationGate?
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): Apple's keys `NSKey`, `NSAscending`, `NSSelector`. As on
+    /// Darwin, a decoded sort descriptor refuses to compare until ``allowEvaluation()``.
+    public required init?(coder: NSCoder) {
+        guard let (key, ascending, selector) = PredicateCoding.decodeSortDescriptor(coder) else { return nil }
+        self.key = key
+        self.ascending = ascending
+        self.selector = selector
+        self.archiveGate = EvaluationGate()
+        super.init()
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): `NSKey`, `NSAscending`, `NSSelector`, `NSReverseNullOrder`.
+    public func encode(with coder: NSCoder) {
+        PredicateCoding.encode(self, with: coder)
+    }
+
+    /// Mirrors `supportsSecureCoding` (`NSSecureCoding`): `true`.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Mirrors `allowEvaluation()`: lets a decoded sort descriptor compare objects.
+    public func allowEvaluation() { archiveGate?.open() }
+
     /// The string order the selector names, or `nil` for a selector Core Data's store would reject.
     package var collation: StringCollation? {
         StringCollation(rawValue: selector?.name ?? "compare:")
@@ -55,6 +80,7 @@ public class NSSortDescriptor: NSObject, @unchecked Sendable {
     }
 
     package func sortValue(_ object: Any?) throws -> Value {
+        if let archiveGate, !archiveGate.isOpen { throw PredicateEvaluationError(.evaluationNotAllowed) }
         guard let key, !key.isEmpty, key != "self" else { return Value(any: object) }
         return Value(any: try KeyPathReader.value(of: object, keyPath: key))
     }

@@ -1,8 +1,7 @@
 import Foundation
 
 // NSCopying: predicates, expressions and sort descriptors are immutable, so a copy is the object itself,
-// as Foundation returns for its immutable classes. (NSSecureCoding is not provided yet: see
-// docs/Predicates.md, "Deliberate differences".)
+// as Foundation returns for its immutable classes.
 
 extension NSPredicate: NSCopying {
     /// Mirrors `copy(with:)`: the predicate itself (predicates are immutable).
@@ -18,3 +17,10 @@ extension NSSortDescriptor: NSCopying {
     /// Mirrors `copy(with:)`: the sort descriptor itself (sort descriptors are immutable).
     public func copy(with zone: NSZone? = nil) -> Any { self }
 }
+
+// NSSecureCoding: the initializers and `encode(with:)` are in the class bodies, the keys in
+// Archiving/PredicateCoding.swift.
+
+extension NSPredicate: NSSecureCoding {}
+extension NSExpression: NSSecureCoding {}
+extension NSSortDescriptor: NSSecureCoding {}

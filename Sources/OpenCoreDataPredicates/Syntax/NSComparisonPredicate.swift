@@ -48,6 +48,17 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         givenExpressions = (lhs, rhs)
     }
 
+    package required init(node: PredicateNode) { super.init(node: node) }
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): Apple's keys `NSLeftExpression`, `NSRightExpression` and
+    /// `NSPredicateOperator` (an operator object with `NSOperatorType`, `NSModifier`, `NSOptions`). The
+    /// predicate refuses evaluation until ``NSPredicate/allowEvaluation()``.
+    public required init?(coder: NSCoder) {
+        guard let node = PredicateCoding.decodeComparison(coder) else { return nil }
+        super.init(node: node)
+        archiveGate = EvaluationGate()
+    }
+
     /// The expressions given to the initializer, returned as they are (so a constant keeps its object).
     private var givenExpressions: (left: NSExpression, right: NSExpression)?
 
@@ -57,9 +68,13 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     }
 
     /// Mirrors `leftExpression`.
-    public var leftExpression: NSExpression { givenExpressions?.left ?? NSExpression(node: comparison.left) }
+    public var leftExpression: NSExpression {
+        givenExpressions?.left ?? NSExpression(node: comparison.left).sharingGate(archiveGate)
+    }
     /// Mirrors `rightExpression`.
-    public var rightExpression: NSExpression { givenExpressions?.right ?? NSExpression(node: comparison.right) }
+    public var rightExpression: NSExpression {
+        givenExpressions?.right ?? NSExpression(node: comparison.right).sharingGate(archiveGate)
+    }
     /// Mirrors `predicateOperatorType`.
     public var predicateOperatorType: Operator { comparison.op }
     /// Mirrors `comparisonPredicateModifier`.

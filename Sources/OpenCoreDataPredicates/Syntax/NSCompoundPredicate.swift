@@ -9,6 +9,16 @@ public class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
         case or = 2
     }
 
+    package required init(node: PredicateNode) { super.init(node: node) }
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): Apple's keys `NSCompoundPredicateType` and
+    /// `NSSubpredicates`. The predicate refuses evaluation until ``NSPredicate/allowEvaluation()``.
+    public required init?(coder: NSCoder) {
+        guard let node = PredicateCoding.decodeCompound(coder) else { return nil }
+        super.init(node: node)
+        archiveGate = EvaluationGate()
+    }
+
     /// Mirrors `init(type:subpredicates:)`. An empty `AND` is true, an empty `OR` false, as on Darwin;
     /// `NOT` takes exactly one subpredicate (more is a programming error and traps).
     public convenience init(type: LogicalType, subpredicates: [NSPredicate]) {
@@ -50,8 +60,8 @@ public class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     /// Mirrors `subpredicates` (`[Any]` on Darwin; each element is an `NSPredicate`).
     public var subpredicates: [Any] {
         switch node {
-        case .and(let ps), .or(let ps): return ps.map { NSPredicate.wrap($0) }
-        case .not(let p): return [NSPredicate.wrap(p)]
+        case .and(let ps), .or(let ps): return ps.map { sharingGate(NSPredicate.wrap($0)) }
+        case .not(let p): return [sharingGate(NSPredicate.wrap(p))]
         default: return []
         }
     }

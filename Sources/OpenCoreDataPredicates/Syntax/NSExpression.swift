@@ -29,6 +29,35 @@ public class NSExpression: NSObject, @unchecked Sendable {
     package let node: ExpressionNode
     /// The object given to ``init(forConstantValue:)``, returned as it is by ``constantValue``.
     private let givenConstant: Any?
+    /// Set when the expression was decoded from an archive (or belongs to a decoded predicate): closed
+    /// until ``allowEvaluation()``.
+    package var archiveGate: EvaluationGate?
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): the expression kind from `NSExpressionType` and Apple's
+    /// keys for it (see `Archiving/PredicateCoding.swift`). It refuses evaluation until
+    /// ``allowEvaluation()``.
+    public required init?(coder: NSCoder) {
+        guard let node = PredicateCoding.decodeExpression(coder) else { return nil }
+        self.node = node
+        self.givenConstant = nil
+        self.archiveGate = EvaluationGate()
+        super.init()
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`), with Apple's keys.
+    public func encode(with coder: NSCoder) {
+        PredicateCoding.encode(self, with: coder)
+    }
+
+    /// Mirrors `supportsSecureCoding` (`NSSecureCoding`): `true`.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Mirrors `allowEvaluation()`: lets an expression decoded from an archive be evaluated
+    /// (``expressionValue(with:context:)`` returns `nil` until then).
+    public func allowEvaluation() { archiveGate?.open() }
+
+    /// This expression, sharing `gate`.
+    package func sharingGate(_ gate: EvaluationGate?) -> NSExpression { archiveGate = gate; return self }
 
     package init(node: ExpressionNode) {
         self.node = node
@@ -231,7 +260,10 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `predicate` of a subquery or conditional expression.
     public var predicate: NSPredicate {
         switch node {
-        case .subquery(_, _, let p), .conditional(let p, _, _): return NSPredicate.wrap(p)
+        case .subquery(_, _, let p), .conditional(let p, _, _):
+            let view = NSPredicate.wrap(p)
+            view.archiveGate = archiveGate
+            return view
         default: return NSPredicate(value: true)
         }
     }
@@ -251,6 +283,7 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `expressionValue(with:context:)`: evaluates the expression against `object`. The context's
     /// entries are used as variable bindings. Returns `nil` where evaluation fails (Darwin raises).
     public func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
+        if let archiveGate, !archiveGate.isOpen { return nil }
         var bindings: [String: Value] = [:]
         for (key, value) in context ?? [:] {
             if let key = key as? String { bindings[key] = Value(any: value) }

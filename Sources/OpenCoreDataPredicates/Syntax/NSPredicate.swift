@@ -22,6 +22,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     private let preparation = AtomicLazyReference<PreparedPredicate>()
     /// The compiled form, when prepared eagerly (the hot path of evaluation).
     private let eagerlyCompiled: CompiledPredicate?
+    /// Set when the predicate was decoded from an archive: closed until ``allowEvaluation()``.
+    package var archiveGate: EvaluationGate?
 
     package required init(node: PredicateNode) {
         self.node = node
@@ -38,8 +40,53 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         return preparation.storeIfNil(PreparedPredicate(node))
     }
 
-    /// The tree a store or the evaluator runs, or the "too deeply nested" error.
-    package func runnableNode() throws -> PredicateNode { try prepared.runnable() }
+    /// The tree a store or the evaluator runs, or the "too deeply nested" error (or, for a predicate
+    /// decoded from an archive whose evaluation was not allowed, ``PredicateEvaluationError`` saying so).
+    package func runnableNode() throws -> PredicateNode {
+        try checkEvaluationAllowed()
+        return try prepared.runnable()
+    }
+
+    /// Throws unless the predicate may be evaluated (always, unless decoded and not yet allowed).
+    package func checkEvaluationAllowed() throws {
+        if let archiveGate, !archiveGate.isOpen { throw PredicateEvaluationError(.evaluationNotAllowed) }
+    }
+
+    /// Mirrors `allowEvaluation()`: a predicate decoded from an archive (``init(coder:)``) refuses to be
+    /// evaluated — `evaluate(with:)` traps, `evaluate(validating:)` throws, a fetch fails — until this is
+    /// called, as Apple's secure-coding model requires. It allows the whole tree: the subpredicates and
+    /// expressions reached from this predicate share its permission.
+    public func allowEvaluation() { archiveGate?.open() }
+
+    /// Mirrors `NSCoding`'s `init(coder:)` for a plain predicate (`TRUEPREDICATE` / `FALSEPREDICATE`,
+    /// which Apple archives as the classes `NSTruePredicate` / `NSFalsePredicate`). Comparison and compound
+    /// predicates decode through their own classes. See `Archiving/PredicateCoding.swift`.
+    public required init?(coder: NSCoder) {
+        guard let value = PredicateCoding.decodeConstantPredicate(coder) else { return nil }
+        let node = PredicateNode.constant(value)
+        self.node = node
+        self.preparedEagerly = PreparedPredicate(node)
+        self.eagerlyCompiled = preparedEagerly?.compiled
+        self.archiveGate = EvaluationGate()
+        super.init()
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): Apple's keys (see docs/Predicates.md, "Archiving"). A block
+    /// predicate cannot be archived: the archiver's `error` is set, so `archivedData(withRootObject:…)`
+    /// throws, where Darwin raises.
+    public func encode(with coder: NSCoder) {
+        PredicateCoding.encode(self, with: coder)
+    }
+
+    /// Mirrors `supportsSecureCoding` (`NSSecureCoding`): `true`.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Mirrors `classForKeyedArchiver`: `TRUEPREDICATE` and `FALSEPREDICATE` are archived as the classes
+    /// `NSTruePredicate` and `NSFalsePredicate`, as on Darwin.
+    public override var classForKeyedArchiver: AnyClass? {
+        if case .constant(let value) = node { return value ? NSTruePredicate.self : NSFalsePredicate.self }
+        return type(of: self)
+    }
 
     private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled : prepared.compiled }
 
@@ -86,6 +133,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// Mirrors `evaluate(with:)` for a `[String: Any]` known as one where it is called: the same answer,
     /// without the dynamic casts that an `Any` needs.
     public func evaluate(with object: [String: Any]) -> Bool {
+        if archiveGate != nil { trapping { try checkEvaluationAllowed(); return true } }
         if let compiled, let result = compiled.evaluate(dictionary: object) { return result }
         return trapping { try evaluateInEvaluator(object, bindings: nil) }
     }
@@ -97,6 +145,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// The throwing form of ``evaluate(reader:)``.
     package func evaluate(validatingReader reader: PredicateValueReading) throws -> Bool {
+        try checkEvaluationAllowed()
         if let compiled, let result = compiled.evaluate(reader: reader) { return result }
         return try evaluateInEvaluator(reader, bindings: nil)
     }
@@ -108,6 +157,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// The throwing form of `evaluate(with:substitutionVariables:)`. Not in Core Data.
     public func evaluate(validating object: Any?, substitutionVariables bindings: [String: Any]? = nil) throws -> Bool {
+        try checkEvaluationAllowed()
         if let compiled, let result = compiled.evaluate(object) { return result }
         return try evaluateInEvaluator(object, bindings: bindings)
     }
@@ -119,6 +169,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     }
 
     /// Darwin raises where evaluation fails; Swift cannot catch that, so the non-throwing forms trap.
+    @discardableResult
     private func trapping(_ body: () throws -> Bool) -> Bool {
         do { return try body() } catch { fatalError("\(error)") }
     }
@@ -141,6 +192,9 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         default: return nil
         }
     }
+
+    /// A view of part of this predicate's tree, sharing its archive permission.
+    package func sharingGate<T: NSPredicate>(_ view: T) -> T { view.archiveGate = archiveGate; return view }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSPredicate else { return false }

@@ -1,0 +1,447 @@
+import Foundation
+import Synchronization
+
+// NSSecureCoding for predicates, expressions and sort descriptors, with the keys Apple's Foundation writes:
+//
+// - NSComparisonPredicate: NSLeftExpression, NSRightExpression, NSPredicateOperator — an operator object
+//   (Apple's private NSPredicateOperator subclasses) with NSOperatorType, NSModifier, NSOptions, NSNegate.
+// - NSCompoundPredicate: NSCompoundPredicateType, NSSubpredicates.
+// - TRUEPREDICATE / FALSEPREDICATE: the classes NSTruePredicate / NSFalsePredicate, without keys.
+// - NSExpression: NSExpressionType, then per type NSConstantValue; NSVariable; a key path as a function
+//   expression (NSOperand, NSSelectorName "valueForKey:" or "valueForKeyPath:", NSArguments holding an
+//   NSKeyPathSpecifierExpression, type 10, with NSKeyPath); NSSelectorName/NSArguments/NSOperand for
+//   functions; NSLeftExpression/NSRightExpression for set expressions; NSCollection for aggregates;
+//   NSExpression/NSVariable/NSSubpredicate for subqueries; NSPredicate/NSTrueExpression/NSFalseExpression
+//   for TERNARY.
+// - NSSortDescriptor: NSKey, NSAscending, NSSelector, NSReverseNullOrder.
+//
+// Decoding never evaluates anything and never trusts a value's type: every object is read with
+// `decodeObject(of:forKey:)` and an explicit class list, every cast is checked, and a decoded predicate,
+// expression or sort descriptor refuses evaluation until `allowEvaluation()`. Archives from outside should be
+// read through `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` for these classes (ArchiveValidation.swift),
+// which checks the whole archive first, because swift-corelibs-foundation's unarchiver traps on some hostile
+// input (docs/Predicates.md, "Archiving").
+
+/// Whether a decoded predicate, expression or sort descriptor may be evaluated: shared by a decoded object
+/// and the views of its parts, opened by `allowEvaluation()`.
+package final class EvaluationGate: Sendable {
+    private let allowed = Atomic<Bool>(false)
+    package init() {}
+    package var isOpen: Bool { allowed.load(ordering: .acquiring) }
+    package func open() { allowed.store(true, ordering: .releasing) }
+}
+
+/// Why a predicate, expression or sort descriptor cannot be archived or unarchived. Darwin raises
+/// `NSInvalidArgumentException` for the first kind and returns a `NSCoderReadCorruptError` for the second.
+public struct PredicateArchivingError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What went wrong, in words.
+    public let message: String
+    package init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Archived as Apple's `NSTruePredicate` (the class of `TRUEPREDICATE`).
+final class NSTruePredicate: NSPredicate, @unchecked Sendable {
+    required init(node: PredicateNode) { super.init(node: node) }
+    required init?(coder: NSCoder) {
+        super.init(node: .constant(true))
+        archiveGate = EvaluationGate()
+    }
+}
+
+/// Archived as Apple's `NSFalsePredicate` (the class of `FALSEPREDICATE`).
+final class NSFalsePredicate: NSPredicate, @unchecked Sendable {
+    required init(node: PredicateNode) { super.init(node: node) }
+    required init?(coder: NSCoder) {
+        super.init(node: .constant(false))
+        archiveGate = EvaluationGate()
+    }
+}
+
+/// The operator object of an archived comparison (Apple's private `NSPredicateOperator` family).
+final class PredicateOperatorArchive: NSObject, NSSecureCoding, @unchecked Sendable {
+    static var supportsSecureCoding: Bool { true }
+    let type: UInt
+    let modifier: UInt
+    let options: UInt
+
+    init(type: UInt, modifier: UInt, options: UInt) {
+        self.type = type
+        self.modifier = modifier
+        self.options = options
+    }
+
+    required init?(coder: NSCoder) {
+        guard let type = PredicateCoding.unsigned(coder, "NSOperatorType"),
+              let modifier = PredicateCoding.unsigned(coder, "NSModifier"),
+              let options = PredicateCoding.unsigned(coder, "NSOptions") else { return nil }
+        self.type = type
+        self.modifier = modifier
+        self.options = options
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(Int(type), forKey: "NSOperatorType")
+        coder.encode(Int(modifier), forKey: "NSModifier")
+        coder.encode(Int(options), forKey: "NSOptions")
+        if type == 4 || type == 5 { coder.encode(type == 5, forKey: "NSNegate") }
+    }
+}
+
+package enum PredicateCoding {
+    /// The expression type Apple gives the key inside a key-path expression.
+    static let keyPathSpecifierType = 10
+    /// The classes a constant value may be made of.
+    static let valueClasses: [AnyClass] = [NSString.self, NSNumber.self, NSDate.self, NSData.self, NSUUID.self,
+                                           NSURL.self, NSArray.self, NSSet.self]
+
+    // MARK: Reading
+
+    /// An unsigned integer stored under `key` (absent: 0); `nil` (and the coder failed) for anything else.
+    static func unsigned(_ coder: NSCoder, _ key: String) -> UInt? {
+        guard coder.containsValue(forKey: key) else { return 0 }
+        let value = coder.decodeInteger(forKey: key)
+        guard value >= 0 else { return fail(coder, "\(key) is negative") }
+        return UInt(value)
+    }
+
+    static func fail<T>(_ coder: NSCoder, _ message: String) -> T? {
+        coder.failWithError(NSError(domain: NSCocoaErrorDomain, code: CocoaError.coderReadCorrupt.rawValue,
+                                    userInfo: [NSDebugDescriptionErrorKey: "cannot decode a predicate: \(message)"]))
+        return nil
+    }
+
+    static func string(_ coder: NSCoder, _ key: String) -> String? {
+        // A missing key must not be decoded: Foundation's unarchiver records an error and stops.
+        guard coder.containsValue(forKey: key) else { return nil }
+        let object = coder.decodeObject(of: [NSString.self], forKey: key)
+        if let s = object as? String { return s }
+        if let s = object as? NSString { return s as String }
+        return nil
+    }
+
+    static func expression(_ coder: NSCoder, _ key: String) -> ExpressionNode? {
+        guard let e = coder.decodeObject(of: [NSExpression.self], forKey: key) as? NSExpression else {
+            return fail(coder, "\(key) is not an expression")
+        }
+        return e.node
+    }
+
+    static func expressions(_ coder: NSCoder, _ key: String) -> [ExpressionNode]? {
+        guard let array = items(coder.decodeObject(of: [NSArray.self, NSExpression.self], forKey: key)) else {
+            return fail(coder, "\(key) is not an array of expressions")
+        }
+        var nodes: [ExpressionNode] = []
+        for item in array {
+            guard let e = item as? NSExpression else { return fail(coder, "\(key) holds something other than expressions") }
+            nodes.append(e.node)
+        }
+        return nodes
+    }
+
+    static let predicateClasses: [AnyClass] = [NSPredicate.self]
+
+    /// The elements of a decoded array (an `NSArray` does not always cast to `[Any]` on Linux).
+    static func items(_ object: Any?) -> [Any]? {
+        if let a = object as? NSArray { return a.map { $0 } }
+        return object as? [Any]
+    }
+
+    static func predicate(_ coder: NSCoder, _ key: String) -> PredicateNode? {
+        guard let p = coder.decodeObject(of: predicateClasses, forKey: key) as? NSPredicate else {
+            return fail(coder, "\(key) is not a predicate")
+        }
+        if case .block = p.node { return fail(coder, "block predicates cannot be decoded") }
+        return p.node
+    }
+
+    static func decodeConstantPredicate(_ coder: NSCoder) -> Bool? {
+        // A plain NSPredicate is archived as NSTruePredicate / NSFalsePredicate (their own initializers).
+        fail(coder, "a plain NSPredicate has no archived form (Darwin writes NSTruePredicate or NSFalsePredicate)")
+    }
+
+    static func decodeComparison(_ coder: NSCoder) -> PredicateNode? {
+        guard let left = expression(coder, "NSLeftExpression"), let right = expression(coder, "NSRightExpression") else { return nil }
+        guard let op = coder.decodeObject(of: [PredicateOperatorArchive.self], forKey: "NSPredicateOperator") as? PredicateOperatorArchive else {
+            return fail(coder, "NSPredicateOperator is missing")
+        }
+        guard let type = NSComparisonPredicate.Operator(rawValue: op.type), type != .customSelector else {
+            return fail(coder, "unknown or custom operator type \(op.type)")
+        }
+        guard let modifier = NSComparisonPredicate.Modifier(rawValue: op.modifier) else {
+            return fail(coder, "unknown modifier \(op.modifier)")
+        }
+        let options = NSComparisonPredicate.Options(rawValue: op.options & 7)
+        return .comparison(ComparisonNode(left, type, right, modifier: modifier, options: options))
+    }
+
+    static func decodeCompound(_ coder: NSCoder) -> PredicateNode? {
+        guard let type = unsigned(coder, "NSCompoundPredicateType"), let logical = NSCompoundPredicate.LogicalType(rawValue: type) else {
+            return fail(coder, "unknown compound predicate type")
+        }
+        guard let array = items(coder.decodeObject(of: [NSArray.self] + predicateClasses, forKey: "NSSubpredicates")) else {
+            return fail(coder, "NSSubpredicates is not an array")
+        }
+        var nodes: [PredicateNode] = []
+        for item in array {
+            guard let p = item as? NSPredicate else { return fail(coder, "NSSubpredicates holds something other than predicates") }
+            nodes.append(p.node)
+        }
+        switch logical {
+        case .and: return .and(nodes)
+        case .or: return .or(nodes)
+        case .not:
+            guard nodes.count == 1 else { return fail(coder, "NOT takes one subpredicate, got \(nodes.count)") }
+            return .not(nodes[0])
+        }
+    }
+
+    static func decodeExpression(_ coder: NSCoder) -> ExpressionNode? {
+        guard let rawType = unsigned(coder, "NSExpressionType") else { return nil }
+        if rawType == UInt(keyPathSpecifierType) {
+            guard let key = string(coder, "NSKeyPath") else { return fail(coder, "NSKeyPath is missing") }
+            return .keyPath(key)
+        }
+        guard let type = NSExpression.ExpressionType(rawValue: rawType) else {
+            return fail(coder, "unknown expression type \(rawType)")
+        }
+        switch type {
+        case .constantValue:
+            if let symbol = string(coder, "OCDSymbol") { return .symbol(symbol) }
+            guard coder.containsValue(forKey: "NSConstantValue") else { return .constant(.null) }
+            guard let object = coder.decodeObject(of: valueClasses, forKey: "NSConstantValue") else {
+                return fail(coder, "NSConstantValue is not a value")
+            }
+            if coder.decodeBool(forKey: "OCDDecimal"), let text = object as? String, let d = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) {
+                return .constant(.decimal(d))
+            }
+            return .constant(decodedValue(object))
+        case .evaluatedObject: return .evaluatedObject
+        case .anyKey: return .anyKey
+        case .variable:
+            guard let name = string(coder, "NSVariable") else { return fail(coder, "NSVariable is missing") }
+            return .variable(name)
+        case .keyPath:
+            let operand: ExpressionNode = coder.containsValue(forKey: "NSOperand") ? (expression(coder, "NSOperand") ?? .anyKey) : .evaluatedObject
+            guard coder.error == nil, let args = expressions(coder, "NSArguments"), args.count == 1 else {
+                return fail(coder, "a key-path expression takes one argument")
+            }
+            let key: String
+            switch args[0] {
+            case .keyPath(let k), .constant(.string(let k)): key = k
+            default: return fail(coder, "the argument of a key-path expression is not a key")
+            }
+            return operand == .evaluatedObject ? .keyPath(key) : .member(operand, key)
+        case .function:
+            guard let name = string(coder, "NSSelectorName"), let args = expressions(coder, "NSArguments") else {
+                return fail(coder, "a function expression needs NSSelectorName and NSArguments")
+            }
+            if coder.containsValue(forKey: "NSOperand"), let receiver = expression(coder, "NSOperand"),
+               !(receiver.isConstant), BuiltinFunctions.acceptsFUNCTION(name, argumentCount: args.count) {
+                return .function("FUNCTION", [receiver, .constant(.string(name))] + args)
+            }
+            guard coder.error == nil, (try? BuiltinFunctions.check(name, argumentCount: args.count)) != nil else {
+                return fail(coder, "unknown function \(name) with \(args.count) arguments")
+            }
+            return .function(name, args)
+        case .unionSet, .intersectSet, .minusSet:
+            guard let l = expression(coder, "NSLeftExpression"), let r = expression(coder, "NSRightExpression") else { return nil }
+            let op: SetOperation = type == .unionSet ? .union : type == .intersectSet ? .intersect : .minus
+            return .setOperation(op, l, r)
+        case .aggregate:
+            guard let items = expressions(coder, "NSCollection") else { return nil }
+            return .aggregate(items)
+        case .subquery:
+            guard let collection = expression(coder, "NSExpression") else { return nil }
+            let variableObject = coder.decodeObject(of: [NSString.self, NSExpression.self], forKey: "NSVariable")
+            let variable: String
+            if let s = variableObject as? String { variable = s }
+            else if let e = variableObject as? NSExpression, case .variable(let v) = e.node { variable = v }
+            else { return fail(coder, "the variable of a subquery is missing") }
+            guard let predicate = predicate(coder, "NSSubpredicate") else { return nil }
+            return .subquery(collection, variable, predicate)
+        case .conditional:
+            guard let p = predicate(coder, "NSPredicate"), let t = expression(coder, "NSTrueExpression"),
+                  let f = expression(coder, "NSFalseExpression") else { return nil }
+            return .conditional(p, t, f)
+        case .block:
+            return fail(coder, "block expressions cannot be decoded")
+        }
+    }
+
+    /// A decoded constant: a property list's integer 1 may come back as the shared boolean `NSNumber`,
+    /// so numbers are told apart by their type encoding (`c` for booleans).
+    static func decodedValue(_ object: Any) -> Value {
+        if let n = object as? NSNumber, !(n is NSDecimalNumber) {
+            switch String(cString: n.objCType) {
+            case "c", "B": return .bool(n.boolValue)
+            case "f", "d": return .double(n.doubleValue)
+            default: return .int(n.int64Value)
+            }
+        }
+        if let a = object as? NSArray { return .array(a.map { decodedValue($0) }) }
+        if let s = object as? NSSet { return .set(Set(s.allObjects.map { decodedValue($0) })) }
+        return Value(any: object)
+    }
+
+    static func decodeSortDescriptor(_ coder: NSCoder) -> (String?, Bool, Selector?)? {
+        let key = coder.containsValue(forKey: "NSKey") ? string(coder, "NSKey") : nil
+        if coder.containsValue(forKey: "NSKey"), key == nil { return fail(coder, "NSKey is not a string") }
+        let selectorName = coder.containsValue(forKey: "NSSelector") ? string(coder, "NSSelector") : nil
+        if coder.containsValue(forKey: "NSSelector"), selectorName == nil { return fail(coder, "NSSelector is not a string") }
+        return (key, coder.decodeBool(forKey: "NSAscending"), selectorName.map { Selector($0) })
+    }
+
+    // MARK: Writing
+
+    /// Records an error on the archiver (`archivedData(withRootObject:…)` then throws it).
+    static func refuse(_ coder: NSCoder, _ message: String) {
+        if let archiver = coder as? NSKeyedArchiver, archiver.error == nil {
+            archiver.error = PredicateArchivingError(message)
+        }
+    }
+
+    static func encode(_ predicate: NSPredicate, with coder: NSCoder) {
+        guard coder.allowsKeyedCoding else { return refuse(coder, "NSPredicates and NSExpressions cannot be encoded by non-keyed archivers") }
+        switch predicate.node {
+        case .constant: break // the class says it (NSTruePredicate / NSFalsePredicate)
+        case .block: refuse(coder, "a block predicate (NSPredicate(block:)) cannot be archived")
+        case .comparison(let c):
+            encode(c.left, key: "NSLeftExpression", coder)
+            encode(c.right, key: "NSRightExpression", coder)
+            coder.encode(PredicateOperatorArchive(type: c.op.rawValue, modifier: c.modifier.rawValue, options: c.options.rawValue),
+                         forKey: "NSPredicateOperator")
+        case .and(let ps), .or(let ps):
+            coder.encode(ps.map { NSPredicate.wrap($0) } as NSArray, forKey: "NSSubpredicates")
+            coder.encode(predicate.node.isAnd ? 1 : 2, forKey: "NSCompoundPredicateType")
+        case .not(let p):
+            coder.encode([NSPredicate.wrap(p)] as NSArray, forKey: "NSSubpredicates")
+            coder.encode(0, forKey: "NSCompoundPredicateType")
+        }
+    }
+
+    static func encode(_ node: ExpressionNode, key: String, _ coder: NSCoder) {
+        coder.encode(NSExpression(node: node), forKey: key)
+    }
+
+    static func encode(_ expression: NSExpression, with coder: NSCoder) {
+        guard coder.allowsKeyedCoding else { return refuse(coder, "NSPredicates and NSExpressions cannot be encoded by non-keyed archivers") }
+        let node = expression.node
+        func type(_ t: NSExpression.ExpressionType) { coder.encode(Int(t.rawValue), forKey: "NSExpressionType") }
+        switch node {
+        case .constant(let value):
+            type(.constantValue)
+            switch value {
+            case .null: break
+            case .decimal(let d):
+                coder.encode(NSString(string: d.description), forKey: "NSConstantValue")
+                coder.encode(true, forKey: "OCDDecimal")
+            default:
+                guard let object = archivable(value) else {
+                    return refuse(coder, "the constant \(PredicatePrinter.format(node)) cannot be archived")
+                }
+                coder.encode(object, forKey: "NSConstantValue")
+            }
+        case .symbol(let s):
+            type(.constantValue)
+            coder.encode(NSString(string: s), forKey: "OCDSymbol")
+        case .evaluatedObject: type(.evaluatedObject)
+        case .anyKey: type(.anyKey)
+        case .variable(let v):
+            type(.variable)
+            coder.encode(NSString(string: v), forKey: "NSVariable")
+        case .keyPath(let k), .member(_, let k):
+            type(.keyPath)
+            let operand: ExpressionNode
+            if case .member(let base, _) = node { operand = base } else { operand = .evaluatedObject }
+            encode(operand, key: "NSOperand", coder)
+            coder.encode(NSString(string: k.contains(".") ? "valueForKeyPath:" : "valueForKey:"), forKey: "NSSelectorName")
+            coder.encode([KeyPathSpecifierArchive(k)] as NSArray, forKey: "NSArguments")
+        case .function(let name, let args):
+            type(.function)
+            if name == "FUNCTION", args.count >= 2, case .constant(.string(let selector)) = args[1] {
+                encode(args[0], key: "NSOperand", coder)
+                coder.encode(NSString(string: selector), forKey: "NSSelectorName")
+                coder.encode(args.dropFirst(2).map { NSExpression(node: $0) } as NSArray, forKey: "NSArguments")
+            } else {
+                coder.encode(NSString(string: name), forKey: "NSSelectorName")
+                coder.encode(args.map { NSExpression(node: $0) } as NSArray, forKey: "NSArguments")
+            }
+        case .setOperation(let op, let l, let r):
+            type(op == .union ? .unionSet : op == .intersect ? .intersectSet : .minusSet)
+            encode(l, key: "NSLeftExpression", coder)
+            encode(r, key: "NSRightExpression", coder)
+        case .aggregate(let items):
+            type(.aggregate)
+            coder.encode(items.map { NSExpression(node: $0) } as NSArray, forKey: "NSCollection")
+        case .subquery(let collection, let variable, let predicate):
+            type(.subquery)
+            encode(collection, key: "NSExpression", coder)
+            coder.encode(NSString(string: variable), forKey: "NSVariable")
+            coder.encode(NSPredicate.wrap(predicate), forKey: "NSSubpredicate")
+        case .conditional(let p, let t, let f):
+            type(.conditional)
+            coder.encode(NSPredicate.wrap(p), forKey: "NSPredicate")
+            encode(t, key: "NSTrueExpression", coder)
+            encode(f, key: "NSFalseExpression", coder)
+        }
+    }
+
+    /// A constant as the Foundation object an archive holds, or `nil` for one that has no archived form
+    /// (an object of the caller's own type, a managed object).
+    static func archivable(_ value: Value) -> NSObject? {
+        switch value {
+        case .null: return nil
+        case .bool(let b): return NSNumber(value: b)
+        case .int(let i): return NSNumber(value: i)
+        case .double(let d): return NSNumber(value: d)
+        case .decimal: return nil
+        case .string(let s): return NSString(string: s)
+        case .date(let d): return NSDate(timeIntervalSinceReferenceDate: d.timeIntervalSinceReferenceDate)
+        case .data(let d): return NSData(data: d)
+        case .uuid(let u): return NSUUID(uuidString: u.uuidString)
+        case .url(let u): return NSURL(string: u.absoluteString)
+        case .array(let items):
+            var objects: [NSObject] = []
+            for item in items { guard let o = archivable(item) else { return nil }; objects.append(o) }
+            return NSArray(array: objects)
+        case .set(let items):
+            var objects: [NSObject] = []
+            for item in items { guard let o = archivable(item) else { return nil }; objects.append(o) }
+            return NSSet(array: objects)
+        case .object: return nil
+        }
+    }
+
+    static func encode(_ descriptor: NSSortDescriptor, with coder: NSCoder) {
+        if let key = descriptor.key { coder.encode(NSString(string: key), forKey: "NSKey") }
+        coder.encode(descriptor.ascending, forKey: "NSAscending")
+        coder.encode(NSString(string: descriptor.selector?.name ?? "compare:"), forKey: "NSSelector")
+        coder.encode(false, forKey: "NSReverseNullOrder")
+    }
+}
+
+/// Apple's `NSKeyPathSpecifierExpression` (expression type 10): the key inside a key-path expression.
+final class KeyPathSpecifierArchive: NSExpression, @unchecked Sendable {
+    let key: String
+    init(_ key: String) {
+        self.key = key
+        // A node no parsed expression has, so that it is never equal to the key-path expression holding it
+        // (an archiver shares equal objects; sharing this one with its parent would write a cycle).
+        super.init(node: .function("\u{0}NSKeyPathSpecifier", [.constant(.string(key))]))
+    }
+    required init?(coder: NSCoder) { nil }
+    override func encode(with coder: NSCoder) {
+        coder.encode(PredicateCoding.keyPathSpecifierType, forKey: "NSExpressionType")
+        coder.encode(NSString(string: key), forKey: "NSKeyPath")
+    }
+    override var classForKeyedArchiver: AnyClass? { NSExpression.self }
+}
+
+extension PredicateNode {
+    var isAnd: Bool { if case .and = self { return true } else { return false } }
+}
+
+extension ExpressionNode {
+    var isConstant: Bool { if case .constant = self { return true } else { return false } }
+}
