@@ -122,8 +122,10 @@ extension NSManagedObject {
         let slot = property.slot(in: self, .attribute)
         if isFault { fireFault() }
         let value = slot < values.count ? values[slot] : .null
-        // A transformable attribute holds the app's value whole (its transformer runs at save and fetch).
-        if layout.kinds[slot].attributeType == .transformableAttributeType, let typed = value.anyValue as? T { return typed }
+        // A value kept whole (a custom transformer's), or the data `ManagedTransform` made of it, which the
+        // default transformer hands back as `Data`.
+        if let typed = value.anyValue as? T { return typed }
+        if let data = value.anyValue as? Data, let typed = ManagedTransform.decode(.data(data), as: T.self, property: property.name) { return typed }
         if let typed = ManagedTransform.decode(value, as: T.self, property: property.name) { return typed }
         unreadable(value, property, as: T.self)
     }
@@ -132,8 +134,11 @@ extension NSManagedObject {
     public func _setManagedValue<T>(_ value: T, _ property: ManagedProperty) {
         checkQueue("@Managed property setter")
         let slot = property.slot(in: self, .attribute)
-        setAttribute(slot, layout.kinds[slot].attributeType == .transformableAttributeType
-                     ? TransformableValue.slotValue(value) : ManagedTransform.encode(value, property: property.name))
+        // A custom transformer gets the value whole, as through `setValue(_:forKey:)`; for the default one
+        // (`NSSecureUnarchiveFromData`) the value becomes data here (`NSCoding` or `Codable`), which it keeps.
+        let transformer = (entity.propertiesByName[property.name] as? NSAttributeDescription)?.valueTransformerName ?? ""
+        let custom = !transformer.isEmpty && transformer != "NSSecureUnarchiveFromData"
+        setAttribute(slot, custom ? TransformableValue.slotValue(value) : ManagedTransform.encode(value, property: property.name))
     }
 
     private func unreadable<T>(_ value: Value, _ property: ManagedProperty, as _: T.Type) -> Never {

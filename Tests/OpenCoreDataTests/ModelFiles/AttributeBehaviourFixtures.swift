@@ -7,7 +7,7 @@ enum AttributeBehaviourFixtures {
     static let contents = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
     <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22758" systemVersion="23G93" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-        <entity name="Animal" representedClassName="Animal" syncable="YES">
+        <entity name="Animal" representedClassName="NSManagedObject" syncable="YES">
             <attribute name="name" optional="YES" attributeType="String" indexed="YES"/>
             <attribute name="classificationOrder" optional="YES" attributeType="Integer 32" derived="YES" derivationExpression="classification.order" usesScalarValueType="YES"/>
             <attribute name="zooCount" optional="YES" attributeType="Integer 32" derived="YES" derivationExpression="zoos.@count" usesScalarValueType="YES"/>
@@ -24,7 +24,7 @@ enum AttributeBehaviourFixtures {
                 <fetchIndexElement property="name" type="Binary" order="descending"/>
             </fetchIndex>
         </entity>
-        <entity name="Classification" representedClassName="Classification" syncable="YES">
+        <entity name="Classification" representedClassName="NSManagedObject" syncable="YES">
             <attribute name="name" optional="YES" attributeType="String"/>
             <attribute name="order" optional="YES" attributeType="Integer 32" usesScalarValueType="YES"/>
             <attribute name="searchName" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(name)"/>
@@ -32,7 +32,7 @@ enum AttributeBehaviourFixtures {
             <attribute name="modified" optional="YES" attributeType="Date" derived="YES" derivationExpression="now()" usesScalarValueType="NO"/>
             <relationship name="animals" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Animal" inverseName="classification" inverseEntity="Animal"/>
         </entity>
-        <entity name="Zoo" representedClassName="Zoo" syncable="YES">
+        <entity name="Zoo" representedClassName="NSManagedObject" syncable="YES">
             <attribute name="name" optional="YES" attributeType="String"/>
             <relationship name="animals" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Animal" inverseName="zoos" inverseEntity="Animal"/>
         </entity>
