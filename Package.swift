@@ -43,7 +43,9 @@ let package = Package(
         .executableTarget(name: "zoo", dependencies: [
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"]),
+        // Seed 000's model as an app ships it: an Xcode model folder, found through Bundle.module (SeedModel).
+        .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"],
+                resources: [.copy("Resources/Products.xcdatamodeld")]),
         // The class generator. It reads model files with the shared XML parser, not through OpenCoreData: a
         // plugin's tool is built apart for the build machine, so depending on the library would compile it
         // twice in every clean build of a target using the plugin (docs/ModelFiles.md, "Generated classes").

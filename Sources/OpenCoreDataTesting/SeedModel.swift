@@ -1,18 +1,17 @@
+import Foundation
 import OpenCoreData
 
-/// Seed 000's `Products` entity (name, price). Linux has no `@NSManaged`, so the accessors go through
-/// `value(forKey:)`.
+// Seed 000's model as a Core Data app keeps it: Resources/Products.xcdatamodeld, in Xcode's format, and
+// the classes its entities name (`representedClassName="Products"`, found in this module because the
+// model is read from this target's resource bundle; docs/ModelClasses.md, "Finding the class"), written as
+// Xcode's "Manual/None" codegen writes them, `@Managed` standing for `@NSManaged`.
+
+/// Seed 000's `Products` entity (name, price).
 open class Products: NSManagedObject {
-    /// The product's name.
-    public var name: String? {
-        get { value(forKey: "name") as? String }
-        set { setValue(newValue, forKey: "name") }
-    }
-    /// The price, below 1000 in the article.
-    public var price: Int32 {
-        get { (value(forKey: "price") as? NSNumber)?.int32Value ?? 0 }
-        set { setValue(newValue, forKey: "price") }
-    }
+    /// The product's name (a required attribute: a save without one fails validation).
+    @Managed public var name: String?
+    /// The price, below 1000 in the article (Integer 32, default 0).
+    @Managed public var price: Int32
 }
 
 /// Seed 000's `FavoriteProducts`, a subentity of `Products`.
@@ -20,17 +19,19 @@ public final class FavoriteProducts: Products {}
 
 /// Seed 000's model and data, shared by the demo, the tests and the benchmarks.
 public enum SeedModel {
-    /// `Products` (name, price) with its subentity `FavoriteProducts`.
+    /// `Products` (name, price) with its subentity `FavoriteProducts`, read from the target's
+    /// `Products.xcdatamodeld`. Each call reads the file again and returns a new model instance, as a
+    /// model built in code per call did: a model belongs to the coordinators that load it, and callers
+    /// (tests, benchmarks) give each container its own.
     public static func make() -> NSManagedObjectModel {
-        let favorite = NSEntityDescription(name: "FavoriteProducts", managedObjectClassName: NSStringFromClass(FavoriteProducts.self))
-        let products = NSEntityDescription(
-            name: "Products", managedObjectClassName: NSStringFromClass(Products.self),
-            properties: [
-                NSAttributeDescription(name: "name", type: .stringAttributeType, optional: false),
-                NSAttributeDescription(name: "price", type: .integer32AttributeType, optional: false, defaultValue: 0),
-            ],
-            subentities: [favorite])
-        return NSManagedObjectModel(entities: [products])
+        guard let url = Bundle.module.url(forResource: "Products", withExtension: "xcdatamodeld") else {
+            fatalError("OpenCoreDataTesting: Products.xcdatamodeld is missing from the resource bundle \(Bundle.module.bundleURL.path)")
+        }
+        do {
+            return try NSManagedObjectModel(validatingContentsOf: url)
+        } catch {
+            fatalError("OpenCoreDataTesting: Products.xcdatamodeld does not read: \(error)")
+        }
     }
 
     /// The article's eight products; two are sausages in «» quotes.

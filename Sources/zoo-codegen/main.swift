@@ -1,9 +1,10 @@
 // zoo-codegen: an app target built with the OpenCoreDataCodegen plugin, as a port from Xcode would be.
 //
 // Its Zootastic.xcdatamodeld (seed 003's Zoo, Classification and Animal, plus Bird, a subentity of Animal, and
-// Keeper, an ordered to-many of Zoo) has codegen "class" for every entity but Classification, whose
-// codegen is "category": the target has no class files but Classification's own, and the code below is
-// Core Data code, unchanged — typed properties, `fetchRequest()`, Xcode's generated accessors.
+// Keeper, an ordered to-many of Zoo, whose shiftStart is a date with "Use Scalar Type", so a TimeInterval)
+// has codegen "class" for every entity but Classification, whose codegen is "category": the target has no
+// class files but Classification's own, and the code below is Core Data code, unchanged — typed
+// properties, `fetchRequest()`, Xcode's generated accessors.
 //
 //     swift run zoo-codegen            prints what it does; exits 1 if anything differs from Core Data
 //
@@ -114,6 +115,7 @@ func zooKeepers() throws {
         let keeper = Keeper(context: context)
         keeper.name = name
         keeper.since = Date(timeIntervalSinceReferenceDate: 0)
+        keeper.shiftStart = 8 * 3600 + 0.5  // a date with "Use Scalar Type": a TimeInterval since 2001
         return keeper
     }
     let zoo = Zoo(context: context)
@@ -137,6 +139,8 @@ func zooKeepers() throws {
         check(names(zoos.first?.keepers) == ["Cy", "Dee", "Eve", "Ana"], "the order survives a save and a refetch")
         let keepers = try other.fetch(Keeper.fetchRequest())
         check(keepers.count == 5 && keepers.allSatisfy { $0.since == Date(timeIntervalSinceReferenceDate: 0) }, "Date? values come back")
+        check(keepers.allSatisfy { $0.shiftStart == 8 * 3600 + 0.5 && $0.value(forKey: "shiftStart") as? Date == Date(timeIntervalSinceReferenceDate: 8 * 3600 + 0.5) },
+              "a scalar date (TimeInterval) comes back as its seconds since 2001, stored as a date")
     }
 }
 

@@ -1,8 +1,12 @@
 import OpenCoreData
 import OpenCoreDataTesting
 
-// `Products`, `SeedModel.productNames` and `SeededRandom` come from OpenCoreDataTesting, shared with the
-// demo and the tests.
+// `Products` (a `@Managed` class), its model (`SeedModel.make()`, read from OpenCoreDataTesting's
+// Products.xcdatamodeld, a new instance per container), `SeedModel.productNames` and `SeededRandom` come
+// from OpenCoreDataTesting, shared with the demo and the tests. The model's subentity `FavoriteProducts`
+// changes no SQL here: a fetch of `Products` with its subentities reads the whole table, without a
+// `Z_ENT` condition (entities are numbered by name, so the library writes `Products` rows with `Z_ENT` 2;
+// the baselines' 1 costs the same).
 
 /// Products to write, as parallel arrays, made from a seed.
 struct ProductData: Sendable {
@@ -58,17 +62,6 @@ enum StoreSQL {
     static let insert = "INSERT INTO ZPRODUCTS (Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE) VALUES (?, ?, 1, ?, ?)"
 }
 
-/// The `Products` model, built in code. Each container gets its own model instance.
-func makeModel() -> NSManagedObjectModel {
-    let entity = NSEntityDescription(
-        name: "Products", managedObjectClassName: NSStringFromClass(Products.self),
-        properties: [
-            NSAttributeDescription(name: "name", type: .stringAttributeType, optional: false),
-            NSAttributeDescription(name: "price", type: .integer32AttributeType, optional: false, defaultValue: 0),
-        ])
-    return NSManagedObjectModel(entities: [entity])
-}
-
 /// Opens (or creates) an OpenCoreData SQLite store of `model` at `url`.
 func openContainer(name: String, model: NSManagedObjectModel, url: URL) throws -> NSPersistentContainer {
     let container = NSPersistentContainer(name: name, managedObjectModel: model)
@@ -99,7 +92,7 @@ final class LibraryStore {
     /// Opens (or creates) the store at `url`.
     init(url: URL) throws {
         self.url = url
-        container = try openContainer(name: "Bench", model: makeModel(), url: url)
+        container = try openContainer(name: "Bench", model: SeedModel.make(), url: url)
     }
 
     /// A new main-queue context on the store, with no registered objects.

@@ -266,7 +266,7 @@ enum ManagedClasses {
         case .floatAttributeType: types = "Float or NSNumber?"
         case .booleanAttributeType: types = "Bool or NSNumber?"
         case .decimalAttributeType: types = "Decimal? or NSDecimalNumber?"
-        case .dateAttributeType: types = "Date?"
+        case .dateAttributeType: types = "Date? or TimeInterval"
         case .binaryDataAttributeType: types = "Data?"
         case .UUIDAttributeType: types = "UUID?"
         case .URIAttributeType: types = "URL?"

@@ -9,7 +9,7 @@ public struct ManagedStorageValue {
 /// Not in Core Data: the Swift types a `@Managed` property may have for an attribute — the types Xcode's
 /// class generation writes for `@NSManaged` properties (`String`, `Int16`…`Int64`, `Int`, `Double`,
 /// `Float`, `Bool`, `Decimal`, `NSNumber`, `NSDecimalNumber`, `Date`, `Data`, `UUID`, `URL`, and the
-/// optionals of each). The requirements are called by the code the macro generates; the conformances
+/// optionals of each; `TimeInterval`, a `Double`, for a date with "Use Scalar Type"). The requirements are called by the code the macro generates; the conformances
 /// are OpenCoreData's own (a custom type is a transformable attribute's value instead).
 public protocol ManagedAttributeValue {
     /// The value a slot holds as this type; `nil` when it has none (a nil slot for a non-optional type
@@ -101,16 +101,21 @@ extension Int: ManagedAttributeValue {
 }
 
 extension Double: ManagedAttributeValue {
-    /// The number (0 for nil, as Core Data's scalar accessors read it).
+    /// The number (0 for nil, as Core Data's scalar accessors read it). For a date attribute — the
+    /// `TimeInterval` property Xcode writes with "Use Scalar Type" — the date's seconds since the reference
+    /// date (2001-01-01 00:00:00 UTC), as Core Data's scalar date accessors return it.
     public static func _managedValue(from storage: ManagedStorageValue) -> Double? {
         if case .double(let d) = storage.value { return d }
         if case .null = storage.value { return 0 }
+        if case .date(let date) = storage.value { return date.timeIntervalSinceReferenceDate }
         return storage.value.doubleValue
     }
-    /// The number.
+    /// The number (the setter makes a date of it for a date attribute).
     public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .double(self)) }
-    /// Double and Float attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .doubleAttributeType || type == .floatAttributeType }
+    /// Double and Float attributes, and Date attributes (as `TimeInterval`, seconds since 2001-01-01).
+    public static func _managedFits(_ type: NSAttributeType) -> Bool {
+        type == .doubleAttributeType || type == .floatAttributeType || type == .dateAttributeType
+    }
 }
 
 extension Float: ManagedAttributeValue {

@@ -62,9 +62,16 @@ extension NSManagedObject {
         read(property) { value in if case .int(let x) = value { return Int(truncatingIfNeeded: x) }; return nil }
     }
 
-    /// The getter of a `Double` attribute property (the generic getter's result, without its dispatch).
+    /// The getter of a `Double` attribute property (the generic getter's result, without its dispatch),
+    /// and of a `TimeInterval` one of a date attribute (its seconds since 2001-01-01).
     public func _managedValue(_ property: ManagedProperty, as _: (Double).Type) -> Double {
-        read(property) { value in if case .double(let x) = value { return x }; return nil }
+        read(property) { value in
+            switch value {
+            case .double(let x): return x
+            case .date(let x): return x.timeIntervalSinceReferenceDate
+            default: return nil
+            }
+        }
     }
 
     /// The getter of a `Float` attribute property (the generic getter's result, without its dispatch).
@@ -109,10 +116,17 @@ extension NSManagedObject {
         unreadable(value, property, as: T.self)
     }
 
-    /// The setter of a `@Managed` attribute property: `setValue(_:forKey:)` without the key lookup.
+    /// The setter of a `@Managed` attribute property: `setValue(_:forKey:)` without the key lookup. A
+    /// `TimeInterval` (`Double`) property of a date attribute — Xcode's "Use Scalar Type" for a date — sets
+    /// the date that many seconds after 2001-01-01 00:00:00 UTC, as Core Data's scalar date accessors do.
     public func _setManagedValue<T: ManagedAttributeValue>(_ value: T, _ property: ManagedProperty) {
         checkQueue("@Managed property setter")
-        setAttribute(property.slot(in: self, .attribute), value._managedStorageValue.value)
+        let slot = property.slot(in: self, .attribute)
+        var raw = value._managedStorageValue.value
+        if case .double(let seconds) = raw, layout.kinds[slot].attributeType == .dateAttributeType {
+            raw = .date(Date(timeIntervalSinceReferenceDate: seconds))
+        }
+        setAttribute(slot, raw)
     }
 
     /// The getter of a `@Managed` property of a transformable attribute's custom type (see
