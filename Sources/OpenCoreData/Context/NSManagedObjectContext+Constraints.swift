@@ -19,7 +19,7 @@ extension NSManagedObjectContext {
             let context: NSManagedObjectContext?
         }
         let objects: [ObjectState]
-        let registry: [ObjectKey: NSManagedObject]
+        let registry: ObjectRegistry
         let touched: [ObjectIdentifier: NSManagedObject]
     }
 
@@ -53,8 +53,10 @@ extension NSManagedObjectContext {
     func constraintConflicts(_ candidates: [NSManagedObject], deleted: [NSManagedObject]) throws -> [NSConstraintConflict] {
         var byConstraint: [(UniquenessConstraint, [NSManagedObject])] = []
         var seenEntities: [ObjectIdentifier: Int] = [:]
+        var last: (entity: NSEntityDescription, constraints: [UniquenessConstraint])?  // objects come grouped by entity
         for object in candidates where !object.isFault {
-            for c in UniquenessConstraint.applying(to: object.entity) {
+            if last?.entity !== object.entity { last = (object.entity, UniquenessConstraint.applying(to: object.entity)) }
+            for c in last!.constraints {
                 let id = ObjectIdentifier(c.entity)
                 let index: Int
                 if let i = seenEntities[id].flatMap({ first in byConstraint[first...].firstIndex { ObjectIdentifier($0.0.entity) == id && $0.0.names == c.names } }) {

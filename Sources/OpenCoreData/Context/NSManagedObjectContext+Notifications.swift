@@ -30,16 +30,31 @@ extension NSManagedObjectContext {
     /// first (nullify, cascade), as in Core Data. Linux has no run loop to call it at the end
     /// of an event: it runs before each save, and you may call it yourself.
     public func processPendingChanges() {
+        _ = announcePendingChanges()
+    }
+
+    /// ``processPendingChanges()``, returning the set of inserted objects it announced when that was every
+    /// inserted object of the context, with ``insertionCounter`` at that moment (`save()` posts the same
+    /// set in `DidSave` rather than hashing every object again, if no insert happened in between).
+    func announcePendingChanges() -> (objects: Set<NSManagedObject>, insertionCounter: Int)? {
         if !deletesToPropagate.isEmpty { propagateDeletes() }
         let changes = unprocessed
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty else { return nil }
         unprocessed = UnannouncedChanges()
+        var insertedSet = Set<NSManagedObject>(minimumCapacity: changes.inserted.count)
+        for object in changes.inserted where object.insertIsUnannounced {
+            object.insertIsUnannounced = false
+            insertedSet.insert(object)
+        }
+        guard !insertedSet.isEmpty || !changes.deleted.isEmpty || !changes.updated.isEmpty else { return nil }
+        let announced = insertedSet.count == inserted.count ? (insertedSet, insertionCounter) : nil
         var info: [AnyHashable: Any] = [:]
-        if !changes.inserted.isEmpty { info[NSInsertedObjectsKey] = Set(changes.inserted.values) }
+        if !insertedSet.isEmpty { info[NSInsertedObjectsKey] = insertedSet }
         if !changes.updated.isEmpty { info[NSUpdatedObjectsKey] = Set(changes.updated.values.map(\.object)) }
         if !changes.deleted.isEmpty { info[NSDeletedObjectsKey] = Set(changes.deleted.values) }
         info[AnnouncedChanges.userInfoKey] = AnnouncedChanges(changedSlots: changes.updated.values.map { ($0.object.objectID, $0.slots) })
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+        return announced
     }
 }
 

@@ -36,7 +36,8 @@ extension NSManagedObjectContext {
     /// `DidSave` (objects) and `didSaveObjectIDsNotification` (IDs).
     public func save() throws {
         checkQueue("save()")
-        processPendingChanges()  // even when nothing is left to write (an insert deleted again)
+        // Even when nothing is left to write (an insert deleted again).
+        let announced = announcePendingChanges()
         guard hasChanges else { return }
         if let parent { return try saveToParent(parent) }
         guard let coordinator = persistentStoreCoordinator else {
@@ -120,23 +121,32 @@ extension NSManagedObjectContext {
         setLifecycle(.persisted, ofAll: insertedObjects)
         // References to inserted objects name their new keys from now on (only objects with
         // relationships hold references).
-        let holdsReferences = { (o: NSManagedObject) in !o.layout.relationshipSlots.isEmpty }
-        if insertedObjects.contains(where: holdsReferences) || updatedObjects.contains(where: holdsReferences) {
-            let renamed = KeyRenaming(insertedObjects.compactMap { object in
-                outcome.insertedKeys[object.objectID.key].map { (object.objectID.key, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: $0)) }
+        // `changes.inserts` and `outcome.insertedPrimaryKeys` are in the order of `insertedObjects`.
+        let insertedPKs = outcome.insertedPrimaryKeys
+        if changes.holdsReferences {
+            let renamed = KeyRenaming(zip(insertedObjects, insertedPKs).map { object, pk in
+                (object.objectID.key, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: pk))
             })
             for object in insertedObjects + updatedObjects where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = renamed.apply(object.values, object.layout)
             }
         }
-        for object in insertedObjects {
-            if object.objectID.isTemporaryID, let pk = outcome.insertedKeys[object.objectID.key] {
-                registry[object.objectID.key] = nil
+        // When the saved objects are all the objects registered under temporary keys (an import), that
+        // table is emptied at once.
+        let temporaryCount = insertedObjects.reduce(0) { $0 + ($1.objectID.isTemporaryID ? 1 : 0) }
+        let dropsTemporary = temporaryCount > 0 && temporaryCount == registry.temporaryCount
+        if dropsTemporary {
+            registry.removeAllTemporary()
+            registry.reserveCapacity(registry.count + temporaryCount)
+        }
+        for (object, pk) in zip(insertedObjects, insertedPKs) {
+            if object.objectID.isTemporaryID {
+                if !dropsTemporary { registry[object.objectID.key] = nil }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
                                                     storeIdentifier: identifier)
                 registry[object.objectID.key] = object
             }
-            if let row = outcome.derivedRows[object.objectID.key] {
+            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[object.objectID.key] {
                 object.values = NSPersistentStoreCoordinator.withDerived(object.values, row, object.layout)
             }
             object.snapshot = object.values
@@ -158,8 +168,13 @@ extension NSManagedObjectContext {
             object.version = row.version
             saved.updated.append(.init(id: object.objectID, values: values, version: row.version, changedSlots: changed))
         }
-        adoptDerivedRows(outcome.derivedRows, saved: &saved, skipping: insertedObjects + updatedObjects + deletedObjects)
-        finishSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        if !outcome.derivedRows.isEmpty {
+            adoptDerivedRows(outcome.derivedRows, saved: &saved, skipping: insertedObjects + updatedObjects + deletedObjects)
+        }
+        // The set `ObjectsDidChange` announced is the set of inserted objects saved when no insert happened
+        // since and none of them left (it was every inserted object then).
+        let insertedSet = announced.flatMap { $0.insertionCounter == insertionCounter && $0.objects.count == insertedObjects.count ? $0.objects : nil }
+        finishSave(saved, inserted: insertedObjects, insertedSet: insertedSet, updated: updatedObjects, deleted: deletedObjects)
     }
 
     /// Rows whose derived attributes the store recomputed although this save did not write them (a
@@ -227,8 +242,8 @@ extension NSManagedObjectContext {
 
     /// The end of every save: deleted objects leave the context, pending changes are cleared, `DidSave`
     /// is posted and the objects hear `didSave()`.
-    func finishSave(_ saved: SavedChanges, inserted insertedObjects: [NSManagedObject], updated updatedObjects: [NSManagedObject],
-                    deleted deletedObjects: [NSManagedObject]) {
+    func finishSave(_ saved: SavedChanges, inserted insertedObjects: [NSManagedObject], insertedSet: Set<NSManagedObject>? = nil,
+                    updated updatedObjects: [NSManagedObject], deleted deletedObjects: [NSManagedObject]) {
         var saved = saved
         for object in deletedObjects {
             registry[object.objectID.key] = nil
@@ -237,7 +252,7 @@ extension NSManagedObjectContext {
             saved.deleted.append(object.objectID)
         }
         touched.removeAll()
-        postDidSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        postDidSave(saved, inserted: insertedSet ?? Set(insertedObjects), updated: updatedObjects, deleted: deletedObjects)
         for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
     }
 
@@ -264,10 +279,10 @@ extension NSManagedObjectContext {
         return (insertedObjects, updatedObjects, deletedObjects)
     }
 
-    func postDidSave(_ saved: SavedChanges, inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+    func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, updated: [NSManagedObject], deleted: [NSManagedObject]) {
         let center = NotificationCenter.default
         center.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectsKey: Set(inserted),
+            NSInsertedObjectsKey: inserted,
             NSUpdatedObjectsKey: Set(updated),
             NSDeletedObjectsKey: Set(deleted),
             SavedChanges.userInfoKey: saved,

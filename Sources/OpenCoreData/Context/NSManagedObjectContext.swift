@@ -32,7 +32,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var mergeObserver: NSObjectProtocol?
     var _parent: NSManagedObjectContext?
 
-    var registry: [ObjectKey: NSManagedObject] = [:]
+    var registry = ObjectRegistry()
     /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
     /// registered anew; `nil` otherwise.
     var newlyRegistered: [NSManagedObject]?
@@ -41,7 +41,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     private(set) var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
-    private var insertionCounter = 0
+    /// Counts inserts: an announced set of inserted objects is still the set of inserted objects while
+    /// it has not moved (see ``save()``).
+    private(set) var insertionCounter = 0
     /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`).
     var deletesToPropagate: [NSManagedObject] = []
 
@@ -179,7 +181,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         setLifecycle(.inserted, of: object)
         insertionCounter += 1
         object.insertionIndex = insertionCounter
-        unprocessed.inserted[id] = object
+        object.insertIsUnannounced = true
+        unprocessed.inserted.append(object)
         object.awakeFromInsert()
     }
 
@@ -197,7 +200,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if object.isInserted {
             registry[object.objectID.key] = nil
             setLifecycle(.removed, of: object)
-            if unprocessed.inserted.removeValue(forKey: id) == nil { unprocessed.deleted[id] = object }
+            if object.insertIsUnannounced {
+                object.insertIsUnannounced = false  // its entry in `unprocessed.inserted` no longer counts
+            } else {
+                unprocessed.deleted[id] = object
+            }
             unprocessed.updated[id] = nil
             return
         }
@@ -210,7 +217,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func objectDidChange(_ object: NSManagedObject, slot: Int) {
         let id = ObjectIdentifier(object)
         if !object.isInserted { touched[id] = object }
-        if unprocessed.inserted[id] == nil, !object.isDeleted {
+        if !object.insertIsUnannounced, !object.isDeleted {
             unprocessed.updated[id, default: (object, [])].slots.insert(slot)
         }
     }
@@ -234,6 +241,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `rollback()`: forgets inserted objects, restores deleted and updated ones to their saved values.
     open func rollback() {
         for object in inserted.values {
+            object.insertIsUnannounced = false
             registry[object.objectID.key] = nil
             object.managedObjectContext = nil
             setLifecycle(.new, of: object)
@@ -254,6 +262,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`.
     open func reset() {
         for object in Array(registry.values) + Array(inserted.values) {
+            object.insertIsUnannounced = false
             object.managedObjectContext = nil
             setLifecycle(.detached, of: object)
         }
@@ -317,7 +326,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
 /// Changes of a context not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
 struct UnannouncedChanges {
-    var inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    /// Objects inserted since, in order; only those whose `insertIsUnannounced` is still set count (an
+    /// insert deleted again, or rolled back, clears it; an object inserted again may appear twice).
+    var inserted: [NSManagedObject] = []
     var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Updated objects with the storage slots set since the last announcement.
     var updated: [ObjectIdentifier: (object: NSManagedObject, slots: Set<Int>)] = [:]

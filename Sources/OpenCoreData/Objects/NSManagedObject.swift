@@ -45,6 +45,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     var insertionIndex = 0
     /// Where the object is in its life (see ``Lifecycle``); its context changes it.
     var lifecycle = Lifecycle.new
+    /// Inserted, and the insert not yet announced by `ObjectsDidChange`: its context keeps such objects
+    /// in a list (``UnannouncedChanges/inserted``) and this flag says which entries still count, so that
+    /// recording a change and deleting the object need no hash lookup.
+    var insertIsUnannounced = false
     /// Whether its values are here (see ``FaultState``).
     var faultState = FaultState.loaded
 

@@ -66,10 +66,9 @@ extension NSPersistentStoreCoordinator {
         var outcome = try backend().save(changes, resolve: resolve)
         // Rows name objects inserted by this save by their new keys from now on (only rows with
         // relationships hold references).
-        let holdsReferences = changes.inserts.contains { !$0.layout.relationshipSlots.isEmpty }
-            || changes.updates.contains { !$0.layout.relationshipSlots.isEmpty }
-        let renamed = !holdsReferences ? KeyRenaming([]) : KeyRenaming(changes.inserts.compactMap { insert in
-            outcome.insertedKeys[insert.key].map { (insert.key, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: $0)) }
+        let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
+        let renamed = !changes.holdsReferences ? KeyRenaming([]) : KeyRenaming(inserted.map { insert, pk in
+            (insert.key, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: pk))
         })
         if !renamed.isEmpty {
             for (key, row) in outcome.rows {
@@ -80,23 +79,19 @@ extension NSPersistentStoreCoordinator {
         // Inserted rows are new to every context: a large import is not cached (nobody is about to fault
         // it, and no cached row can be stale).
         if changes.inserts.count <= RowCache.largestBatchCached {
-            rowCache.put(changes.inserts.compactMap { insert in
-                outcome.insertedKeys[insert.key].map { pk in
-                    (.permanent(root: insert.layout.root.layout.entityID, pk: pk),
-                     StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1,
-                              values: Self.cacheable(Self.withDerived(renamed.apply(insert.values, insert.layout),
-                                                                      outcome.derivedRows[.permanent(root: insert.layout.root.layout.entityID, pk: pk)],
-                                                                      insert.layout),
-                                                     insert.layout)))
-                }
+            rowCache.put(inserted.map { insert, pk in
+                (.permanent(root: insert.layout.root.layout.entityID, pk: pk),
+                 StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1,
+                          values: Self.cacheable(Self.withDerived(renamed.apply(insert.values, insert.layout),
+                                                                  outcome.derivedRows[.permanent(root: insert.layout.root.layout.entityID, pk: pk)],
+                                                                  insert.layout),
+                                                 insert.layout)))
             })
         }
         // Rows the save did not write whose derived values the store recomputed: the cache takes them as read.
         if !outcome.derivedRows.isEmpty {
             var written = Set(outcome.rows.keys)
-            for insert in changes.inserts {
-                if let pk = outcome.insertedKeys[insert.key] { written.insert(.permanent(root: insert.layout.rootEntityID, pk: pk)) }
-            }
+            for (insert, pk) in inserted { written.insert(.permanent(root: insert.layout.rootEntityID, pk: pk)) }
             rowCache.put(outcome.derivedRows.filter { !written.contains($0.key) }.map { ($0.key, Optional($0.value)) })
         }
         rowCache.put(outcome.rows.map { key, row in

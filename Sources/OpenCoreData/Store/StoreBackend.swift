@@ -61,6 +61,15 @@ struct StoreChanges {
     var updates: [Update] = []
     var deletes: [Delete] = []
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    /// Whether a row may name another object (only rows with relationships do), so that keys of inserted
+    /// objects must be resolved or renamed.
+    var holdsReferences: Bool {
+        inserts.contains { !$0.layout.relationshipSlots.isEmpty } || updates.contains { !$0.layout.relationshipSlots.isEmpty }
+    }
+    /// The primary key of each inserted object by its key at save time, for rows that name them.
+    func insertedKeys(_ primaryKeys: [Int64]) -> [ObjectKey: Int64] {
+        Dictionary(zip(inserts.lazy.map(\.key), primaryKeys), uniquingKeysWith: { first, _ in first })
+    }
 }
 
 /// An optimistic-locking failure the store found: the row changed, or is gone (`current == nil`), since
@@ -87,7 +96,9 @@ enum ConflictResolution {
 /// What a save did, by key: the keys given to inserted objects, and the row now in the store for every
 /// updated or conflicting object (`nil`: the row is gone).
 struct StoreSaveOutcome {
-    var insertedKeys: [ObjectKey: Int64] = [:]
+    /// The primary key of each insert, in the order of `StoreChanges.inserts` (an array, not a dictionary
+    /// by key: a large import would hash every key several times).
+    var insertedPrimaryKeys: [Int64] = []
     var rows: [ObjectKey: StoreRow?] = [:]
     /// Rows whose derived attributes the store recomputed in this save, as they are now, by permanent
     /// key (inserted, updated, and rows the save did not write whose sources changed).

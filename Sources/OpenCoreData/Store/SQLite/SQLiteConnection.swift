@@ -92,10 +92,16 @@ final class SQLiteConnection {
     /// Runs a statement that returns no rows; returns the number of rows changed.
     @discardableResult
     func run(_ sql: String, _ arguments: [Value] = []) throws -> Int {
-        let statement = try self.statement(sql)
+        try run(statement(sql), arguments)
+    }
+
+    /// Runs a statement from ``statement(_:)`` again with new arguments, without looking it up by its
+    /// text (a save's inserts reuse one per entity); returns the number of rows changed.
+    @discardableResult
+    func run(_ statement: SQLiteStatement, _ arguments: [Value]) throws -> Int {
         try statement.bind(arguments)
         queryCount += 1
-        logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
+        logger?.debug("CoreData: sql: \(statement.sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
         defer { statement.reset() }
         while try statement.step() {}
         return Int(sqlite3_changes(handle))

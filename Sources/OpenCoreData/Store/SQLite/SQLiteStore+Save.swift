@@ -44,25 +44,41 @@ extension SQLiteStore {
     private func apply(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution],
                        _ db: SQLiteConnection) throws -> StoreSaveOutcome {
         var outcome = StoreSaveOutcome()
-        outcome.insertedKeys.reserveCapacity(changes.inserts.count)
         // Keys for inserts that have none yet, all before any row is written: a row may name another
         // inserted object in a foreign key.
         var needed: [Int: Int] = [:]
         for i in changes.inserts where i.key.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
         var pools: [Int: [Int64]] = [:]
         for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
+        var insertedPKs: [Int64] = []
+        insertedPKs.reserveCapacity(changes.inserts.count)
         for insert in changes.inserts {
-            outcome.insertedKeys[insert.key] = insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast()
+            insertedPKs.append(insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast())
         }
-        let keys = KeyResolver(inserted: outcome.insertedKeys)
+        outcome.insertedPrimaryKeys = insertedPKs
+        // Only rows with relationships name other objects, by key.
+        let keys = KeyResolver(inserted: changes.holdsReferences ? changes.insertedKeys(insertedPKs) : [:])
         func writeInserts() throws {
-            for insert in changes.inserts {
-                try insertRow(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, version: 1, keys: keys, db)
+            // One prepared INSERT per entity, bound and stepped for each of its rows.
+            var statements: [Int: SQLiteStatement] = [:]
+            var arguments: [Value] = []
+            for (insert, pk) in zip(changes.inserts, insertedPKs) {
+                let entityID = insert.layout.entityID
+                let statement: SQLiteStatement
+                if let prepared = statements[entityID] {
+                    statement = prepared
+                } else {
+                    statement = try db.statement(insertSQL[entityID]!)
+                    statements[entityID] = statement
+                }
+                arguments.removeAll(keepingCapacity: true)
+                try rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, into: &arguments)
+                try db.run(statement, arguments)
             }
             // After every row is in: an ordered to-many writes its members' positions into their rows, which
             // an insert written later would reset.
-            for insert in changes.inserts {
-                try writeRelationships(insert.layout, pk: outcome.insertedKeys[insert.key]!, values: insert.values, old: nil, keys: keys, db)
+            for (insert, pk) in zip(changes.inserts, insertedPKs) where !insert.layout.relationshipSlots.isEmpty {
+                try writeRelationships(insert.layout, pk: pk, values: insert.values, old: nil, keys: keys, db)
             }
         }
         // With unique indexes, rows are inserted after the updates and deletes, so that a constrained
@@ -141,8 +157,13 @@ extension SQLiteStore {
     /// The values of a row's columns in `rowColumns` order: attributes as they are, a to-one as its
     /// destination's primary key (and entity number, when it has an entity column).
     private func columnArguments(_ layout: EntityLayout, slots: [Int], values: [Value], keys: KeyResolver, into arguments: inout [Value]) throws {
+        // Most entities store every attribute as it is (no transformable, external or derived slot).
+        let special = specialSlots[layout.entityID]
         for slot in slots {
-            guard case .toOne(let r) = layout.kinds[slot] else { arguments.append(try storedArgument(layout, slot: slot, values[slot])); continue }
+            guard case .toOne(let r) = layout.kinds[slot] else {
+                arguments.append(special == nil ? values[slot] : try storedArgument(layout, slot: slot, values[slot]))
+                continue
+            }
             let ref = values[slot].objectRef
             let pk = try ref.map { try keys.primaryKey($0, layout: layout, slot: slot) }
             arguments.append(pk.map { .int($0) } ?? .null)
@@ -151,10 +172,19 @@ extension SQLiteStore {
     }
 
     private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws {
-        var arguments: [Value] = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
-        arguments.reserveCapacity(3 + layout.columnSlots.count)
-        try columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys, into: &arguments)
+        var arguments: [Value] = []
+        try rowArguments(layout, pk: pk, values: values, version: version, keys: keys, into: &arguments)
         try db.run(insertSQL[layout.entityID]!, arguments)
+    }
+
+    /// The arguments of an entity's `INSERT` (see ``insertSQL(_:table:)``) for one row.
+    private func rowArguments(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver,
+                              into arguments: inout [Value]) throws {
+        arguments.reserveCapacity(3 + layout.columnSlots.count)
+        arguments.append(.int(pk))
+        arguments.append(.int(Int64(layout.entityID)))
+        arguments.append(.int(version))
+        try columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys, into: &arguments)
     }
 
     /// The column names of some slots: a to-one with an entity column names both.

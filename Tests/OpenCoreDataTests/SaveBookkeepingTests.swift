@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+import OpenCoreDataTesting
+
+/// The shortcuts a large save takes (Benchmarks, figure 6) keep Core Data's behaviour: the set of
+/// inserted objects `ObjectsDidChange` announced is posted again by `DidSave` only when it is still the
+/// set saved; the table of temporary keys is dropped at once only when the saved objects are all it
+/// holds; an insert not yet announced is told apart by a flag on the object, not by a lookup.
+@Suite("Save bookkeeping")
+struct SaveBookkeepingTests {
+    /// Observes one context's `ObjectsDidChange` and `DidSave`, keeping the objects under a key.
+    final class Recorder {
+        let changes = NotificationBox(), saves = NotificationBox()
+        private var observers: [NSObjectProtocol] = []
+        init(_ context: NSManagedObjectContext) {
+            let center = NotificationCenter.default
+            observers.append(center.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil) { [changes] in changes.append($0) })
+            observers.append(center.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: context, queue: nil) { [saves] in saves.append($0) })
+        }
+        deinit { observers.forEach(NotificationCenter.default.removeObserver) }
+
+        static func objects(_ note: Notification?, _ key: String) -> Set<ObjectIdentifier> {
+            Set(((note?.userInfo?[key] as? Set<NSManagedObject>) ?? []).map(ObjectIdentifier.init))
+        }
+        var lastSaveInserted: Set<ObjectIdentifier> { Self.objects(saves.notes.last, NSInsertedObjectsKey) }
+        var lastChange: Notification? { changes.notes.last }
+    }
+
+    private func ids(_ objects: [NSManagedObject]) -> Set<ObjectIdentifier> { Set(objects.map(ObjectIdentifier.init)) }
+
+    @Test func didSaveCarriesExactlyTheSavedInserts() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().viewContext
+        let recorder = Recorder(context)
+
+        // All inserts announced by the save itself: the announced set is the saved one.
+        let first = insertProducts(context, count: 5)
+        try context.save()
+        #expect(recorder.lastSaveInserted == ids(first))
+        #expect(Recorder.objects(recorder.lastChange, NSInsertedObjectsKey) == ids(first))
+
+        // Some inserts announced earlier: the save's announcement holds only the later ones.
+        let early = insertProducts(context, count: 2, seed: 1)
+        context.processPendingChanges()
+        let late = insertProducts(context, count: 3, seed: 2)
+        try context.save()
+        #expect(recorder.lastSaveInserted == ids(early + late))
+
+        // Announced earlier, then one deleted and another inserted: as many objects, other ones.
+        let a = insertProducts(context, count: 2, seed: 3)
+        context.processPendingChanges()
+        context.delete(a[0])
+        let b = insertProducts(context, count: 1, seed: 4)
+        try context.save()
+        #expect(recorder.lastSaveInserted == ids([a[1]] + b))
+
+        // An insert deleted again before the announcement is neither announced nor saved.
+        let c = insertProducts(context, count: 3, seed: 5)
+        context.delete(c[1])
+        try context.save()
+        #expect(Recorder.objects(recorder.lastChange, NSInsertedObjectsKey) == ids([c[0], c[2]]))
+        #expect(Recorder.objects(recorder.lastChange, NSDeletedObjectsKey).isEmpty)
+        #expect(recorder.lastSaveInserted == ids([c[0], c[2]]))
+        #expect(!c[1].isInserted)
+    }
+
+    @Test func anInsertDuringWillSaveIsSavedAndPosted() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().viewContext
+        let recorder = Recorder(context)
+        let first = insertProducts(context, count: 3)
+        final class Added: @unchecked Sendable { var objects: [Products] = [] }
+        let box = Added()
+        nonisolated(unsafe) let unsafeContext = context
+        let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.willSaveObjectsNotification, object: context, queue: nil) { _ in
+            if box.objects.isEmpty { box.objects = insertProducts(unsafeContext, count: 1, seed: 9) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.save()
+        let added = box.objects
+        #expect(added.count == 1)
+        #expect(recorder.lastSaveInserted == ids(first + added))
+        #expect(!added[0].objectID.isTemporaryID)
+    }
+
+    @Test func anInsertAnnouncedThenChangedIsAnUpdateOfTheNextAnnouncement() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().viewContext
+        let recorder = Recorder(context)
+        let product = insertProducts(context, count: 1)[0]
+        product.price = 1  // before the announcement: part of the insert
+        context.processPendingChanges()
+        #expect(Recorder.objects(recorder.lastChange, NSUpdatedObjectsKey).isEmpty)
+        #expect(Recorder.objects(recorder.lastChange, NSInsertedObjectsKey) == ids([product]))
+        product.price = 2  // after: an update of an inserted object
+        context.processPendingChanges()
+        #expect(Recorder.objects(recorder.lastChange, NSUpdatedObjectsKey) == ids([product]))
+        #expect(Recorder.objects(recorder.lastChange, NSInsertedObjectsKey).isEmpty)
+
+        // Inserted, deleted and inserted again before an announcement: one insert.
+        let again = Products(context: context)
+        context.delete(again)
+        context.insert(again)
+        again.price = 3
+        context.processPendingChanges()
+        #expect(Recorder.objects(recorder.lastChange, NSInsertedObjectsKey) == ids([again]))
+        #expect(Recorder.objects(recorder.lastChange, NSUpdatedObjectsKey).isEmpty)
+        #expect(Recorder.objects(recorder.lastChange, NSDeletedObjectsKey).isEmpty)
+
+        // Rolled back before an announcement: nothing announced, and the object may be inserted anew.
+        let rolledBack = Products(context: context)
+        let count = recorder.changes.notes.count
+        context.rollback()
+        context.processPendingChanges()
+        #expect(recorder.changes.notes.count == count)
+        context.insert(rolledBack)
+        context.processPendingChanges()
+        #expect(Recorder.objects(recorder.lastChange, NSInsertedObjectsKey) == ids([rolledBack]))
+    }
+
+    @Test func temporaryKeysOfOtherObjectsStayRegisteredAfterASave() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let other = container.newBackgroundContext()
+        let context = container.newBackgroundContext()
+        let elsewhere = other.performAndWait { insertProducts(other, count: 1)[0].objectID }
+        try context.performAndWait {
+            // A fault for another context's unsaved object is registered under its temporary key.
+            let fault = context.object(with: elsewhere)
+            let saved = insertProducts(context, count: 4)
+            let temporary = saved.map(\.objectID)
+            try context.save()
+            #expect(context.registeredObject(for: elsewhere) === fault)
+            for (object, old) in zip(saved, temporary) {
+                #expect(!object.objectID.isTemporaryID)
+                #expect(context.registeredObject(for: object.objectID) === object)
+                #expect(context.registeredObject(for: old) == nil)
+            }
+            #expect(context.registeredObjects.count == 5)
+        }
+    }
+
+    @Test func savedObjectsTakeTheirStoreKeysInTheRegistry() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().newBackgroundContext()
+        try context.performAndWait {
+            // Only the saved objects hold temporary keys: that table is dropped at once.
+            let saved = insertProducts(context, count: 6)
+            let temporary = saved.map(\.objectID)
+            try context.obtainPermanentIDs(for: [saved[2]])  // one already permanent
+            try context.save()
+            for (object, old) in zip(saved, temporary) {
+                #expect(!object.objectID.isTemporaryID)
+                #expect(context.registeredObject(for: object.objectID) === object)
+                #expect(context.registeredObject(for: old) == nil)
+                #expect(context.object(with: object.objectID) === object)
+            }
+            #expect(context.registeredObjects.count == 6)
+            let fetched = try context.fetch(NSFetchRequest<Products>(entityName: "Products"))
+            #expect(Set(fetched.map(ObjectIdentifier.init)) == Set(saved.map(ObjectIdentifier.init)))
+        }
+    }
+}
