@@ -14,6 +14,12 @@ extension NSManagedObjectContext {
             if let typed = objects as? [ResultType] { return typed }
             return try cast(objects)
         }
+        if request.resultType == .dictionaryResultType {
+            // Likewise: `[NSDictionary]` casts to `[NSDictionary]` whole, not element by element.
+            let dictionaries = try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
+            if let typed = dictionaries as? [ResultType] { return typed }
+            return try cast(dictionaries)
+        }
         return try cast(try fetchResults(request, plan: plan, coordinator: coordinator))
     }
 
@@ -72,8 +78,6 @@ extension NSManagedObjectContext {
         switch request.resultType {
         case .countResultType:
             return [NSNumber(value: try count(for: request))]
-        case .dictionaryResultType:
-            return try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
         case _ where parent != nil:
             let objects = try fetchThroughParent(parent!, request, plan: plan)
             if request.resultType == .managedObjectIDResultType { return objects.map(\.objectID) }

@@ -58,19 +58,21 @@ struct DictionaryFetch {
         return (resolved.map(\.key), DictionaryColumns(columns: resolved.map(\.column), distinct: distinct, groupBy: groups))
     }
 
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> [Any] {
+    /// The fetch's dictionaries, in the store's order. Each is a plain `NSDictionary` (see
+    /// Benchmarks/README.md, figure 2, for why not a subclass with shared keys): built straight from the
+    /// store's row buffer with `init(objects:forKeys:count:)`, its keys shared by every row.
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> [NSDictionary] {
         let (names, columns) = try resolve()
-        let rows = try coordinator.fetchColumns(plan, columns)
         let hasObjects = columns.columns.contains { if case .object = $0 { return true } else { return false } }
         let identifier = hasObjects ? try coordinator.backend().identifier : ""
         let model = coordinator.managedObjectModel
-        // Keys are made once per fetch; each row is one NSDictionary built from arrays, the cheapest
-        // construction Foundation offers on Linux (no per-key insertion into a mutable dictionary).
-        let keys: [NSString] = names.map { NSString(string: $0) }
-        return rows.map { row in
-            var objects: [AnyObject] = [], present: [NSString] = []
-            objects.reserveCapacity(row.count)
-            present.reserveCapacity(row.count)
+        let keys: [NSObject] = names.map { DictionaryResultKey(key: $0) }
+        let objects = UnsafeMutablePointer<AnyObject>.allocate(capacity: keys.count)
+        let present = UnsafeMutablePointer<NSObject>.allocate(capacity: keys.count)
+        defer { objects.deallocate(); present.deallocate() }
+        var dictionaries: [NSDictionary] = []
+        try coordinator.fetchColumns(plan, columns) { row in
+            var count = 0
             for (i, value) in row.enumerated() {
                 let object: AnyObject?
                 if let ref = value.objectRef, let entity = model.entity(number: ref.entityID) {
@@ -79,11 +81,15 @@ struct DictionaryFetch {
                     object = Self.object(value)
                 }
                 guard let object else { continue }
-                objects.append(object)
-                present.append(keys[i])
+                (objects + count).initialize(to: object)
+                (present + count).initialize(to: keys[i])
+                count += 1
             }
-            return NSDictionary(objects: objects, forKeys: present)
+            dictionaries.append(NSDictionary(objects: objects, forKeys: present, count: count))
+            objects.deinitialize(count: count)
+            present.deinitialize(count: count)
         }
+        return dictionaries
     }
 
     /// A value as a Foundation object (`NSString`, `NSNumber`, …, as Core Data's dictionaries hold), or

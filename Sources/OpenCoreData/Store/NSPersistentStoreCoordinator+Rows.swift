@@ -53,9 +53,9 @@ extension NSPersistentStoreCoordinator {
     /// `count(for:)` in the store.
     func countRows(_ plan: FetchPlan) throws -> Int { try backend().count(plan) }
 
-    /// A dictionary-result fetch.
-    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns) throws -> [[Value]] {
-        try backend().fetchColumns(plan, columns)
+    /// A dictionary-result fetch, row by row (the values buffer is reused for the next row).
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
+        try backend().fetchColumns(plan, columns, row: row)
     }
 
     /// Reserves primary keys of a hierarchy.

@@ -29,8 +29,9 @@ protocol StoreBackend: AnyObject, Sendable {
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)]
     /// The number of matches of a plan (of its window when it has one).
     func count(_ plan: FetchPlan) throws -> Int
-    /// A dictionary-result fetch: one array of values per row, in the plan's column order.
-    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns) throws -> [[Value]]
+    /// A dictionary-result fetch: each row's values in the plan's column order, handed to `row` in a
+    /// buffer the store reuses for the next row.
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws
     /// Reserves `count` primary keys of a hierarchy.
     func allocateKeys(root: Int, count: Int) throws -> [Int64]
     /// Writes a changeset in one transaction. Rows whose version changed since the object read them

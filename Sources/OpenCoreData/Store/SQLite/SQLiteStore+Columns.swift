@@ -3,19 +3,20 @@ import Foundation
 extension SQLiteStore {
     /// A dictionary-result fetch: the selected columns (attributes, through to-one relationships if any;
     /// to-one relationships as keys; aggregates), `DISTINCT` and `GROUP BY` as asked, each row's values
-    /// in column order (a to-one relationship's as an ``ObjectRef`` value).
-    func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns) throws -> [[Value]] {
+    /// in column order (a to-one relationship's as an ``ObjectRef`` value) handed to `row` in one buffer
+    /// reused for every row, so that a row costs no array of its own.
+    func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns, row body: ([Value]) throws -> Void) throws {
         // A to-one whose destination has subentities reads its entity column too.
         let widths = request.columns.map { column -> Int32 in
             if case .object(let path) = column, Self.entityColumn(path) != nil { return 2 }
             return 1
         }
         let (sql, arguments) = try columnsSQL(plan, request)
-        var rows: [[Value]] = []
+        var values: [Value] = []
+        values.reserveCapacity(request.columns.count)
         try wrap {
             try read { db in try db.query(sql, arguments) { row in
-                var values: [Value] = []
-                values.reserveCapacity(request.columns.count)
+                values.removeAll(keepingCapacity: true)
                 var position: Int32 = 0
                 for (i, column) in request.columns.enumerated() {
                     switch column {
@@ -31,10 +32,9 @@ extension SQLiteStore {
                     }
                     position += widths[i]
                 }
-                rows.append(values)
+                try body(values)
             } }
         }
-        return rows
     }
 
     /// The `SELECT` of a dictionary-result fetch.
