@@ -126,6 +126,32 @@ struct ArchivingTests {
         #expect(decoded.evaluate(with: ["kind": "Public.Folder"]))
     }
 
+    /// A binary archive whose `$top` dictionary became a set of its key and its reference (what the
+    /// 100,000-case fuzz found): Foundation's parser on Linux crashes bridging such a set, so the archive
+    /// is refused before it parses. Likewise a dictionary key that is not a string.
+    @Test func binaryPropertyListsWithSetsOrNonStringKeysAreRefused() throws {
+        let data = try Self.archive(NSPredicate(format: "name == 'x'"))
+        var bytes = Array(data)
+        #expect(bytes.starts(with: Array("bplist00".utf8)))
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let top = bytes[(trailer + 16)..<(trailer + 24)].reduce(0) { $0 << 8 | Int($1) }
+        let table = bytes[(trailer + 24)..<(trailer + 32)].reduce(0) { $0 << 8 | Int($1) }
+        let offset = bytes[(table + top * offsetSize)..<(table + (top + 1) * offsetSize)].reduce(0) { $0 << 8 | Int($1) }
+        #expect(bytes[offset] >> 4 == 0xD, "the top object is a dictionary")
+        let entries = Int(bytes[offset] & 0x0F)
+        bytes[offset] = 0xC0 | UInt8(2 * entries)  // the same references, read as a set
+        #expect(throws: PredicateArchivingError.self) { try NSKeyedUnarchiver.unarchivedObject(ofClass: NSPredicate.self, from: Data(bytes)) }
+        // The same dictionary with its keys and values swapped: references as keys.
+        var swapped = Array(data)
+        let refSize = Int(swapped[trailer + 7])
+        let keys = Array(swapped[(offset + 1)..<(offset + 1 + entries * refSize)])
+        let values = Array(swapped[(offset + 1 + entries * refSize)..<(offset + 1 + 2 * entries * refSize)])
+        swapped.replaceSubrange((offset + 1)..<(offset + 1 + 2 * entries * refSize), with: values + keys)
+        #expect(throws: PredicateArchivingError.self) { try NSKeyedUnarchiver.unarchivedObject(ofClass: NSPredicate.self, from: Data(swapped)) }
+        #expect(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSPredicate.self, from: data) != nil)
+    }
+
     @Test func hostileArchivesAreErrors() throws {
         let a = Self.appleArchive
         let cases = [
@@ -185,6 +211,9 @@ struct ArchivingTests {
                     default: bytes.insert(UInt8(truncatingIfNeeded: rng.int(0...255)), at: at)
                     }
                 }
+            }
+            if ProcessInfo.processInfo.environment["OCD_TRACE_CASES"] != nil {
+                FileHandle.standardError.write(Data("case \(i) seed \(seed) bytes \(bytes.map { String(format: "%02x", $0) }.joined())\n".utf8))
             }
             do {
                 if let p = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSPredicate.self, from: Data(bytes)) {

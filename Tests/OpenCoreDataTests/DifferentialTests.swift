@@ -9,7 +9,7 @@ import Testing
 struct DifferentialTests {
     static let strings = ["", "a", "A", "abc", "ABC", "café", "CAFÉ", "cafe", "Cafe\u{301}", "Колбаса «Молочная»",
                           "колбаса", "КОЛБАСА", "straße", "STRASSE", "it's", "a*c", "a?c", "%", "_", "file10", "file2",
-                          "ёлка", "Ёлка", "елка", "x y", "zz", "ß", "Σίσυφος"]
+                          "ёлка", "Ёлка", "елка", "x y", "zz", "ß", "Σίσυφος", "😀a"]
     static let patterns = ["*", "a*", "*c", "?b?", "колб*", "*«*", "caf?", "a\\*c", "", "*SS*"]
     static let regexes = ["a.*", ".*e", "[a-c]+", "колбаса.*", ".*", "caf(e|é)"]
 
@@ -88,7 +88,15 @@ struct DifferentialTests {
                 return "\(key) BETWEEN\(stringKey ? options : "") {%@, %@}"
             case 9 where stringKey:
                 args.append(rng.pick(DifferentialTests.strings))
-                return rng.chance(0.5) ? "%@ IN\(options) \(key)" : "\(rng.pick(["uppercase:", "lowercase:", "length:"]))(\(key)) \(rng.pick(["==", ">"])) %@"
+                switch rng.int(0...3) {
+                case 0, 1: return "%@ IN\(options) \(key)"
+                case 2: return "\(rng.pick(["uppercase:", "lowercase:", "length:"]))(\(key)) \(rng.pick(["==", ">"])) %@"
+                default:
+                    // Foundation's keys of a string value (`name.length` counts UTF-16 units).
+                    let valueKey = rng.pick(["length", "uppercaseString", "lowercaseString"])
+                    if valueKey == "length" { args[args.count - 1] = rng.int(0...8) }
+                    return "\(key).\(valueKey) \(rng.pick(["==", ">", "<="]))\(valueKey == "length" ? "" : options) %@"
+                }
             case 10 where !stringKey && key != "dt":
                 let op = rng.pick(["+", "-", "*", "/"])
                 args.append(rng.int(1...5))

@@ -87,4 +87,49 @@ struct SQLTextTests {
         #expect(try sql { $0.predicate = NSPredicate(format: "price BETWEEN {1, 10}") }.0
                 == "\(columns) WHERE (t0.ZPRICE >= ? AND t0.ZPRICE <= ?) ORDER BY t0.Z_PK")
     }
+
+    /// Foundation's keys of a string attribute in a predicate (issue 17): `name.length` counts UTF-16
+    /// units, as `NSString`'s `length` and the in-memory evaluator do (SQLite's `length()` counts
+    /// characters); `uppercaseString`/`lowercaseString` are the same functions as `uppercase:`.
+    @Test func foundationKeysOfStringAttributes() throws {
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let length = try sql { $0.predicate = NSPredicate(format: "name.length > %d", 3) }
+        #expect(length.0 == "\(columns) WHERE ocd_utf16_length(t0.ZNAME) > ? ORDER BY t0.Z_PK")
+        #expect(length.1 == [.int(3)])
+        #expect(try sql { $0.predicate = NSPredicate(format: "name.uppercaseString == 'МАСЛО'") }.0
+                == "\(columns) WHERE ocd_upper(t0.ZNAME) = ? ORDER BY t0.Z_PK")
+        #expect(try sql { $0.predicate = NSPredicate(format: "name.lowercaseString BEGINSWITH 'к'") }.0
+                == "\(columns) WHERE ocd_beginswith(ocd_lower(t0.ZNAME), ?, 0) ORDER BY t0.Z_PK")
+        // Other keys of a value, and these keys on a number or in a sort descriptor, stay errors naming the key.
+        for (format, message) in [("name.nope == 1", "keypath name.nope not found in entity Products: name is an attribute of entity Products, not a relationship"),
+                                  ("price.length == 1", "keypath price.length not found in entity Products: price is an attribute of entity Products, not a relationship"),
+                                  ("name.length.length == 1", "keypath name.length.length not found in entity Products: name is an attribute of entity Products, not a relationship")] {
+            #expect(throws: (any Error).self) { try sql { $0.predicate = NSPredicate(format: format) } }
+            do { _ = try sql { $0.predicate = NSPredicate(format: format) } } catch { #expect("\(error)".contains(message), "\(error)") }
+        }
+        #expect(throws: (any Error).self) { try sql { $0.sortDescriptors = [NSSortDescriptor(key: "name.length", ascending: true)] } }
+    }
+
+    /// The store answers `name.length` as memory does, non-BMP characters (two UTF-16 units) included.
+    @Test func lengthKeyFetchesWhatMemoryEvaluates() throws {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            for name in ["😀", "ab", "Cafe\u{301}", "Сыр"] {
+                let p = Products(context: context)
+                p.name = name
+            }
+            try context.save()
+            let predicate = NSPredicate(format: "name.length == 2")
+            let inMemory = try context.fetch(NSFetchRequest<Products>(entityName: "Products")).filter { predicate.evaluate(with: $0) }.compactMap(\.name)
+            context.reset()
+            let request = NSFetchRequest<Products>(entityName: "Products")
+            request.predicate = predicate
+            let fetched = try context.fetch(request).compactMap(\.name)
+            #expect(Set(fetched) == ["😀", "ab"])
+            #expect(Set(inMemory) == Set(fetched))
+        }
+    }
 }

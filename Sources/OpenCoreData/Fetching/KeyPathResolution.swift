@@ -46,6 +46,12 @@ enum KeyPathAggregate: String {
     }
 }
 
+/// A key that Foundation's key-value coding answers on a string attribute's value (`name.length`), which
+/// a fetch predicate may apply to the attribute: `length` counts UTF-16 units, as `NSString`'s does.
+enum StringValueKey: String {
+    case length, uppercaseString, lowercaseString
+}
+
 /// A key path resolved against the model: the relationships it crosses (hops) and what it reads at the
 /// end. `classification.order` is one to-one hop and the attribute `order` of `Classification`;
 /// `zoos.@count` is one to-many hop and its count; `classification` alone is one hop ending at the object.
@@ -75,6 +81,8 @@ struct ResolvedKeyPath {
     let text: String
     let hops: [Hop]
     let terminal: Terminal
+    /// A Foundation key read from the terminal string attribute's value (`name.length`), in predicates.
+    var valueKey: StringValueKey? = nil
 
     /// True when the key path gives one value per object: every hop is to-one, except the last when
     /// `@count` or an aggregate consumes it.
@@ -104,7 +112,9 @@ struct ResolvedKeyPath {
     /// The type of the value read, when it is an attribute (directly or through an aggregate).
     var attributeType: NSAttributeType? {
         switch terminal {
-        case .attribute(_, let type, _): return type
+        case .attribute(_, let type, _):
+            guard let valueKey else { return type }
+            return valueKey == .length ? .integer64AttributeType : .stringAttributeType
         case .count: return .integer64AttributeType
         case .aggregate(let f, let inner): return f == .avg ? .doubleAttributeType : inner.attributeType
         case .object: return nil
@@ -180,8 +190,14 @@ struct KeyPathResolver {
             }
             switch layout.kinds[slot] {
             case .attribute(let type):
-                guard isLast else { throw notFound("\(key) is an attribute of entity \(entityName), not a relationship") }
-                return ResolvedKeyPath(text: text, hops: hops, terminal: .attribute(slot: slot, type: type, column: layout.columns[slot]))
+                let terminal = ResolvedKeyPath.Terminal.attribute(slot: slot, type: type, column: layout.columns[slot])
+                if isLast { return ResolvedKeyPath(text: text, hops: hops, terminal: terminal) }
+                // `name.length`: Foundation's keys of a string, in predicates (SQL and memory agree).
+                if use == .predicate, type == .stringAttributeType, index + 2 == components.endIndex,
+                   let valueKey = StringValueKey(rawValue: components[index + 1]) {
+                    return ResolvedKeyPath(text: text, hops: hops, terminal: terminal, valueKey: valueKey)
+                }
+                throw notFound("\(key) is an attribute of entity \(entityName), not a relationship")
             case .toOne(let r), .toMany(let r):
                 hops.append(ResolvedKeyPath.Hop(name: key, relationship: r))
                 layout = r.destination.layout
@@ -210,7 +226,8 @@ struct KeyPathResolver {
     func collection(_ path: ResolvedKeyPath, entityName: String) throws -> CollectionKeyPath? {
         guard let k = path.fanOut else { return nil }
         let rest = path.text.split(separator: ".", omittingEmptySubsequences: false).dropFirst(k + 1).joined(separator: ".")
-        let element = ResolvedKeyPath(text: rest, hops: Array(path.hops[(k + 1)...]), terminal: path.terminal)
+        let element = ResolvedKeyPath(text: rest, hops: Array(path.hops[(k + 1)...]), terminal: path.terminal,
+                                      valueKey: path.valueKey)
         guard element.isSingleValued else {
             throw toManyNotAllowed(path.text, entityName, detail: "a key path may cross one to-many relationship outside @count and the aggregates; use SUBQUERY to go further")
         }

@@ -56,6 +56,9 @@ package struct ArchiveValidator {
     /// Validates `data`; throws ``PredicateArchivingError`` for anything the decoder must not see.
     static func validate(_ data: Data, root kind: Kind) throws {
         guard data.count <= maximumBytes else { throw PredicateArchivingError("the archive is larger than \(maximumBytes) bytes") }
+        do { try BinaryPropertyListScreen.check(Array(data)) } catch {
+            throw PredicateArchivingError("the archive is not a keyed archive's property list: \(error)")
+        }
         let plist: Any
         do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
             throw PredicateArchivingError("the archive is not a property list")

@@ -48,7 +48,13 @@ extension PredicateTranslator {
         case .attribute(_, let type, let column):
             guard let column else { throw unsupported("the transient key path \(path.text)") }
             let alias = self.alias(through: path.hops[...], scope: s)
-            return Operand(expression: .column(alias: alias, name: column), kind: type.valueKind, nullable: true)
+            let value = SQLExpression.column(alias: alias, name: column)
+            switch path.valueKey {
+            case nil: return Operand(expression: value, kind: type.valueKind, nullable: true)
+            case .length: return Operand(expression: .function(.utf16Length, [value]), kind: .number, nullable: true)
+            case .uppercaseString: return Operand(expression: .function(.upper, [value]), kind: .string, nullable: true)
+            case .lowercaseString: return Operand(expression: .function(.lower, [value]), kind: .string, nullable: true)
+            }
         case .object:
             return objectKey(path.hops[...], scope: s)
         case .count:

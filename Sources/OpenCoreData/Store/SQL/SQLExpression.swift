@@ -84,6 +84,8 @@ enum SQLFunction: Hashable {
     case matches(NSComparisonPredicate.Options)
     /// `uppercase:`, `lowercase:`, `length:` (in characters) of a string.
     case upper, lower, length
+    /// `length` of a string as Foundation's key-value coding reads it (`name.length`): UTF-16 units.
+    case utf16Length
     /// `abs:` of a number.
     case abs
     /// The aggregates of a dictionary fetch's expression descriptions (`sum:`, `min:`, `max:`,
