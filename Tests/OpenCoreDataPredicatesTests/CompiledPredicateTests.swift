@@ -65,4 +65,81 @@ struct CompiledPredicateTests {
             }
         }
     }
+
+    /// A dictionary of at most eight entries is searched by comparing keys instead of hashing: it must
+    /// find what hashing finds — canonically equivalent keys (`é` composed or not, the Kelvin sign and
+    /// `K`), keys of equal length, long keys made at run time — and read every kind of value as the
+    /// general evaluator does. Sizes around the limit take both ways.
+    @Test func smallDictionariesFindTheKeysHashingFinds() throws {
+        let keys = ["price", "count", "é", "e\u{301}x", "\u{212A}ey", "Key", String(repeating: "long key ", count: 3), "p"]
+        let spelled = ["price", "count", "e\u{301}", "éx", "Key", "\u{212A}ey", String(repeating: "long key ", count: 3), "p"]
+        for seed in UInt64(0)..<2_000 {
+            var rng = SeededRandom(seed: seed)
+            func value() -> Any {
+                switch rng.int(0...8) {
+                case 0: return rng.int(-3...3)
+                case 1: return Int32(rng.int(-3...3))
+                case 2: return Int64(rng.int(-3...3))
+                case 3: return Double(rng.int(-6...6)) / 2
+                case 4: return NSNumber(value: rng.int(-3...3))
+                case 5: return Optional(rng.int(-3...3)) as Any
+                case 6: return NSNull()
+                case 7: return rng.pick(["", "a", "2"])
+                default: return UInt8(rng.int(0...3))
+                }
+            }
+            var object: [String: Any] = [:]
+            for i in 0..<rng.int(0...12) { object[rng.chance(0.7) ? rng.pick(keys) : "filler\(i)"] = value() }
+            let op = rng.pick([NSComparisonPredicate.Operator.lessThan, .lessThanOrEqualTo, .greaterThan,
+                               .greaterThanOrEqualTo, .equalTo, .notEqualTo])
+            let constant: Value = rng.chance(0.8) ? .int(Int64(rng.int(-3...3))) : .double(0.5)
+            let key = ExpressionNode.keyPath(rng.pick(spelled)), c = ExpressionNode.constant(constant)
+            let (left, right) = rng.chance(0.5) ? (key, c) : (c, key)
+            let node = PredicateNode.comparison(ComparisonNode(left, op, right, modifier: .direct, options: []))
+            let compiled = try #require(CompiledPredicate.compile(node))
+            var evaluator = Evaluator()
+            let expected = try evaluator.evaluate(node, with: object)
+            #expect(compiled.evaluate(dictionary: object) == expected, "seed \(seed): \(PredicatePrinter.format(node)) on \(object)")
+            #expect(NSPredicate(node: node).evaluate(with: object) == expected, "seed \(seed): typed overload")
+        }
+    }
+
+    /// An object passed as `Any` is recognised as a value reader by its class after the first one
+    /// (``ReaderClass``): objects of other kinds in between — dictionaries, other classes, `nil` — still
+    /// take their own way, and a reader class seen again is recognised again.
+    @Test func readerClassMemoryDoesNotCaptureOtherObjects() throws {
+        final class Box: PredicateValueReading, KeyValueCoding {
+            let price: Int64
+            init(_ price: Int64) { self.price = price }
+            var predicateLayout: Int { 1_000_001 }
+            func predicateSlot(forKey key: String) throws -> Int {
+                guard key == "price" else { throw PredicateEvaluationError(.notKeyValueCodingCompliant(type: "Box", key: key)) }
+                return 0
+            }
+            func predicateValue(atSlot slot: Int) -> Value { .int(price) }
+            func predicateInteger(atSlot slot: Int) -> Int64? { price }
+            func value(forKey key: String) -> Any? { key == "price" ? price : nil }
+        }
+        final class OtherBox: PredicateValueReading {
+            let price: Double
+            init(_ price: Double) { self.price = price }
+            var predicateLayout: Int { 1_000_002 }
+            func predicateSlot(forKey key: String) throws -> Int { 3 }
+            func predicateValue(atSlot slot: Int) -> Value { .double(price) }
+            func predicateInteger(atSlot slot: Int) -> Int64? { nil }
+        }
+        final class Plain: KeyValueCoding {
+            func value(forKey key: String) -> Any? { key == "price" ? 1 : nil }
+        }
+        let predicate = NSPredicate(format: "price < 5")
+        let objects: [(Any?, Bool)] = [(Box(1), true), (Box(9), false), (["price": 2] as [String: Any], true), (Box(3), true),
+                                       (OtherBox(7.5), false), (OtherBox(4.5), true), (Box(7), false), (Plain(), true),
+                                       (["price": 8] as [String: Any], false), (nil, false), (Box(4), true)]
+        for round in 0..<3 {
+            for (i, (object, expected)) in objects.enumerated() {
+                #expect(predicate.evaluate(with: object) == expected, "round \(round), object \(i)")
+            }
+        }
+    }
 }
+

@@ -10,9 +10,12 @@ import OpenCoreData
 // --repetitions  timed runs per variant after one warm-up run (default 5); the table shows the median
 // --only         run some groups of figures only: fetch (1-3), batch (4-5), insert (6), controller (7),
 //                predicates (8-9), relationships (10-12), managed (13), comma-separated; for profiling one of them
+// --profile      runs the same command under `perf record -g`, sampling the timed parts only, and prints
+//                the `perf report` command for the profile (compare.perf.data in the current directory)
 
 var settings = Settings()
 var groups = Set(Figures.groups)
+var profile = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -35,13 +38,19 @@ while let argument = arguments.next() {
             exit(2)
         }
         groups = Set(names)
+    case "--profile":
+        profile = true
     case "--help", "-h":
-        print("usage: compare [--rows N] [--repetitions R] [--only \(Figures.groups.joined(separator: ","))]")
+        print("usage: compare [--rows N] [--repetitions R] [--only \(Figures.groups.joined(separator: ","))] [--profile]")
         exit(0)
     default:
         progress("unknown argument \(argument); try --help")
         exit(2)
     }
+}
+
+if profile {
+    exit(Profiling.runUnderPerf(arguments: CommandLine.arguments.dropFirst().filter { $0 != "--profile" }))
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("OpenCoreDataBenchmarks-\(UUID().uuidString)")

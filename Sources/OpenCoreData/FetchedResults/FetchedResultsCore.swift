@@ -296,7 +296,7 @@ final class FetchedResultsCore: @unchecked Sendable {
         guard !changes.isEmpty else { return }
         // Remove every changed object from its old place, then place the ones that belong by binary search,
         // in place (the old sections stay as they were for the delegate: sections are values).
-        let oldSections = state!.sections
+        let oldSections = oldSectionsForDelegate(removing: changes.values.filter { $0.old != nil }.map { $0.oldEntry! })
         for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
         let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
         for change in changes.values {
@@ -304,6 +304,22 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
         let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap { state!.indexPath(of: $0) }, updated: $0.updated, object: $0.object) }
         deliver(old: oldSections, new: state!, tracked: tracked)
+    }
+
+    /// The sections as they are before `removed` leave them, as far as the delegate can see them: every
+    /// object of every section when the difference delivery may list them (no section key path, and the
+    /// delegate's kind not known yet or the difference method); otherwise each section's name and index
+    /// title, with its objects only where all of them leave (a section deleted, whose info the delegate
+    /// receives). Holding the objects of a section that stays would make the first removal from it copy
+    /// the whole section (copy on write): a cost that grew with the section, not with the change.
+    private func oldSectionsForDelegate(removing removed: [FetchedEntry]) -> [FetchedSection] {
+        let sections = state!.sections
+        if sectionNameKeyPath == nil, deliveryMode == nil || deliveryMode == .difference { return sections }
+        var leaving: [String: Int] = [:]
+        for e in removed { leaving[e.section, default: 0] += 1 }
+        return sections.map { s in
+            leaving[s.name] == s.entries.count ? s : FetchedSection(name: s.name, indexTitle: s.indexTitle, entries: [])
+        }
     }
 
     /// A change under `fetchLimit`/`fetchOffset`, applied to the known rows (before the window, the

@@ -123,7 +123,40 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
     }
 
     override func evaluate(dictionary: [String: Any]) -> Bool? {
-        compare(Value(any: dictionary[key] ?? nil))
+        guard let any = lookUp(dictionary) else { return compare(.null) }
+        if let c = integer, let x = Self.exactInteger(any) {
+            return keyOnLeft ? Self.order(x, op, c) : Self.order(c, op, x)
+        }
+        return compare(Value(any: any))
+    }
+
+    /// `dictionary[key]`. In a small dictionary the keys are compared instead: cheaper than hashing `key`
+    /// (for equal short keys `==` compares two words), and a hash cannot be kept from one dictionary to
+    /// the next (each seeds its hashes differently). `==` is canonical equivalence, as the dictionary's
+    /// own lookup is, so the same key is found.
+    @inline(__always)
+    private func lookUp(_ dictionary: [String: Any]) -> Any? {
+        guard dictionary.count <= 8 else { return dictionary[key] }
+        let keys = dictionary.keys
+        var i = keys.startIndex
+        while i != keys.endIndex {
+            let k = keys[i]
+            if k == key { return dictionary.values[i] }
+            keys.formIndex(after: &i)
+        }
+        return nil
+    }
+
+    /// The integer in `any` when its type is exactly `Int`, `Int64` or `Int32` (the types ``Value``
+    /// makes an `.int` of directly), else `nil` (the caller converts it the general way).
+    @inline(__always)
+    private static func exactInteger(_ any: Any) -> Int64? {
+        switch ObjectIdentifier(type(of: any)) {
+        case ObjectIdentifier(Int.self): return Int64(any as! Int)
+        case ObjectIdentifier(Int64.self): return any as! Int64
+        case ObjectIdentifier(Int32.self): return Int64(any as! Int32)
+        default: return nil
+        }
     }
 
     private func compare(_ value: Value) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What predicates and sort descriptors read values through: Foundation's key-value coding, which Linux
 /// lacks. Dictionaries (`[String: Any]`, `NSDictionary`) conform; `NSManagedObject` conforms in
@@ -40,16 +41,67 @@ package enum EvaluatedObject {
 
     package init(_ object: Any?) {
         guard let object else { self = .other; return }
+        let type = ObjectIdentifier(Swift.type(of: object))
+        // An instance of the reader class seen last: one cast to that exact class, no conformance lookup.
+        if let reader = ReaderClass.reader(object, ofType: type) {
+            self = .reader(reader)
+            return
+        }
         // By exact type first: asking a dictionary for a class-bound protocol bridges it to NSDictionary,
         // and asking an object whether it is a dictionary is slow too.
-        if ObjectIdentifier(type(of: object)) == ObjectIdentifier([String: Any].self) {
+        if type == ObjectIdentifier([String: Any].self) {
             self = .dictionary(object as! [String: Any])
         } else if let reader = object as? PredicateValueReading {
+            ReaderClass.remember(reader)
             self = .reader(reader)
         } else {
             self = .other
         }
     }
+}
+
+/// What lets ``EvaluatedObject`` skip the runtime's conformance lookup (Swift's protocol conformance
+/// cache, a hash table probe per `as? PredicateValueReading`) for an object passed as `Any`: the class
+/// of the last reader found, with a cast to that class, which the runtime answers by comparing types.
+/// One object per reader class (managed object classes), made on the first instance and kept for the
+/// process; the last one used is read with one atomic load.
+package class ReaderClass: @unchecked Sendable {
+    /// The class, as `type(of:)` gives it for its instances.
+    let type: ObjectIdentifier
+
+    fileprivate init(type: ObjectIdentifier) { self.type = type }
+
+    /// `object` as a reader; `object` is an instance of exactly ``type``.
+    fileprivate func reader(_ object: Any) -> PredicateValueReading? { nil }
+
+    /// The class used last (kept alive by `known`).
+    private static let last = Atomic<Unmanaged<ReaderClass>?>(nil)
+    /// Every class made, by type.
+    private static let known = Mutex<[ObjectIdentifier: ReaderClass]>([:])
+
+    /// `object` as a reader if `type`, its exact type, is the reader class used last; else `nil`.
+    @inline(__always)
+    static func reader(_ object: Any, ofType type: ObjectIdentifier) -> PredicateValueReading? {
+        guard let last = last.load(ordering: .acquiring) else { return nil }
+        return last._withUnsafeGuaranteedRef { $0.type == type ? $0.reader(object) : nil }
+    }
+
+    /// Makes `reader`'s class the one used last.
+    static func remember(_ reader: PredicateValueReading) {
+        let type = ObjectIdentifier(Swift.type(of: reader))
+        let made = known.withLock { classes in
+            if let found = classes[type] { return found }
+            func make<R: PredicateValueReading>(_ reader: R) -> ReaderClass { TypedReaderClass<R>(type: type) }
+            let new = make(reader)
+            classes[type] = new
+            return new
+        }
+        last.store(Unmanaged.passUnretained(made), ordering: .releasing)
+    }
+}
+
+private final class TypedReaderClass<R: PredicateValueReading>: ReaderClass, @unchecked Sendable {
+    override func reader(_ object: Any) -> PredicateValueReading? { object as? R }
 }
 
 extension PredicateValueReading {

@@ -127,7 +127,9 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// meaningless for the object (an unknown key of a managed object, an unbound `$VARIABLE`, `ANY` on
     /// something that is not a collection); ``evaluate(validating:substitutionVariables:)`` throws instead.
     public func evaluate(with object: Any?) -> Bool {
-        evaluate(with: object, substitutionVariables: nil)
+        // The compiled form first, without the closure and the bindings of the general path.
+        if archiveGate == nil, let compiled, let result = compiled.evaluate(object) { return result }
+        return evaluate(with: object, substitutionVariables: nil)
     }
 
     /// Mirrors `evaluate(with:)` for a `[String: Any]` known as one where it is called: the same answer,
