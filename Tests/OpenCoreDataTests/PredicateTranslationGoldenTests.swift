@@ -126,7 +126,7 @@ struct PredicateTranslationGoldenTests {
     static func predicates() throws -> [PredicateNode] {
         var nodes: [PredicateNode] = []
         for i in 0..<2000 {
-            var generator = DifferentialTests.Generator(rng: SeededRandom(seed: 77 &* UInt64(i) &+ 5))
+            var generator = DifferentialTests.Generator(rng: SeededRandom(seed: 77 &* UInt64(i) &+ 5), extended: false)
             var args: [Any] = []
             let format = generator.predicate(depth: 0, &args)
             nodes.append(try NSPredicate(validatingFormat: format, argumentArray: args).runnableNode())
@@ -146,8 +146,12 @@ struct PredicateTranslationGoldenTests {
     /// relationships reached the translator: the 770 lines that changed were all errors of constructs that
     /// waited for relationships (`ANY`/`ALL`, `SUBQUERY`, `SELF`, `s.length`, `@count`, `$v.s`); 28 of
     /// them, comparisons with `SELF`, became SQL that answers as memory does (checked by hand); the
-    /// others are now errors that say what the construct needs.
-    static let recordedHash: UInt64 = 0x900b_bc30_fd93_e88e
+    /// others are now errors that say what the construct needs. Recorded again when Foundation's keys of
+    /// strings reached SQL (issue 17): the 87 lines that changed all read `s.length`, `uppercaseString` or
+    /// `lowercaseString`; 47 errors became SQL (`ocd_utf16_length(t0.ZS)`, …) and 40 errors now fail
+    /// further on, at what the key's value meets (the generator's stream itself is unchanged:
+    /// `extended: false`).
+    static let recordedHash: UInt64 = 0x4918_f2ea_e63b_bd1e
 
     @Test func sameSQLAsBeforeTheSplit() throws {
         let model = Self.makeModel()
@@ -162,7 +166,7 @@ struct PredicateTranslationGoldenTests {
                 .write(toFile: dump + ".predicates", atomically: true, encoding: .utf8)
         }
         #expect(lines.count == 6000)
-        #expect(lines.filter { $0.hasPrefix("error: ") }.count == 2240)
+        #expect(lines.filter { $0.hasPrefix("error: ") }.count == 2193)
         let hash = Self.fnv1a(lines.joined(separator: "\n"))
         #expect(hash == Self.recordedHash, "SQL changed: hash \(String(hash, radix: 16))")
     }

@@ -31,8 +31,13 @@ struct RelationshipKeyPathErrorTests {
         #expect(planError("Toy", "pet.owner.nope == 1")?.message
                 == "keypath pet.owner.nope not found in entity Toy: entity Owner has no property nope")
         #expect(planError("Animal", "nope.order == 1")?.message == "keypath nope.order not found in entity Animal")
-        #expect(planError("Animal", "commonName.length == 1")?.message
-                == "keypath commonName.length not found in entity Animal: commonName is an attribute of entity Animal, not a relationship")
+        #expect(planError("Animal", "commonName.nope == 1")?.message
+                == "keypath commonName.nope not found in entity Animal: commonName is an attribute of entity Animal, not a relationship")
+        // Foundation's keys of a string value are read in SQL (docs/Predicates.md), across to-ones too.
+        #expect(planError("Animal", "commonName.length == 1") == nil)
+        #expect(planError("Animal", "classification.order.uppercaseString == 'X'") == nil)
+        #expect(planError("Animal", nil, sort: ["commonName.length"])?.message
+                == "keypath commonName.length not found in entity Animal (sort descriptor): commonName is an attribute of entity Animal, not a relationship")
         #expect(planError("Animal", "ANY zoos.nope == 1")?.message
                 == "keypath zoos.nope not found in entity Animal: entity Zoo has no property nope")
         #expect(planError("Animal", "SUBQUERY(zoos, $z, $z.nope == 1).@count > 0")?.message
