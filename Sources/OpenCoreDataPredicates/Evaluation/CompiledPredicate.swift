@@ -153,7 +153,7 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
     private static func exactInteger(_ any: Any) -> Int64? {
         switch ObjectIdentifier(type(of: any)) {
         case ObjectIdentifier(Int.self): return Int64(any as! Int)
-        case ObjectIdentifier(Int64.self): return any as! Int64
+        case ObjectIdentifier(Int64.self): return (any as! Int64)
         case ObjectIdentifier(Int32.self): return Int64(any as! Int32)
         default: return nil
         }
