@@ -69,6 +69,12 @@ struct SQLTextTests {
         let plan = try FetchPlan(request, model: coordinator.managedObjectModel)
         let sql = try coordinator.sqlite.selectSQL(plan, columns: "t0.Z_PK, t0.Z_ENT, t0.Z_OPT", limited: true).0
         #expect(sql == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0 ORDER BY t0.ZPRICE, t0.Z_PK")
+        // A batched fetch's first query: keys, and Z_ENT because Products has a subentity
+        // (FavoriteProducts); no Z_OPT.
+        request.fetchBatchSize = 20
+        let batched = try FetchPlan(request, model: coordinator.managedObjectModel)
+        let keys = try coordinator.sqlite.keysSQL(batched).sql
+        #expect(keys == "SELECT t0.Z_PK, t0.Z_ENT FROM ZPRODUCTS t0 ORDER BY t0.ZPRICE, t0.Z_PK")
     }
 
     @Test func semanticsShowInTheSQL() throws {

@@ -52,12 +52,13 @@ enum StoreSQL {
     static let count = "SELECT COUNT(*) FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ?"
     /// Figure 4's full fetch in figure 1's order (the library selects its own columns as well).
     static let fetchAllSorted = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
-    /// The first query of the library's batched fetch in figure 1's order: the keys, sorted.
-    static let fetchAllKeysSorted = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE"
+    /// The first query of the library's batched fetch in figure 1's order: the keys, sorted (exactly the
+    /// library's SQL, `SQLTextTests.idOnlyFetchesBreakTiesLikeFullFetches`).
+    static let fetchAllKeysSorted = "SELECT t0.Z_PK, t0.Z_ENT FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
     /// Figure 4's full fetch in store order (the library adds `ORDER BY t0.Z_PK` when nothing is sorted).
     static let fetchAll = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 ORDER BY t0.Z_PK"
     /// The first query of the library's batched fetch in store order.
-    static let fetchAllKeys = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT FROM ZPRODUCTS t0"
+    static let fetchAllKeys = "SELECT t0.Z_PK, t0.Z_ENT FROM ZPRODUCTS t0 ORDER BY t0.Z_PK"
     /// Figure 6's insert: the library's columns.
     static let insert = "INSERT INTO ZPRODUCTS (Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE) VALUES (?, ?, 1, ?, ?)"
 }

@@ -75,18 +75,23 @@ final class RawDatabase {
         }
     }
 
-    /// Runs `sql` and collects column 0 of each row as an integer (primary keys).
+    /// Runs `sql` and collects column 0 of each row as an integer (primary keys), and column 1 (the
+    /// entity number) when the query has one, as the library's batched fetch reads them.
     func fetchKeys(_ sql: String) throws -> [Int64] {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
+        let withEntity = sqlite3_column_count(statement) > 1
         var keys: [Int64] = []
+        var entities: [Int32] = []
         while true {
             let rc = sqlite3_step(statement)
             guard rc == SQLITE_ROW else {
                 guard rc == SQLITE_DONE else { throw error(sql) }
+                blackHole(entities.count)
                 return keys
             }
             keys.append(sqlite3_column_int64(statement, 0))
+            if withEntity { entities.append(sqlite3_column_int(statement, 1)) }
         }
     }
 

@@ -9,6 +9,10 @@ extension NSManagedObjectContext {
         checkQueue("fetch(_:)")
         let (plan, coordinator) = try prepare(request)
         if request.resultType == .managedObjectResultType, parent == nil {
+            if plan.batchSize > 0, ResultType.self is NSManagedObject.Type, newlyRegistered == nil,
+               !(request.includesPendingChanges && hasPendingChanges(for: plan)) {
+                return try batchFaults(plan, coordinator: coordinator, as: ResultType.self)
+            }
             // A class-to-class array cast: much cheaper than casting each element from `Any`.
             let objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
             if let typed = objects as? [ResultType] { return typed }
@@ -110,9 +114,11 @@ extension NSManagedObjectContext {
         }
         let identifier = try coordinator.backend().identifier
         if plan.batchSize > 0 {
+            guard newlyRegistered != nil else { return try batchFaults(plan, coordinator: coordinator, as: NSManagedObject.self) }
+            // A fetched results controller's fetch: it needs to know which objects are new here.
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
-            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.root.layout.entityID, primaryKeys: rows.map(\.pk),
-                                   prefetch: plan.prefetch)
+            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: rows.map(\.pk),
+                                   prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
                 let object = try registeredObject(for: row, keepingFault: true, storeIdentifier: identifier)
@@ -124,6 +130,49 @@ extension NSManagedObjectContext {
         registry.reserveCapacity(registry.count + rows.count)
         let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
         try prefetch(plan.prefetch, for: objects)
+        return objects
+    }
+
+    /// The objects of a batched fetch, as `T` (a managed object class): registered objects where the
+    /// registry has them (uniquing), bare batch faults for the others, the batch registered whole
+    /// (``ObjectRegistry/register(_:)``). Each run of rows of one entity checks the entity's class
+    /// against `T` once, not each object; the batch keeps the result's own array.
+    func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
+        let backend = try coordinator.backend()
+        let (pks, entityRuns) = try backend.fetchKeys(plan)
+        let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: pks,
+                               prefetch: plan.prefetch, context: self, storeIdentifier: backend.identifier)
+        let model = coordinator.managedObjectModel
+        let looksUp = !registry.isEmpty
+        var objects: [T] = []
+        objects.reserveCapacity(pks.count)
+        var entity = plan.entity
+        var run = 0
+        for i in pks.indices {
+            if run < entityRuns.count, entityRuns[run].start == i {
+                let number = entityRuns[run].entityID
+                run += 1
+                guard let e = model.entity(number: number) else {
+                    throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(number)")
+                }
+                guard e.layout.objectClass is T.Type else {
+                    throw CoreDataError(NSCoreDataError, "The fetch request's results are \(e.layout.objectClass), not \(T.self): check its resultType and the entity's managedObjectClassName.")
+                }
+                entity = e
+            }
+            if looksUp, let registered = registry[.permanent(root: batch.root, pk: pks[i])] {
+                if registered.faultState.needsRow { registered.faultState = .inBatch(batch, index: i) }
+                guard let typed = registered as? T else {
+                    throw CoreDataError(NSCoreDataError, "The fetch request's results are \(type(of: registered)), not \(T.self).")
+                }
+                objects.append(typed)
+            } else {
+                // The entity's class is a `T` (checked above), and `T` a class: the same reference.
+                objects.append(unsafeBitCast(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i), to: T.self))
+            }
+        }
+        batch.objects = unsafeBitCast(objects, to: [NSManagedObject].self)
+        registry.register(batch)
         return objects
     }
 

@@ -39,10 +39,12 @@ extension NSManagedObjectContext {
         if parent == nil, let chunk = object.values[slot].toManyFaultBatch, chunk.range.count > 1, let coordinator = persistentStoreCoordinator {
             var owners: [NSManagedObject] = []
             var keys: [Int64] = []
-            for pk in chunk.batch.primaryKeys[chunk.range] {
-                guard let owner = registry[.permanent(root: chunk.batch.root, pk: pk)], owner.storedValue(slot)?.isToManyFault == true else { continue }
+            let batch = chunk.batch
+            for i in chunk.range where i < batch.objects.count {
+                let owner = batch.objects[i]
+                guard owner.managedObjectContext === self, owner.storedValue(slot)?.isToManyFault == true else { continue }
                 owners.append(owner)
-                keys.append(pk)
+                keys.append(batch.primaryKeys[i])
             }
             if owners.count > 1, let members = try? coordinator.loadRelationship(r, owners: keys) {
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }

@@ -59,6 +59,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     deinit {
         if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
+        registry.detachBatches(reset: false)
     }
 
 
@@ -261,7 +262,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `reset()`: forgets every registered object (they become unusable), posting
     /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`.
     open func reset() {
-        for object in Array(registry.values) + Array(inserted.values) {
+        let objects = Array(registry.values) + Array(inserted.values)
+        registry.detachBatches(reset: true)
+        for object in objects where !object.isBareBatchFault {
             object.insertIsUnannounced = false
             object.managedObjectContext = nil
             setLifecycle(.detached, of: object)
@@ -282,14 +285,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         var prefetching: [PrefetchNode] = []
         var chunk: BatchChunk?
         if case .inBatch(let batch, let index) = object.faultState {
-            let start = (index / batch.size) * batch.size
-            let end = min(start + batch.size, batch.primaryKeys.count)
-            group = batch.primaryKeys[start..<end].compactMap { pk in
-                registry[.permanent(root: batch.root, pk: pk)].flatMap { $0.faultState.needsRow ? $0 : nil }
+            // The batch's own objects, not the registry's: looking keys up would enter every batched
+            // object in the registry's table (see ``ObjectRegistry/register(_:)``).
+            let range = batch.chunk(of: index)
+            if range.upperBound <= batch.objects.count {
+                group = batch.objects[range].filter { $0.managedObjectContext === self && $0.faultState.needsRow }
             }
             if !group.contains(where: { $0 === object }) { group.append(object) }
             prefetching = batch.prefetch
-            chunk = BatchChunk(batch, start..<end)
+            chunk = BatchChunk(batch, range)
         }
         do {
             try readRows(of: group)
@@ -311,7 +315,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let coordinator = persistentStoreCoordinator else { return }
         var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
         for object in objects {
-            guard case .permanent(let root, let pk) = object.objectID.key else { continue }
+            guard case .permanent(let root, let pk) = object.objectKey else { continue }
             byRoot[root, default: ([], [])].objects.append(object)
             byRoot[root]!.pks.append(pk)
         }

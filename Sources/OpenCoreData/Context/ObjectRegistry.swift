@@ -1,21 +1,32 @@
 /// A context's registered objects by key (uniquing: one object per ID): objects with store keys apart
 /// from objects with temporary ones, so that a save that gives every temporary object its store key
 /// drops the temporary table in one step instead of removing each object from it.
+///
+/// The objects of a batched fetch are registered as their batch (``register(_:)``) and entered in the
+/// table of stored objects only when a key is first looked up or changed: a batched fetch of a million
+/// rows hashes nothing until then. The batched fetch itself looks its keys up only when the registry
+/// holds objects already (uniquing), so a batch never holds an object registered under the same key.
 struct ObjectRegistry {
     /// Objects with permanent keys (`Z_PK`).
     private var stored: [ObjectKey: NSManagedObject] = [:]
     /// Objects with temporary keys, by their number: inserted objects, and faults for temporary IDs of
     /// other contexts.
     private var temporary: [UInt64: NSManagedObject] = [:]
+    /// Batches whose objects are not in `stored` yet.
+    private var unsettled: [FaultBatch] = []
+    /// Every batch registered since the last `detachBatches()`.
+    private var batches: [FaultBatch] = []
 
     subscript(key: ObjectKey) -> NSManagedObject? {
-        get {
+        mutating get {
+            settle()
             switch key {
             case .permanent: return stored[key]
             case .temporary(let n): return temporary[n]
             }
         }
         set {
+            settle()
             switch key {
             case .permanent: stored[key] = newValue
             case .temporary(let n): temporary[n] = newValue
@@ -24,8 +35,10 @@ struct ObjectRegistry {
     }
 
     /// Every registered object (made on each call).
-    var values: [NSManagedObject] { Array(stored.values) + Array(temporary.values) }
-    var count: Int { stored.count + temporary.count }
+    var values: [NSManagedObject] { Array(stored.values) + Array(temporary.values) + unsettled.flatMap(\.objects) }
+    var count: Int { stored.count + temporary.count + unsettled.reduce(0) { $0 + $1.objects.count } }
+    /// Whether no object is registered.
+    var isEmpty: Bool { stored.isEmpty && temporary.isEmpty && unsettled.isEmpty }
     /// Objects registered under temporary keys.
     var temporaryCount: Int { temporary.count }
 
@@ -40,6 +53,37 @@ struct ObjectRegistry {
     mutating func removeAll() {
         stored.removeAll()
         temporary.removeAll()
+        unsettled.removeAll()
+    }
+
+    /// Registers the objects of a batched fetch (`batch.objects`), none of whose keys is registered.
+    mutating func register(_ batch: FaultBatch) {
+        unsettled.append(batch)
+        batches.append(batch)
+    }
+
+    /// Enters the objects of registered batches in the table of stored objects.
+    private mutating func settle() {
+        guard !unsettled.isEmpty else { return }
+        let batches = unsettled
+        unsettled = []
+        stored.reserveCapacity(stored.count + batches.reduce(0) { $0 + $1.objects.count })
+        for batch in batches {
+            for object in batch.objects { stored[object.objectKey] = object }
+        }
+    }
+
+    /// Lets go of the batches' objects (which hold their batches), marking their bare faults detached
+    /// when the context was reset: called by the context's `reset()` and at its end.
+    mutating func detachBatches(reset: Bool) {
+        for batch in batches {
+            batch.objects = []
+            if reset {
+                batch.isDetached = true
+                batch.context = nil
+            }
+        }
+        batches = []
     }
 
     /// Forgets every object registered under a temporary key (all of them took permanent keys).

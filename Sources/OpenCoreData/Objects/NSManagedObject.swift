@@ -16,49 +16,135 @@ import Foundation
 open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, PredicateValueReading {
     /// Mirrors `entity`.
     public let entity: NSEntityDescription
+    /// Everything else, made when first needed (see ``ObjectBody``): a bare fault of a batched fetch is
+    /// this object and nothing more.
+    private var body: ObjectBody = .fresh
+    /// The object's place in its batch while ``body`` is `.batch`.
+    private(set) var batchIndex = 0
+
     /// Mirrors `objectID`. Changes from temporary to permanent when the object is first saved.
     public internal(set) var objectID: NSManagedObjectID {
         get {
-            if let id = _objectID { return id }
+            let state = self.objectState
+            if let id = state.objectID { return id }
             let id = NSManagedObjectID.temporary(for: entity)
-            _objectID = id
+            state.objectID = id
             return id
         }
-        set { _objectID = newValue }
+        set { objectState.objectID = newValue }
     }
-    /// Made on first use for objects created without a context: a fetched object gets its store ID
-    /// right after `init(entity:insertInto:)`, so it never makes a temporary one.
-    private var _objectID: NSManagedObjectID?
-    /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.
-    public internal(set) weak var managedObjectContext: NSManagedObjectContext?
 
-    let layout: EntityLayout
+    /// The key of ``objectID``, read without making the ID of a bare batch fault.
+    var objectKey: ObjectKey {
+        if case .batch(let batch) = body { return .permanent(root: batch.root, pk: batch.primaryKeys[batchIndex]) }
+        return objectID.key
+    }
+
+    /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.
+    public internal(set) var managedObjectContext: NSManagedObjectContext? {
+        get {
+            switch body {
+            case .fresh: return nil
+            case .batch(let batch): return batch.context
+            case .full(let state): return state.context
+            }
+        }
+        set { objectState.context = newValue }
+    }
+
+    /// The entity's layout (slots, columns, class).
+    var layout: EntityLayout { entity.layout.unsafelyUnwrapped }
+
+    /// The object's state, made now if it was fresh or a bare batch fault.
+    @inline(__always) var objectState: ObjectState {
+        if case .full(let state) = body { return state }
+        return makeState()
+    }
+
+    @inline(never) private func makeState() -> ObjectState {
+        let state: ObjectState
+        switch body {
+        case .full(let existing): return existing
+        case .fresh:
+            state = ObjectState(objectID: nil, context: nil, values: layout.defaultValues, lifecycle: .new, faultState: .loaded)
+        case .batch(let batch):
+            let key = ObjectKey.permanent(root: batch.root, pk: batch.primaryKeys[batchIndex])
+            state = ObjectState(objectID: NSManagedObjectID(entity: entity, key: key, storeIdentifier: batch.storeIdentifier), context: batch.context,
+                                values: [], lifecycle: batch.isDetached ? .detached : .new, faultState: .inBatch(batch, index: batchIndex))
+        }
+        body = .full(state)
+        return state
+    }
+
+    /// Whether it is a bare fault of a batched fetch (no state made yet).
+    var isBareBatchFault: Bool {
+        if case .batch = body { return true }
+        return false
+    }
+
     /// Current values by slot; empty while the object is a fault whose values were never read.
-    /// Unchecked exclusivity: no access to it overlaps another (none calls out while it holds the
-    /// array), and the dynamic check cost a `@Managed` getter about as much as the read itself.
-    @exclusivity(unchecked) var values: [Value]
+    var values: [Value] {
+        @inline(__always) _read {
+            switch body {
+            case .full(let state): yield state.values
+            case .fresh: yield layout.defaultValues
+            case .batch: yield []
+            }
+        }
+        @inline(__always) _modify { yield &objectState.values }
+    }
     /// Values as last read from or written to the store; `nil` for an object never saved.
-    var snapshot: [Value]?
+    var snapshot: [Value]? {
+        _read {
+            if case .full(let state) = body { yield state.snapshot } else { yield nil }
+        }
+        _modify { yield &objectState.snapshot }
+    }
     /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
-    var version: Int64 = 0
+    var version: Int64 {
+        get { if case .full(let state) = body { return state.version } else { return 0 } }
+        set { objectState.version = newValue }
+    }
     /// The order in which its context inserted it (ties between unsaved objects sort by it).
-    var insertionIndex = 0
+    var insertionIndex: Int {
+        get { if case .full(let state) = body { return state.insertionIndex } else { return 0 } }
+        set { objectState.insertionIndex = newValue }
+    }
     /// Where the object is in its life (see ``Lifecycle``); its context changes it.
-    var lifecycle = Lifecycle.new
+    var lifecycle: Lifecycle {
+        get {
+            switch body {
+            case .fresh: return .new
+            case .batch(let batch): return batch.isDetached ? .detached : .new
+            case .full(let state): return state.lifecycle
+            }
+        }
+        set { objectState.lifecycle = newValue }
+    }
     /// Inserted, and the insert not yet announced by `ObjectsDidChange`: its context keeps such objects
     /// in a list (``UnannouncedChanges/inserted``) and this flag says which entries still count, so that
     /// recording a change and deleting the object need no hash lookup.
-    var insertIsUnannounced = false
+    var insertIsUnannounced: Bool {
+        get { if case .full(let state) = body { return state.insertIsUnannounced } else { return false } }
+        set { objectState.insertIsUnannounced = newValue }
+    }
     /// Whether its values are here (see ``FaultState``).
-    var faultState = FaultState.loaded
+    var faultState: FaultState {
+        get {
+            switch body {
+            case .fresh: return .loaded
+            case .batch(let batch): return .inBatch(batch, index: batchIndex)
+            case .full(let state): return state.faultState
+            }
+        }
+        set { objectState.faultState = newValue }
+    }
 
     /// Mirrors `init(entity:insertInto:)`. With a context, the object is inserted (temporary ID,
     /// default values, `awakeFromInsert()`).
     public required init(entity: NSEntityDescription, insertInto context: NSManagedObjectContext?) {
         precondition(entity.layout != nil, "The model of entity \(entity.name ?? "?") is not loaded by a coordinator yet")
         self.entity = entity
-        self.layout = entity.layout
-        self.values = entity.layout.defaultValues
         super.init()
         if let context { context.insert(self) }
     }
@@ -75,10 +161,16 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// An object for a row of the store, not inserted. Called by contexts only.
     static func makeFetched(entity: NSEntityDescription, id: NSManagedObjectID, context: NSManagedObjectContext) -> NSManagedObject {
         let object = entity.layout.objectClass.init(entity: entity, insertInto: nil)
-        object.objectID = id
-        object.values = []
-        object.faultState = .fault
-        object.managedObjectContext = context
+        object.body = .full(ObjectState(objectID: id, context: context, values: [], lifecycle: .new, faultState: .fault))
+        return object
+    }
+
+    /// A bare fault of a batched fetch, at `index` of `batch`: no state, no ID, not in the registry's
+    /// tables yet (the batch is). Called by contexts only.
+    static func makeBatchFault(entity: NSEntityDescription, batch: FaultBatch, index: Int) -> NSManagedObject {
+        let object = entity.layout.unsafelyUnwrapped.objectClass.init(entity: entity, insertInto: nil)
+        object.body = .batch(batch)
+        object.batchIndex = index
         return object
     }
 

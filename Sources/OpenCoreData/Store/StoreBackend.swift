@@ -16,6 +16,10 @@ protocol StoreBackend: AnyObject, Sendable {
     /// The rows matching a plan, in the plan's order; with `limited`, only the plan's window
     /// (`fetchLimit`/`fetchOffset`). Without `withValues`, keys, entities and versions only.
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow]
+    /// The primary keys matching a plan, in the plan's order, and the rows' entity numbers as runs (the
+    /// first row of each run of rows of one entity). A batched fetch's first query: no versions, no
+    /// per-row structure beyond the key.
+    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun])
     /// The rows of some keys, with values (missing keys are rows that are gone).
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
     /// The rows of some keys of one hierarchy (`root`), in the keys' order (`nil` for a row that is gone).
@@ -49,6 +53,12 @@ struct StoreRow: Sendable {
     let entityID: Int
     let version: Int64
     let values: [Value]?
+}
+
+/// Rows `start...` (up to the next run) of a key fetch are of entity `entityID`.
+struct EntityRun: Sendable {
+    let start: Int
+    let entityID: Int
 }
 
 /// What a save writes. Every change carries the key of its object.

@@ -204,6 +204,31 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return rows
     }
 
+    /// A batched fetch's first query: the keys in the plan's order, with each row's entity number when
+    /// the entity has subentities.
+    func keysSQL(_ plan: FetchPlan) throws -> (sql: String, arguments: [Value]) {
+        try selectSQL(plan, columns: plan.layout.entityIDs.count > 1 ? "t0.Z_PK, t0.Z_ENT" : "t0.Z_PK", limited: true)
+    }
+
+    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
+        let mixed = plan.layout.entityIDs.count > 1
+        let (sql, arguments) = try keysSQL(plan)
+        var pks: [Int64] = []
+        var runs: [EntityRun] = mixed ? [] : [EntityRun(start: 0, entityID: plan.layout.entityID)]
+        try wrap {
+            try read { db in
+                try db.query(sql, arguments) { row in
+                    if mixed {
+                        let entityID = Int(row.int64(1))
+                        if runs.last?.entityID != entityID { runs.append(EntityRun(start: pks.count, entityID: entityID)) }
+                    }
+                    pks.append(row.int64(0))
+                }
+            }
+        }
+        return (pks, runs)
+    }
+
     /// A row's values by storage slot, read by its entity's ``RowShape`` (numbers and column positions
     /// only: nothing per row touches the model's objects).
     func values(of row: SQLiteStatement, entityID: Int, table: TableInfo) -> [Value] {

@@ -63,17 +63,40 @@ enum FaultState {
 }
 
 /// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch.
+///
+/// Its objects are made as bare batch faults (``ObjectBody/batch(_:)``) and registered with their context
+/// lazily (``ObjectRegistry/register(_:)``): a batched fetch costs the key query, one small object per
+/// row, and no hashing, until something looks a key up.
 final class FaultBatch {
     let size: Int
     let root: Int
     let primaryKeys: [Int64]
     /// The fetch's `relationshipKeyPathsForPrefetching`, prefetched for each batch as it loads.
     let prefetch: [PrefetchNode]
-    init(size: Int, root: Int, primaryKeys: [Int64], prefetch: [PrefetchNode] = []) {
+    /// The context that fetched it (its objects' context while they are bare faults).
+    weak var context: NSManagedObjectContext?
+    /// The store the rows are in (for the objects' IDs).
+    let storeIdentifier: String
+    /// Its objects, in result order, while its context keeps them. They hold the batch, so the context
+    /// empties this when it lets them go (`reset()`, or its end): see ``ObjectRegistry/detachBatches()``.
+    var objects: [NSManagedObject] = []
+    /// Its context was reset: its bare faults are detached.
+    var isDetached = false
+
+    init(size: Int, root: Int, primaryKeys: [Int64], prefetch: [PrefetchNode] = [], context: NSManagedObjectContext? = nil,
+         storeIdentifier: String = "") {
         self.size = size
         self.root = root
         self.primaryKeys = primaryKeys
         self.prefetch = prefetch
+        self.context = context
+        self.storeIdentifier = storeIdentifier
+    }
+
+    /// The objects of the part of the batch that holds `index`.
+    func chunk(of index: Int) -> Range<Int> {
+        let start = (index / size) * size
+        return start..<min(start + size, primaryKeys.count)
     }
 }
 
