@@ -87,6 +87,43 @@ struct LeanFaultTests {
         }
     }
 
+    /// A plain fetch into a context holding no objects registers its objects as a group, entered in the
+    /// registry's table on the first lookup: later fetches, `object(with:)` and merges find them.
+    @Test func aFirstPlainFetchIsUniquedWithWhatFollows() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let writer = container.viewContext
+        _ = insertProducts(writer, count: 9)
+        try writer.save()
+        let context = container.newBackgroundContext()
+        let ids = try context.performAndWait {
+            let first = try context.fetch(NSFetchRequest<Products>(entityName: "Products"))
+            #expect(context.registeredObjects.count == 9)
+            let second = try context.fetch(NSFetchRequest<Products>(entityName: "Products"))
+            #expect(second.map(ObjectIdentifier.init) == first.map(ObjectIdentifier.init))
+            #expect(context.object(with: first[4].objectID) === first[4])
+            #expect(try context.fetch(batchedRequest()).allSatisfy { p in first.contains { $0 === p } })
+            return first.map(\.objectID)
+        }
+        // A change saved by another context reaches objects of a group no lookup has entered yet (the
+        // merge looks them up).
+        let reader = container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        let fetched = try reader.performAndWait {
+            let objects = try reader.fetch(NSFetchRequest<Products>(entityName: "Products"))
+            _ = objects.map(\.name)
+            return objects
+        }
+        try writer.performAndWait {
+            let p = try #require(writer.registeredObject(for: ids[2]) as? Products)
+            p.name = "renamed"
+            try writer.save()
+        }
+        let name = reader.performAndWait { fetched.first { $0.objectID == ids[2] }?.name }
+        #expect(name == "renamed")
+    }
+
     @Test func aBatchedFetchReturnsObjectsRegisteredBefore() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }

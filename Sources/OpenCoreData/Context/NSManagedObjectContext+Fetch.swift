@@ -127,8 +127,15 @@ extension NSManagedObjectContext {
             }
         }
         let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
-        registry.reserveCapacity(registry.count + rows.count)
-        let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        let objects: [NSManagedObject]
+        if registry.isEmpty, newlyRegistered == nil {
+            // Nothing to unique against: new objects, registered as a group (hashed on first lookup).
+            objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier, registering: false) }
+            registry.register(objects)
+        } else {
+            registry.reserveCapacity(registry.count + rows.count)
+            objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        }
         try prefetch(plan.prefetch, for: objects)
         return objects
     }

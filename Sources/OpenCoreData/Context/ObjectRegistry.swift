@@ -2,18 +2,19 @@
 /// from objects with temporary ones, so that a save that gives every temporary object its store key
 /// drops the temporary table in one step instead of removing each object from it.
 ///
-/// The objects of a batched fetch are registered as their batch (``register(_:)``) and entered in the
-/// table of stored objects only when a key is first looked up or changed: a batched fetch of a million
-/// rows hashes nothing until then. The batched fetch itself looks its keys up only when the registry
-/// holds objects already (uniquing), so a batch never holds an object registered under the same key.
+/// The objects of a fetch into a context that held none, and of any batched fetch, are registered as a
+/// group (``register(_:)``, ``register(_:)-batch``) and entered in the table of stored objects only when
+/// a key is first looked up or changed: such a fetch hashes nothing until then. A fetch looks its keys
+/// up only when the registry holds objects already (uniquing), so a group never holds an object
+/// registered under the same key as another.
 struct ObjectRegistry {
     /// Objects with permanent keys (`Z_PK`).
     private var stored: [ObjectKey: NSManagedObject] = [:]
     /// Objects with temporary keys, by their number: inserted objects, and faults for temporary IDs of
     /// other contexts.
     private var temporary: [UInt64: NSManagedObject] = [:]
-    /// Batches whose objects are not in `stored` yet.
-    private var unsettled: [FaultBatch] = []
+    /// Groups of fetched objects with permanent keys not in `stored` yet.
+    private var unsettled: [[NSManagedObject]] = []
     /// Every batch registered since the last `detachBatches()`.
     private var batches: [FaultBatch] = []
 
@@ -35,8 +36,8 @@ struct ObjectRegistry {
     }
 
     /// Every registered object (made on each call).
-    var values: [NSManagedObject] { Array(stored.values) + Array(temporary.values) + unsettled.flatMap(\.objects) }
-    var count: Int { stored.count + temporary.count + unsettled.reduce(0) { $0 + $1.objects.count } }
+    var values: [NSManagedObject] { Array(stored.values) + Array(temporary.values) + unsettled.joined() }
+    var count: Int { stored.count + temporary.count + unsettled.reduce(0) { $0 + $1.count } }
     /// Whether no object is registered.
     var isEmpty: Bool { stored.isEmpty && temporary.isEmpty && unsettled.isEmpty }
     /// Objects registered under temporary keys.
@@ -58,18 +59,23 @@ struct ObjectRegistry {
 
     /// Registers the objects of a batched fetch (`batch.objects`), none of whose keys is registered.
     mutating func register(_ batch: FaultBatch) {
-        unsettled.append(batch)
+        if !batch.objects.isEmpty { unsettled.append(batch.objects) }
         batches.append(batch)
+    }
+
+    /// Registers fetched objects with permanent keys, none of which is registered.
+    mutating func register(_ objects: [NSManagedObject]) {
+        if !objects.isEmpty { unsettled.append(objects) }
     }
 
     /// Enters the objects of registered batches in the table of stored objects.
     private mutating func settle() {
         guard !unsettled.isEmpty else { return }
-        let batches = unsettled
+        let groups = unsettled
         unsettled = []
-        stored.reserveCapacity(stored.count + batches.reduce(0) { $0 + $1.objects.count })
-        for batch in batches {
-            for object in batch.objects { stored[object.objectKey] = object }
+        stored.reserveCapacity(stored.count + groups.reduce(0) { $0 + $1.count })
+        for group in groups {
+            for object in group { stored[object.objectKey] = object }
         }
     }
 
