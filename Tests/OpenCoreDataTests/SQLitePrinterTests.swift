@@ -56,7 +56,7 @@ struct SQLitePrinterTests {
         #expect(sql(.function(.matches([]), [name, abc])).0 == "ocd_matches(t0.ZNAME, ?, 0)")
         #expect(sql(.function(.upper, [name])).0 == "ocd_upper(t0.ZNAME)")
         #expect(sql(.function(.lower, [name])).0 == "ocd_lower(t0.ZNAME)")
-        #expect(sql(.function(.length, [name])).0 == "ocd_length(t0.ZNAME)")
+        #expect(sql(.function(.utf16Length, [name])).0 == "ocd_utf16_length(t0.ZNAME)")
         #expect(sql(.function(.abs, [price])).0 == "abs(t0.ZPRICE)")
     }
 

@@ -81,7 +81,8 @@ package enum FunctionEvaluation {
             return .string(name == "uppercase:" ? s.uppercased() : s.lowercased())
         case "length:":
             switch args[0] {
-            case .string(let s): return .int(Int64(s.count))
+            // NSString's length, as Apple's function returns: UTF-16 units, not characters.
+            case .string(let s): return .int(Int64(s.utf16.count))
             case .null: return .null
             case let v:
                 if let elements = v.collectionElements { return .int(Int64(elements.count)) }

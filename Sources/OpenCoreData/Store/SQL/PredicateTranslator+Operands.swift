@@ -75,6 +75,11 @@ extension PredicateTranslator {
             return try subqueryCount(collection, variable, predicate)
         case .function("now", []):
             return constantOperand(.date(Date()))
+        case .function("FUNCTION", let args) where args.count == 2:
+            // The string methods `FUNCTION(x, 'length')` may call are the built-ins of the same name.
+            let builtins = ["uppercaseString": "uppercase:", "lowercaseString": "lowercase:", "length": "length:"]
+            guard case .constant(.string(let selector)) = args[1], let name = builtins[selector] else { throw unsupported("the function FUNCTION") }
+            return try function(name, [args[0]], node)
         case .function(let name, let args):
             return try function(name, args, node)
         case .conditional(let p, let t, let f):
@@ -94,7 +99,8 @@ extension PredicateTranslator {
         }
     }
 
-    /// Arithmetic (`add:to:`, …), `abs:`, `uppercase:`, `lowercase:` and `length:` of row values.
+    /// Arithmetic (`add:to:`, …), `abs:`, `uppercase:`, `lowercase:` and `length:` of row values (also
+    /// reached by `FUNCTION(x, 'uppercaseString' | 'lowercaseString' | 'length')`).
     private mutating func function(_ name: String, _ args: [ExpressionNode], _ node: ExpressionNode) throws -> Operand {
         switch name {
         case "add:to:", "from:subtract:", "multiply:by:", "divide:by:":
@@ -117,7 +123,7 @@ extension PredicateTranslator {
         case "uppercase:", "lowercase:", "length:":
             let a = try operand(args[0])
             guard a.kind == .string else { throw unsupported("\(name) of a non-string") }
-            let f: SQLFunction = name == "uppercase:" ? .upper : name == "lowercase:" ? .lower : .length
+            let f: SQLFunction = name == "uppercase:" ? .upper : name == "lowercase:" ? .lower : .utf16Length
             return Operand(expression: .function(f, [a.expression]), kind: name == "length:" ? .number : .string,
                            nullable: true)
         default:

@@ -82,9 +82,9 @@ enum SQLFunction: Hashable {
     case contains(NSComparisonPredicate.Options)
     case like(NSComparisonPredicate.Options)
     case matches(NSComparisonPredicate.Options)
-    /// `uppercase:`, `lowercase:`, `length:` (in characters) of a string.
-    case upper, lower, length
-    /// `length` of a string as Foundation's key-value coding reads it (`name.length`): UTF-16 units.
+    /// `uppercase:`, `lowercase:` of a string.
+    case upper, lower
+    /// `length:` of a string, and its key `length` (`name.length`): UTF-16 units, as `NSString`'s.
     case utf16Length
     /// `abs:` of a number.
     case abs

@@ -9,13 +9,13 @@ import Foundation
 /// |---|---|
 /// | `ocd_fold(text, options)` | `StringMatching.fold` (`[c]`, `[d]`) |
 /// | `ocd_beginswith(a, b, options)`, `ocd_endswith`, `ocd_contains`, `ocd_like`, `ocd_matches` | `StringMatching` |
-/// | `ocd_upper(text)`, `ocd_lower(text)`, `ocd_length(text)` | `uppercase:`, `lowercase:`, `length:` |
-/// | `ocd_utf16_length(text)` | the key `length` of a string (`name.length`: UTF-16 units, as `NSString`'s) |
+/// | `ocd_upper(text)`, `ocd_lower(text)` | `uppercase:`, `lowercase:` |
+/// | `ocd_utf16_length(text)` | `length:` and the key `length` of a string (`name.length`): UTF-16 units, as `NSString`'s |
 /// | collations `ocd_ci`, `ocd_localized`, `ocd_localized_ci`, `ocd_localized_standard` | `StringCollation` |
 enum SQLiteFunctions {
     /// The registered functions (``SQLitePrinter`` prints their names).
     enum Function: Int, CaseIterable {
-        case fold = 1, beginsWith, endsWith, contains, like, matches, upper, lower, length, utf16Length
+        case fold = 1, beginsWith, endsWith, contains, like, matches, upper, lower, utf16Length
         var name: String {
             switch self {
             case .fold: return "ocd_fold"
@@ -26,14 +26,13 @@ enum SQLiteFunctions {
             case .matches: return "ocd_matches"
             case .upper: return "ocd_upper"
             case .lower: return "ocd_lower"
-            case .length: return "ocd_length"
             case .utf16Length: return "ocd_utf16_length"
             }
         }
         var arity: Int32 {
             switch self {
             case .fold: return 2
-            case .upper, .lower, .length, .utf16Length: return 1
+            case .upper, .lower, .utf16Length: return 1
             default: return 3
             }
         }
@@ -100,9 +99,6 @@ enum SQLiteFunctions {
         case .upper, .lower:
             guard let s = text(0) else { return sqlite3_result_null(context) }
             result(SQLiteText.store(function == .upper ? s.uppercased() : s.lowercased()))
-        case .length:
-            guard let s = text(0) else { return sqlite3_result_null(context) }
-            sqlite3_result_int64(context, Int64(s.count))
         case .utf16Length:
             guard let s = text(0) else { return sqlite3_result_null(context) }
             sqlite3_result_int64(context, Int64(s.utf16.count))

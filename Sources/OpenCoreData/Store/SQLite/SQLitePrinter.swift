@@ -111,7 +111,6 @@ enum SQLitePrinter {
         case .matches: return SQLiteFunctions.Function.matches.name
         case .upper: return SQLiteFunctions.Function.upper.name
         case .lower: return SQLiteFunctions.Function.lower.name
-        case .length: return SQLiteFunctions.Function.length.name
         case .utf16Length: return SQLiteFunctions.Function.utf16Length.name
         case .abs: return "abs"
         case .sum: return "SUM"
@@ -126,7 +125,7 @@ enum SQLitePrinter {
     private static func options(_ f: SQLFunction) -> NSComparisonPredicate.Options? {
         switch f {
         case .fold(let o), .beginsWith(let o), .endsWith(let o), .contains(let o), .like(let o), .matches(let o): return o
-        case .upper, .lower, .length, .utf16Length, .abs, .sum, .min, .max, .average, .count: return nil
+        case .upper, .lower, .utf16Length, .abs, .sum, .min, .max, .average, .count: return nil
         }
     }
 
