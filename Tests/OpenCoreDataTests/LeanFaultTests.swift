@@ -133,6 +133,8 @@ struct LeanFaultTests {
             first[2].name = "changed"
             let batched = try context.fetch(batchedRequest())
             #expect(Set(batched.map(ObjectIdentifier.init)) == Set(first.map(ObjectIdentifier.init)))
+            #expect(context.registry.count == 8, "each object registered once")
+            #expect(context.registry.values.count == 8)
             #expect(batched.contains { $0.name == "changed" })
             #expect(!batched.contains { $0.isBareBatchFault })
         }

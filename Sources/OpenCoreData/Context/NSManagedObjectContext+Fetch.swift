@@ -141,8 +141,8 @@ extension NSManagedObjectContext {
     }
 
     /// The objects of a batched fetch, as `T` (a managed object class): registered objects where the
-    /// registry has them (uniquing), bare batch faults for the others, the batch registered whole
-    /// (``ObjectRegistry/register(_:)``). Each run of rows of one entity checks the entity's class
+    /// registry has them (uniquing), bare batch faults for the others, the batch registered with them
+    /// (``ObjectRegistry/register(_:allNew:)``). Each run of rows of one entity checks the entity's class
     /// against `T` once, not each object; the batch keeps the result's own array.
     func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
         let backend = try coordinator.backend()
@@ -179,7 +179,7 @@ extension NSManagedObjectContext {
             }
         }
         batch.objects = unsafeBitCast(objects, to: [NSManagedObject].self)
-        registry.register(batch)
+        registry.register(batch, allNew: !looksUp)
         return objects
     }
 

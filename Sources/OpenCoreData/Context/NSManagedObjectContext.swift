@@ -290,7 +290,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         var chunk: BatchChunk?
         if case .inBatch(let batch, let index) = object.faultState {
             // The batch's own objects, not the registry's: looking keys up would enter every batched
-            // object in the registry's table (see ``ObjectRegistry/register(_:)``).
+            // object in the registry's table (see ``ObjectRegistry/register(_:allNew:)``).
             let range = batch.chunk(of: index)
             if range.upperBound <= batch.objects.count {
                 group = batch.objects[range].filter { $0.managedObjectContext === self && $0.faultState.needsRow }

@@ -3,10 +3,10 @@
 /// drops the temporary table in one step instead of removing each object from it.
 ///
 /// The objects of a fetch into a context that held none, and of any batched fetch, are registered as a
-/// group (``register(_:)``, ``register(_:)-batch``) and entered in the table of stored objects only when
+/// group (``register(_:)``, ``register(_:allNew:)``) and entered in the table of stored objects only when
 /// a key is first looked up or changed: such a fetch hashes nothing until then. A fetch looks its keys
-/// up only when the registry holds objects already (uniquing), so a group never holds an object
-/// registered under the same key as another.
+/// up only when the registry holds objects already (uniquing), and groups only the objects it made, so
+/// no two registered objects share a key and none is registered twice.
 struct ObjectRegistry {
     /// Objects with permanent keys (`Z_PK`).
     private var stored: [ObjectKey: NSManagedObject] = [:]
@@ -57,9 +57,11 @@ struct ObjectRegistry {
         unsettled.removeAll()
     }
 
-    /// Registers the objects of a batched fetch (`batch.objects`), none of whose keys is registered.
-    mutating func register(_ batch: FaultBatch) {
-        if !batch.objects.isEmpty { unsettled.append(batch.objects) }
+    /// Registers the objects of a batched fetch (`batch.objects`): all of them when they are all new
+    /// (`allNew`), else those it made (its bare faults: the others were registered already).
+    mutating func register(_ batch: FaultBatch, allNew: Bool) {
+        let made = allNew ? batch.objects : batch.objects.filter(\.isBareBatchFault)
+        if !made.isEmpty { unsettled.append(made) }
         batches.append(batch)
     }
 

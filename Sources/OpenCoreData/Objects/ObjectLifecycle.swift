@@ -65,7 +65,7 @@ enum FaultState {
 /// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch.
 ///
 /// Its objects are made as bare batch faults (``ObjectBody/batch(_:)``) and registered with their context
-/// lazily (``ObjectRegistry/register(_:)``): a batched fetch costs the key query, one small object per
+/// lazily (``ObjectRegistry/register(_:allNew:)``): a batched fetch costs the key query, one small object per
 /// row, and no hashing, until something looks a key up.
 final class FaultBatch {
     let size: Int
