@@ -124,6 +124,48 @@ struct LeanFaultTests {
         #expect(name == "renamed")
     }
 
+    /// A plain fetch into an empty context makes bare faults holding the fetch's rows: they fire without
+    /// a query, take a merged change, and save like any object.
+    @Test func plainFetchFaultsHoldTheirRows() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let writer = container.viewContext
+        let written = insertProducts(writer, count: 6)
+        try writer.save()
+        let reader = container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let fetched = try reader.performAndWait {
+            let objects = try reader.fetch(request)
+            #expect(objects.allSatisfy { $0.isBareBatchFault && $0.isFault })
+            return objects
+        }
+        // Changed and saved elsewhere while the reader's objects are untouched faults.
+        let target = try #require(fetched.first).objectID
+        try writer.performAndWait {
+            let p = try #require(writer.registeredObject(for: target) as? Products)
+            p.name = "merged"
+            try writer.save()
+        }
+        try reader.performAndWait {
+            let store = try reader.persistentStoreCoordinator!.backend()
+            let before = store.queryCount
+            let names = fetched.map(\.name)
+            #expect(store.queryCount == before, "held rows fire without a query")
+            #expect(names[0] == "merged")
+            #expect(Set(names.dropFirst().compactMap { $0 }) == Set(written.compactMap(\.name)).subtracting([written.first { $0.objectID == target }?.name ?? ""]))
+            #expect(fetched[1].committedValues(forKeys: ["price"])["price"] as? Int32 == fetched[1].price)
+            fetched[1].price += 1
+            #expect(fetched[1].changedValues().keys.sorted() == ["price"])
+            try reader.save()
+        }
+        let saved = try writer.performAndWait { try writer.existingObject(with: fetched[1].objectID) as? Products }
+        writer.performAndWait { writer.refreshAllObjects() }
+        #expect(writer.performAndWait { saved?.price } == fetched[1].price)
+    }
+
     @Test func aBatchedFetchReturnsObjectsRegisteredBefore() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }

@@ -9,9 +9,12 @@ extension NSManagedObjectContext {
         checkQueue("fetch(_:)")
         let (plan, coordinator) = try prepare(request)
         if request.resultType == .managedObjectResultType, parent == nil {
-            if plan.batchSize > 0, ResultType.self is NSManagedObject.Type, newlyRegistered == nil,
+            if ResultType.self is NSManagedObject.Type, newlyRegistered == nil,
                !(request.includesPendingChanges && hasPendingChanges(for: plan)) {
-                return try batchFaults(plan, coordinator: coordinator, as: ResultType.self)
+                if plan.batchSize > 0 { return try batchFaults(plan, coordinator: coordinator, as: ResultType.self) }
+                if registry.isEmpty, request.returnsObjectsAsFaults, request.includesPropertyValues, plan.prefetch.isEmpty {
+                    return try heldRowFaults(plan, coordinator: coordinator, as: ResultType.self)
+                }
             }
             // A class-to-class array cast: much cheaper than casting each element from `Any`.
             let objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
@@ -157,15 +160,8 @@ extension NSManagedObjectContext {
         var run = 0
         for i in pks.indices {
             if run < entityRuns.count, entityRuns[run].start == i {
-                let number = entityRuns[run].entityID
+                entity = try Self.entity(entityRuns[run].entityID, of: model, as: T.self)
                 run += 1
-                guard let e = model.entity(number: number) else {
-                    throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(number)")
-                }
-                guard e.layout.objectClass is T.Type else {
-                    throw CoreDataError(NSCoreDataError, "The fetch request's results are \(e.layout.objectClass), not \(T.self): check its resultType and the entity's managedObjectClassName.")
-                }
-                entity = e
             }
             if looksUp, let registered = registry[.permanent(root: batch.root, pk: pks[i])] {
                 if registered.faultState.needsRow { registered.faultState = .inBatch(batch, index: i) }
@@ -181,6 +177,42 @@ extension NSManagedObjectContext {
         batch.objects = unsafeBitCast(objects, to: [NSManagedObject].self)
         registry.register(batch, allNew: !looksUp)
         return objects
+    }
+
+    /// The objects of a plain fetch into a context that holds none, as `T` (a managed object class): bare
+    /// faults holding the fetch's rows (``FaultBatch/rows``), registered as one group. Each object's
+    /// state (ID, values, snapshot) is made when it is first touched, as Core Data's faults read the row
+    /// cache when they fire.
+    func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
+        let rows = try coordinator.fetchRows(plan, withValues: true, limited: true)
+        let batch = FaultBatch(size: max(rows.count, 1), root: plan.layout.rootEntityID, rows: rows, context: self,
+                               storeIdentifier: try coordinator.backend().identifier)
+        let model = coordinator.managedObjectModel
+        var objects: [T] = []
+        objects.reserveCapacity(rows.count)
+        var entity = plan.entity
+        var checked = -1
+        for i in rows.indices {
+            if rows[i].entityID != checked {
+                entity = try Self.entity(rows[i].entityID, of: model, as: T.self)
+                checked = rows[i].entityID
+            }
+            objects.append(unsafeBitCast(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i), to: T.self))
+        }
+        batch.objects = unsafeBitCast(objects, to: [NSManagedObject].self)
+        registry.register(batch, allNew: true)
+        return objects
+    }
+
+    /// The entity of a row's entity number, whose class must be a `T` (the fetch's result type).
+    private static func entity<T>(_ number: Int, of model: NSManagedObjectModel, as _: T.Type) throws -> NSEntityDescription {
+        guard let entity = model.entity(number: number) else {
+            throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(number)")
+        }
+        guard entity.layout.objectClass is T.Type else {
+            throw CoreDataError(NSCoreDataError, "The fetch request's results are \(entity.layout.objectClass), not \(T.self): check its resultType and the entity's managedObjectClassName.")
+        }
+        return entity
     }
 
     /// Whether unsaved changes touch the fetched entity's table, or a table its key paths read through

@@ -44,7 +44,7 @@ extension NSManagedObjectContext {
                 let owner = batch.objects[i]
                 guard owner.managedObjectContext === self, owner.storedValue(slot)?.isToManyFault == true else { continue }
                 owners.append(owner)
-                keys.append(batch.primaryKeys[i])
+                keys.append(batch.primaryKey(i))
             }
             if owners.count > 1, let members = try? coordinator.loadRelationship(r, owners: keys) {
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }

@@ -62,15 +62,20 @@ enum FaultState {
     }
 }
 
-/// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch.
+/// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch. Or
+/// the rows a plain fetch brought (``rows``): firing one fault takes its row, no query.
 ///
-/// Its objects are made as bare batch faults (``ObjectBody/batch(_:)``) and registered with their context
+/// Its objects are made as bare faults (``ObjectBody/batch(_:)``) and registered with their context
 /// lazily (``ObjectRegistry/register(_:allNew:)``): a batched fetch costs the key query, one small object per
 /// row, and no hashing, until something looks a key up.
 final class FaultBatch {
     let size: Int
     let root: Int
+    /// The keys of a batched fetch (empty when the batch holds ``rows``: the keys are theirs).
     let primaryKeys: [Int64]
+    /// The rows of a plain fetch, values included, in result order (empty for a batched fetch). They are
+    /// kept while an object of the fetch is still a bare fault.
+    let rows: [StoreRow]
     /// The fetch's `relationshipKeyPathsForPrefetching`, prefetched for each batch as it loads.
     let prefetch: [PrefetchNode]
     /// The context that fetched it (its objects' context while they are bare faults).
@@ -83,11 +88,12 @@ final class FaultBatch {
     /// Its context was reset: its bare faults are detached.
     var isDetached = false
 
-    init(size: Int, root: Int, primaryKeys: [Int64], prefetch: [PrefetchNode] = [], context: NSManagedObjectContext? = nil,
-         storeIdentifier: String = "") {
+    init(size: Int, root: Int, primaryKeys: [Int64] = [], rows: [StoreRow] = [], prefetch: [PrefetchNode] = [],
+         context: NSManagedObjectContext? = nil, storeIdentifier: String = "") {
         self.size = size
         self.root = root
         self.primaryKeys = primaryKeys
+        self.rows = rows
         self.prefetch = prefetch
         self.context = context
         self.storeIdentifier = storeIdentifier
@@ -96,7 +102,16 @@ final class FaultBatch {
     /// The objects of the part of the batch that holds `index`.
     func chunk(of index: Int) -> Range<Int> {
         let start = (index / size) * size
-        return start..<min(start + size, primaryKeys.count)
+        return start..<min(start + size, rows.isEmpty ? primaryKeys.count : rows.count)
+    }
+
+    /// The primary key of the object at `index`.
+    func primaryKey(_ index: Int) -> Int64 { rows.isEmpty ? primaryKeys[index] : rows[index].pk }
+
+    /// What a bare fault at `index` is: one of the batch to load, or one holding its row.
+    func faultState(_ index: Int) -> FaultState {
+        guard !rows.isEmpty, let values = rows[index].values else { return .inBatch(self, index: index) }
+        return .holdingRow(values, version: rows[index].version)
     }
 }
 
