@@ -46,6 +46,10 @@ enum StoreSQL {
     static let createIndex = "CREATE INDEX IF NOT EXISTS ZPRODUCTS_Z_ENT_INDEX ON ZPRODUCTS (Z_ENT)"
     /// Figure 1's rows (the library selects its own columns, `t0.Z_PK, t0.Z_ENT, t0.Z_OPT`, as well).
     static let fetchObjects = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
+    /// Figure 1's floor: exactly the library's SQL for figure 1's request (`SQLTextTests.seed000Steps`
+    /// checks the columns and the order), which also reads `Z_PK`, `Z_ENT`, `Z_OPT` (identity, entity,
+    /// version: what uniquing, subentities and optimistic locking need) and so sorts wider records.
+    static let fetchObjectsAsLibrary = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK"
     /// Figure 2's rows: exactly the library's dictionary fetch.
     static let fetchDictionaries = "SELECT t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0 WHERE t0.ZPRICE < ? ORDER BY t0.ZNAME, t0.ZPRICE"
     /// Figure 3: exactly the library's count.

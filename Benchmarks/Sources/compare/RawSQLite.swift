@@ -18,6 +18,17 @@ final class RawProduct {
     }
 }
 
+/// Figure 1's floor per row: a product with the identity, entity and version the library reads too.
+final class RawProductRow {
+    let pk: Int64, entity: Int32, version: Int64
+    let name: String
+    let price: Int32
+
+    init(pk: Int64, entity: Int32, version: Int64, name: String, price: Int32) {
+        (self.pk, self.entity, self.version, self.name, self.price) = (pk, entity, version, name, price)
+    }
+}
+
 /// A SQLite failure in a baseline.
 struct RawSQLiteError: Error, CustomStringConvertible {
     /// SQLite's message and the SQL that failed.
@@ -72,6 +83,25 @@ final class RawDatabase {
             }
             let name = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
             products.append(RawProduct(name: name, price: sqlite3_column_int(statement, 1)))
+        }
+    }
+
+    /// Runs `sql` (columns `Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE`) with one `?` bound to `limit`, into
+    /// small objects holding all five: figure 1's floor.
+    func fetchProductRows(_ sql: String, limit: Int32) throws -> [RawProductRow] {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int(statement, 1, limit)
+        var rows: [RawProductRow] = []
+        while true {
+            let rc = sqlite3_step(statement)
+            guard rc == SQLITE_ROW else {
+                guard rc == SQLITE_DONE else { throw error(sql) }
+                return rows
+            }
+            let name = sqlite3_column_text(statement, 3).map { String(cString: $0) } ?? ""
+            rows.append(RawProductRow(pk: sqlite3_column_int64(statement, 0), entity: sqlite3_column_int(statement, 1),
+                                      version: sqlite3_column_int64(statement, 2), name: name, price: sqlite3_column_int(statement, 4)))
         }
     }
 
