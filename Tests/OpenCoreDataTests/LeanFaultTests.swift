@@ -17,11 +17,17 @@ struct LeanFaultTests {
         return request
     }
 
+    /// A container whose view context saved `count` products (returned).
+    private func savedContainer(_ store: TemporaryStore, count: Int) throws -> (NSPersistentContainer, [Products]) {
+        let container = try store.container()
+        let written = insertProducts(container.viewContext, count: count)
+        try container.viewContext.save()
+        return (container, written)
+    }
+
     /// A store of `count` saved products, and a new context of another coordinator (nothing registered).
     private func savedStore(_ store: TemporaryStore, count: Int) throws -> NSManagedObjectContext {
-        let writer = try store.container().viewContext
-        _ = insertProducts(writer, count: count)
-        try writer.save()
+        _ = try savedContainer(store, count: count)
         return try store.container().newBackgroundContext()
     }
 
@@ -92,10 +98,8 @@ struct LeanFaultTests {
     @Test func aFirstPlainFetchIsUniquedWithWhatFollows() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container()
+        let (container, _) = try savedContainer(store, count: 9)
         let writer = container.viewContext
-        _ = insertProducts(writer, count: 9)
-        try writer.save()
         let context = container.newBackgroundContext()
         let ids = try context.performAndWait {
             let first = try context.fetch(NSFetchRequest<Products>(entityName: "Products"))
@@ -129,10 +133,8 @@ struct LeanFaultTests {
     @Test func plainFetchFaultsHoldTheirRows() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container()
+        let (container, written) = try savedContainer(store, count: 6)
         let writer = container.viewContext
-        let written = insertProducts(writer, count: 6)
-        try writer.save()
         let reader = container.newBackgroundContext()
         reader.automaticallyMergesChangesFromParent = true
         let request = NSFetchRequest<Products>(entityName: "Products")
@@ -203,10 +205,7 @@ struct LeanFaultTests {
     @Test func theContextsEndFreesBatchesAndObjects() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container()
-        let writer = container.viewContext
-        _ = insertProducts(writer, count: 10)
-        try writer.save()
+        let (container, _) = try savedContainer(store, count: 10)
         weak var weakObject: NSManagedObject?
         weak var weakContext: NSManagedObjectContext?
         var kept: Products?

@@ -68,61 +68,56 @@ final class RawDatabase {
         try execute(StoreSQL.createIndex)
     }
 
-    /// Runs `sql` (one `?`, bound to `limit` when given) and builds a ``RawProduct`` from columns 0 and 1
-    /// of each row.
-    func fetchProducts(_ sql: String, limit: Int32?) throws -> [RawProduct] {
+    /// Runs `sql` (its one `?` bound to `limit` when given), handing each row's statement to `row`: the
+    /// loop every baseline read shares (step until done, the statement finalized).
+    private func forEachRow(_ sql: String, limit: Int32? = nil, _ row: (OpaquePointer) -> Void) throws {
         let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         if let limit { sqlite3_bind_int(statement, 1, limit) }
-        var products: [RawProduct] = []
         while true {
             let rc = sqlite3_step(statement)
             guard rc == SQLITE_ROW else {
                 guard rc == SQLITE_DONE else { throw error(sql) }
-                return products
+                return
             }
+            row(statement)
+        }
+    }
+
+    /// Runs `sql` (one `?`, bound to `limit` when given) and builds a ``RawProduct`` from columns 0 and 1
+    /// of each row.
+    func fetchProducts(_ sql: String, limit: Int32?) throws -> [RawProduct] {
+        var products: [RawProduct] = []
+        try forEachRow(sql, limit: limit) { statement in
             let name = sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? ""
             products.append(RawProduct(name: name, price: sqlite3_column_int(statement, 1)))
         }
+        return products
     }
 
     /// Runs `sql` (columns `Z_PK, Z_ENT, Z_OPT, ZNAME, ZPRICE`) with one `?` bound to `limit`, into
     /// small objects holding all five: figure 1's floor.
     func fetchProductRows(_ sql: String, limit: Int32) throws -> [RawProductRow] {
-        let statement = try prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        sqlite3_bind_int(statement, 1, limit)
         var rows: [RawProductRow] = []
-        while true {
-            let rc = sqlite3_step(statement)
-            guard rc == SQLITE_ROW else {
-                guard rc == SQLITE_DONE else { throw error(sql) }
-                return rows
-            }
+        try forEachRow(sql, limit: limit) { statement in
             let name = sqlite3_column_text(statement, 3).map { String(cString: $0) } ?? ""
             rows.append(RawProductRow(pk: sqlite3_column_int64(statement, 0), entity: sqlite3_column_int(statement, 1),
                                       version: sqlite3_column_int64(statement, 2), name: name, price: sqlite3_column_int(statement, 4)))
         }
+        return rows
     }
 
     /// Runs `sql` and collects column 0 of each row as an integer (primary keys), and column 1 (the
     /// entity number) when the query has one, as the library's batched fetch reads them.
     func fetchKeys(_ sql: String) throws -> [Int64] {
-        let statement = try prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        let withEntity = sqlite3_column_count(statement) > 1
         var keys: [Int64] = []
         var entities: [Int32] = []
-        while true {
-            let rc = sqlite3_step(statement)
-            guard rc == SQLITE_ROW else {
-                guard rc == SQLITE_DONE else { throw error(sql) }
-                blackHole(entities.count)
-                return keys
-            }
+        try forEachRow(sql) { statement in
             keys.append(sqlite3_column_int64(statement, 0))
-            if withEntity { entities.append(sqlite3_column_int(statement, 1)) }
+            if sqlite3_column_count(statement) > 1 { entities.append(sqlite3_column_int(statement, 1)) }
         }
+        blackHole(entities.count)
+        return keys
     }
 
     /// Runs a `SELECT COUNT(*)` with one `?` bound to `limit`.
