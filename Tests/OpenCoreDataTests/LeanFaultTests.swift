@@ -201,6 +201,29 @@ struct LeanFaultTests {
         }
     }
 
+    /// A batched fetch of rows a context holds already re-points their faults to the new batch: the
+    /// first batch, with its lists, must go (the registry lists batches weakly).
+    @Test func aRepeatedBatchedFetchLetsTheFirstBatchGo() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try savedStore(store, count: 12)
+        weak var first: FaultBatch?
+        try context.performAndWait {
+            let a = try context.fetch(batchedRequest())
+            if case .inBatch(let batch, _) = a[0].faultState { first = batch }
+            #expect(first != nil)
+            let b = try context.fetch(batchedRequest())
+            #expect(a.map(ObjectIdentifier.init) == b.map(ObjectIdentifier.init))
+        }
+        #expect(first == nil, "the first batch outlived every reference to it")
+        try context.performAndWait {
+            let objects = try context.fetch(batchedRequest())
+            #expect(objects.map(\.price) == objects.map(\.price).sorted())
+            context.reset()
+            #expect(objects.allSatisfy { $0.managedObjectContext == nil })
+        }
+    }
+
     /// The batch holds its objects and they hold the batch: the context's end must let both go.
     @Test func theContextsEndFreesBatchesAndObjects() throws {
         let store = TemporaryStore()

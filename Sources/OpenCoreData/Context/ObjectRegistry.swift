@@ -15,8 +15,9 @@ struct ObjectRegistry {
     private var temporary: [UInt64: NSManagedObject] = [:]
     /// Groups of fetched objects with permanent keys not in `stored` yet.
     private var unsettled: [[NSManagedObject]] = []
-    /// Every batch registered since the last `detachBatches()`.
-    private var batches: [FaultBatch] = []
+    /// The batches registered since the last `detachBatches(reset:)`, weakly: a batch no object refers
+    /// to any more (a later batched fetch of the same rows re-pointed them) goes away with its lists.
+    private var batches: [WeakBatch] = []
 
     subscript(key: ObjectKey) -> NSManagedObject? {
         mutating get {
@@ -62,7 +63,8 @@ struct ObjectRegistry {
     mutating func register(_ batch: FaultBatch, allNew: Bool) {
         let made = allNew ? batch.objects : batch.objects.filter(\.isBareBatchFault)
         if !made.isEmpty { unsettled.append(made) }
-        batches.append(batch)
+        if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }
+        batches.append(WeakBatch(batch: batch))
     }
 
     /// Registers fetched objects with permanent keys, none of which is registered.
@@ -84,7 +86,7 @@ struct ObjectRegistry {
     /// Lets go of the batches' objects (which hold their batches), marking their bare faults detached
     /// when the context was reset: called by the context's `reset()` and at its end.
     mutating func detachBatches(reset: Bool) {
-        for batch in batches {
+        for case let batch? in batches.lazy.map(\.batch) {
             batch.objects = []
             if reset {
                 batch.isDetached = true
@@ -96,4 +98,9 @@ struct ObjectRegistry {
 
     /// Forgets every object registered under a temporary key (all of them took permanent keys).
     mutating func removeAllTemporary() { temporary.removeAll() }
+}
+
+/// A batch the registry lists without keeping it alive (see ``ObjectRegistry/detachBatches(reset:)``).
+struct WeakBatch {
+    weak var batch: FaultBatch?
 }
