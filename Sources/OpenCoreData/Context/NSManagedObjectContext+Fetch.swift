@@ -9,12 +9,9 @@ extension NSManagedObjectContext {
         checkQueue("fetch(_:)")
         let (plan, coordinator) = try prepare(request)
         if request.resultType == .managedObjectResultType, parent == nil {
-            if ResultType.self is NSManagedObject.Type, newlyRegistered == nil,
-               !(request.includesPendingChanges && hasPendingChanges(for: plan)) {
-                if plan.batchSize > 0 { return try batchFaults(plan, coordinator: coordinator, as: ResultType.self) }
-                if registry.isEmpty, request.returnsObjectsAsFaults, request.includesPropertyValues, plan.prefetch.isEmpty {
-                    return try heldRowFaults(plan, coordinator: coordinator, as: ResultType.self)
-                }
+            // Typed here, so that the array needs no cast at all.
+            if ResultType.self is NSManagedObject.Type, let lean = try leanFaults(request, plan: plan, coordinator: coordinator, as: ResultType.self) {
+                return lean
             }
             // A class-to-class array cast: much cheaper than casting each element from `Any`.
             let objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
@@ -110,6 +107,7 @@ extension NSManagedObjectContext {
     /// A managed-object fetch of a context whose store is its coordinator's (no parent), with its
     /// relationships prefetched (a batched fetch prefetches each batch as it loads).
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+        if let lean = try leanFaults(request, plan: plan, coordinator: coordinator, as: NSManagedObject.self) { return lean }
         if request.includesPendingChanges, hasPendingChanges(for: plan) {
             let objects = try objectsMergingPendingChanges(plan, request)
             try prefetch(plan.prefetch, for: objects)
@@ -117,8 +115,8 @@ extension NSManagedObjectContext {
         }
         let identifier = try coordinator.backend().identifier
         if plan.batchSize > 0 {
-            guard newlyRegistered != nil else { return try batchFaults(plan, coordinator: coordinator, as: NSManagedObject.self) }
-            // A fetched results controller's fetch: it needs to know which objects are new here.
+            // A fetched results controller's fetch (`leanFaults` declined it): it needs to know which
+            // objects are new here.
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
             let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: rows.map(\.pk),
                                    prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
@@ -130,28 +128,32 @@ extension NSManagedObjectContext {
             }
         }
         let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
-        let objects: [NSManagedObject]
-        if registry.isEmpty, newlyRegistered == nil {
-            // Nothing to unique against: new objects, registered as a group (hashed on first lookup).
-            objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier, registering: false) }
-            registry.register(objects)
-        } else {
-            registry.reserveCapacity(registry.count + rows.count)
-            objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
-        }
+        registry.reserveCapacity(registry.count + rows.count)
+        let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
         try prefetch(plan.prefetch, for: objects)
         return objects
+    }
+
+    /// The bare faults of a batched fetch, or of a plain fetch into a context that holds no objects, as
+    /// `T` (a managed object class); `nil` when neither applies: a fetched results controller's fetch
+    /// (it tracks which objects are new), pending changes to merge, or, for a plain fetch, objects
+    /// wanted whole, values not fetched, or relationships to prefetch.
+    private func leanFaults<R, T>(_ request: NSFetchRequest<R>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T]? {
+        guard newlyRegistered == nil else { return nil }
+        let batched = plan.batchSize > 0
+        guard batched || (registry.isEmpty && request.returnsObjectsAsFaults && request.includesPropertyValues && plan.prefetch.isEmpty) else { return nil }
+        if request.includesPendingChanges, hasPendingChanges(for: plan) { return nil }
+        return batched ? try batchFaults(plan, coordinator: coordinator, as: T.self) : try heldRowFaults(plan, coordinator: coordinator, as: T.self)
     }
 
     /// The objects of a batched fetch, as `T` (a managed object class): registered objects where the
     /// registry has them (uniquing), bare batch faults for the others, the batch registered with them
     /// (``ObjectRegistry/register(_:allNew:)``). Each run of rows of one entity checks the entity's class
     /// against `T` once, not each object; the batch keeps the result's own array.
-    func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
-        let backend = try coordinator.backend()
-        let (pks, entityRuns) = try backend.fetchKeys(plan)
+    private func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
+        let (pks, entityRuns) = try coordinator.fetchKeys(plan)
         let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: pks,
-                               prefetch: plan.prefetch, context: self, storeIdentifier: backend.identifier)
+                               prefetch: plan.prefetch, context: self, storeIdentifier: try coordinator.backend().identifier)
         let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
         var objects: [T] = []
@@ -183,7 +185,7 @@ extension NSManagedObjectContext {
     /// faults holding the fetch's rows (``FaultBatch/rows``), registered as one group. Each object's
     /// state (ID, values, snapshot) is made when it is first touched, as Core Data's faults read the row
     /// cache when they fire.
-    func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
+    private func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
         let rows = try coordinator.fetchRows(plan, withValues: true, limited: true)
         let batch = FaultBatch(size: max(rows.count, 1), root: plan.layout.rootEntityID, rows: rows, context: self,
                                storeIdentifier: try coordinator.backend().identifier)

@@ -120,24 +120,20 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// The registered object for a store row, made if needed. A fault that must read its row takes this
     /// one: as its values (`keepingFault: false`), or held for when it fires (`true`: firing costs no query).
-    /// Without `registering`, a new object is made without looking in the registry or entering it there:
-    /// the caller registers it (``ObjectRegistry/register(_:)``), and knows that no object has its key.
-    func registeredObject(for row: StoreRow, keepingFault: Bool, storeIdentifier: String? = nil, registering: Bool = true) throws -> NSManagedObject {
+    func registeredObject(for row: StoreRow, keepingFault: Bool, storeIdentifier: String? = nil) throws -> NSManagedObject {
         let coordinator = persistentStoreCoordinator!
         guard let entity = coordinator.managedObjectModel.entity(number: row.entityID) else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }
         let key = ObjectKey.permanent(root: entity.layout.rootEntityID, pk: row.pk)
         let object: NSManagedObject
-        if registering, let registered = registry[key] {
+        if let registered = registry[key] {
             object = registered
         } else {
             let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.backend().identifier)
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
-            if registering {
-                registry[key] = object
-                newlyRegistered?.append(object)
-            }
+            registry[key] = object
+            newlyRegistered?.append(object)
         }
         if object.faultState.needsRow, let values = row.values {
             if keepingFault { object.holdRow(values, version: row.version) } else { object.takeRow(values, version: row.version) }

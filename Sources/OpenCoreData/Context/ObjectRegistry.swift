@@ -3,7 +3,7 @@
 /// drops the temporary table in one step instead of removing each object from it.
 ///
 /// The objects of a fetch into a context that held none, and of any batched fetch, are registered as a
-/// group (``register(_:)``, ``register(_:allNew:)``) and entered in the table of stored objects only when
+/// group with their batch (``register(_:allNew:)``) and entered in the table of stored objects only when
 /// a key is first looked up or changed: such a fetch hashes nothing until then. A fetch looks its keys
 /// up only when the registry holds objects already (uniquing), and groups only the objects it made, so
 /// no two registered objects share a key and none is registered twice.
@@ -65,11 +65,6 @@ struct ObjectRegistry {
         if !made.isEmpty { unsettled.append(made) }
         if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }
         batches.append(WeakBatch(batch: batch))
-    }
-
-    /// Registers fetched objects with permanent keys, none of which is registered.
-    mutating func register(_ objects: [NSManagedObject]) {
-        if !objects.isEmpty { unsettled.append(objects) }
     }
 
     /// Enters the objects of registered batches in the table of stored objects.

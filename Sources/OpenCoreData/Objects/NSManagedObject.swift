@@ -36,7 +36,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// The key of ``objectID``, read without making the ID of a bare batch fault.
     var objectKey: ObjectKey {
-        if case .batch(let batch) = body { return .permanent(root: batch.root, pk: batch.primaryKey(batchIndex)) }
+        if case .batch(let batch) = body { return batch.key(batchIndex) }
         return objectID.key
     }
 
@@ -68,9 +68,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         case .fresh:
             state = ObjectState(objectID: nil, context: nil, values: layout.defaultValues, lifecycle: .new, faultState: .loaded)
         case .batch(let batch):
-            let key = ObjectKey.permanent(root: batch.root, pk: batch.primaryKey(batchIndex))
-            state = ObjectState(objectID: NSManagedObjectID(entity: entity, key: key, storeIdentifier: batch.storeIdentifier), context: batch.context,
-                                values: [], lifecycle: batch.isDetached ? .detached : .new, faultState: batch.faultState(batchIndex))
+            let id = NSManagedObjectID(entity: entity, key: batch.key(batchIndex), storeIdentifier: batch.storeIdentifier)
+            state = ObjectState(objectID: id, context: batch.context, values: [], lifecycle: batch.lifecycle, faultState: batch.faultState(batchIndex))
         }
         body = .full(state)
         return state
@@ -115,7 +114,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             switch body {
             case .fresh: return .new
-            case .batch(let batch): return batch.isDetached ? .detached : .new
+            case .batch(let batch): return batch.lifecycle
             case .full(let state): return state.lifecycle
             }
         }

@@ -108,6 +108,13 @@ final class FaultBatch {
     /// The primary key of the object at `index`.
     func primaryKey(_ index: Int) -> Int64 { rows.isEmpty ? primaryKeys[index] : rows[index].pk }
 
+    /// The key of the object at `index`.
+    func key(_ index: Int) -> ObjectKey { .permanent(root: root, pk: primaryKey(index)) }
+
+    /// Where its bare faults are in their life: fetched (`.new`, as any fetched object), or detached
+    /// by their context's `reset()`.
+    var lifecycle: Lifecycle { isDetached ? .detached : .new }
+
     /// What a bare fault at `index` is: one of the batch to load, or one holding its row.
     func faultState(_ index: Int) -> FaultState {
         guard !rows.isEmpty, let values = rows[index].values else { return .inBatch(self, index: index) }

@@ -17,6 +17,12 @@ extension NSPersistentStoreCoordinator {
         return rows
     }
 
+    /// The keys a plan matches, in its order, with their entities' runs (a batched fetch's first query;
+    /// no values, so the row cache is not involved).
+    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
+        try backend().fetchKeys(plan)
+    }
+
     /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
     /// from the store (and into the cache). A missing key is a row that is gone.
     func loadRows(_ keys: [ObjectKey], bypassingCache: Bool = false) throws -> [ObjectKey: StoreRow] {
