@@ -141,5 +141,40 @@ struct CompiledPredicateTests {
             }
         }
     }
+
+    /// The remembered reader class reads the object out of the `Any` directly, without a cast: that must
+    /// hold however the object was wrapped — as itself, as `AnyObject`, as a protocol existential, inside
+    /// an `Optional` (a different type: not a reader) — and integers in a dictionary are read the same
+    /// way only when their type is exactly `Int`, `Int64` or `Int32`.
+    @Test func readersAndIntegersPassedAsAnyAreReadWhereverTheyAreWrapped() throws {
+        final class Box: PredicateValueReading {
+            let price: Int64
+            init(_ price: Int64) { self.price = price }
+            var predicateLayout: Int { 1_000_003 }
+            func predicateSlot(forKey key: String) throws -> Int { 0 }
+            func predicateValue(atSlot slot: Int) -> Value { .int(price) }
+            func predicateInteger(atSlot slot: Int) -> Int64? { price }
+        }
+        let predicate = NSPredicate(format: "price < 5")
+        for round in 0..<3 {
+            for price in [Int64(1), 9, -4, 5] {
+                let box = Box(price), expected = price < 5
+                let wrapped: [(String, Any?)] = [("itself", box), ("AnyObject", box as AnyObject),
+                                                 ("existential", box as PredicateValueReading), ("Optional", Optional(box) as Any)]
+                for (how, object) in wrapped {
+                    #expect(predicate.evaluate(with: object) == expected, "round \(round), price \(price), \(how)")
+                }
+                let numbers: [(String, Any)] = [("Int", Int(price)), ("Int64", price), ("Int32", Int32(price)), ("Int16", Int16(price)),
+                                                ("UInt8", UInt8(truncatingIfNeeded: price)), ("NSNumber", NSNumber(value: price)), ("Double", Double(price))]
+                for (type, number) in numbers {
+                    var evaluator = Evaluator()
+                    let dictionary: [String: Any] = ["price": number]
+                    let general = try evaluator.evaluate(PredicateParser.parsePredicate("price < 5", arguments: []), with: dictionary)
+                    #expect(predicate.evaluate(with: dictionary) == general, "price \(price) as \(type)")
+                    #expect(predicate.evaluate(with: dictionary as Any) == general, "price \(price) as \(type), as Any")
+                }
+            }
+        }
+    }
 }
 

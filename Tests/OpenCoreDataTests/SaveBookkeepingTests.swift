@@ -166,4 +166,31 @@ struct SaveBookkeepingTests {
             #expect(Set(fetched.map(ObjectIdentifier.init)) == Set(saved.map(ObjectIdentifier.init)))
         }
     }
+
+    /// A new object gets its temporary key when its context registers it, and its temporary ID only when
+    /// asked for (an import makes none): the ID made later carries that key, so it finds the object,
+    /// stays the same object, and differs from every other object's.
+    @Test func aTemporaryIDMadeLateNamesItsObject() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().newBackgroundContext()
+        try context.performAndWait {
+            let objects = insertProducts(context, count: 3)
+            let ids = objects.map(\.objectID)
+            #expect(Set(ids).count == 3)
+            for (object, id) in zip(objects, ids) {
+                #expect(id.isTemporaryID)
+                #expect(object.objectID === id)
+                #expect(context.registeredObject(for: id) === object)
+                #expect(context.object(with: id) === object)
+            }
+            // Saved without its temporary ID ever made: registered under its store key only.
+            let unseen = insertProducts(context, count: 1)[0]
+            try context.save()
+            #expect(!unseen.objectID.isTemporaryID)
+            #expect(context.registeredObject(for: unseen.objectID) === unseen)
+            #expect(context.registeredObjects.count == 4)
+            for id in ids { #expect(context.registeredObject(for: id) == nil) }
+        }
+    }
 }

@@ -50,7 +50,7 @@ extension NSManagedObjectContext {
     /// The uniqueness constraint conflicts among `candidates` (the objects a save inserts or updates):
     /// groups of them with equal constrained values, and those whose values a stored row holds (a row
     /// that this save deletes, or whose object this save gives other values, does not count).
-    func constraintConflicts(_ candidates: [NSManagedObject], deleted: [NSManagedObject]) throws -> [NSConstraintConflict] {
+    func constraintConflicts(_ candidates: some Sequence<NSManagedObject>, deleted: [NSManagedObject]) throws -> [NSConstraintConflict] {
         var byConstraint: [(UniquenessConstraint, [NSManagedObject])] = []
         var seenEntities: [ObjectIdentifier: Int] = [:]
         var last: (entity: NSEntityDescription, constraints: [UniquenessConstraint])?  // objects come grouped by entity

@@ -90,8 +90,8 @@ extension NSManagedObjectContext {
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
         let (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
-        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
-        try validate(insertedObjects + updatedObjects, deleted: deletedObjects)
+        for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.willSave() }
+        try validate([insertedObjects, updatedObjects], deleted: deletedObjects)
         let inserts = insertedObjects.map { ($0.objectID, $0.values) }
         let updates = updatedObjects.map { o in (o.objectID, o.layout.persistentSlots.filter { o.snapshot![$0] != o.values[$0] }, o.values) }
         let deletes = deletedObjects.map(\.objectID)

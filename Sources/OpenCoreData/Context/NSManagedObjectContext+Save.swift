@@ -46,16 +46,17 @@ extension NSManagedObjectContext {
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
         var (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
-        for object in insertedObjects + updatedObjects + deletedObjects { object.willSave() }
+        // Lists are chained, not concatenated: `+` copies (and retains) every object of an import again.
+        for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.willSave() }
         // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
         // store reports the conflict (naming it), unless the policy writes the object's values back.
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let rewrites = MergeArithmetic.rewritesDeletedRow(policy.mergeType)
-        try validate(insertedObjects + updatedObjects.filter { rewrites || !$0.faultState.isRowGone }, deleted: deletedObjects)
+        try validate([insertedObjects, updatedObjects.filter { rewrites || !$0.faultState.isRowGone }], deleted: deletedObjects)
         // Uniqueness constraints: conflicts go to the policy before anything is written; a resolution
         // changes the objects, which a failed save puts back.
         var restorePoint: ConstraintRestorePoint?
-        let constraintConflicts = try constraintConflicts(insertedObjects + updatedObjects, deleted: deletedObjects)
+        let constraintConflicts = try constraintConflicts([insertedObjects, updatedObjects].joined(), deleted: deletedObjects)
         if !constraintConflicts.isEmpty {
             let point = constraintRestorePoint()
             do {
@@ -72,7 +73,7 @@ extension NSManagedObjectContext {
         var changes = StoreChanges()
         var byKey: [ObjectKey: NSManagedObject] = [:]
         for object in insertedObjects {
-            changes.inserts.append(.init(key: object.objectID.key, layout: object.layout, values: object.values))
+            changes.inserts.append(.init(key: object.objectKey, layout: object.layout, values: object.values))
         }
         for object in updatedObjects {
             changes.updates.append(.init(key: object.objectID.key, layout: object.layout, values: object.values,
@@ -125,23 +126,23 @@ extension NSManagedObjectContext {
         let insertedPKs = outcome.insertedPrimaryKeys
         if changes.holdsReferences {
             let renamed = KeyRenaming(zip(insertedObjects, insertedPKs).map { object, pk in
-                (object.objectID.key, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: pk))
+                (object.objectKey, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: pk))
             })
-            for object in insertedObjects + updatedObjects where !object.layout.relationshipSlots.isEmpty && !object.isFault {
+            for object in [insertedObjects, updatedObjects].joined() where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = renamed.apply(object.values, object.layout)
             }
         }
         // When the saved objects are all the objects registered under temporary keys (an import), that
         // table is emptied at once.
-        let temporaryCount = insertedObjects.reduce(0) { $0 + ($1.objectID.isTemporaryID ? 1 : 0) }
+        let temporaryCount = insertedObjects.reduce(0) { $0 + ($1.objectKey.isTemporary ? 1 : 0) }
         let dropsTemporary = temporaryCount > 0 && temporaryCount == registry.temporaryCount
         if dropsTemporary {
             registry.removeAllTemporary()
             registry.reserveCapacity(registry.count + temporaryCount)
         }
         for (object, pk) in zip(insertedObjects, insertedPKs) {
-            if object.objectID.isTemporaryID {
-                if !dropsTemporary { registry[object.objectID.key] = nil }
+            if object.objectKey.isTemporary {
+                if !dropsTemporary { registry[object.objectKey] = nil }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
                                                     storeIdentifier: identifier)
                 registry[object.objectID.key] = object
@@ -253,7 +254,7 @@ extension NSManagedObjectContext {
         }
         touched.removeAll()
         postDidSave(saved, inserted: insertedSet ?? Set(insertedObjects), updated: updatedObjects, deleted: deletedObjects)
-        for object in insertedObjects + updatedObjects + deletedObjects { object.didSave() }
+        for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.didSave() }
     }
 
     /// The inserted objects in the order they were inserted. Insertion indexes are distinct and mostly
@@ -298,14 +299,15 @@ extension NSManagedObjectContext {
     /// Required values present, values of the attribute's type meeting its validation predicates (see
     /// AttributeValidation.swift). One error throws as itself; several as
     /// `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`.
-    func validate(_ objects: [NSManagedObject], deleted: [NSManagedObject] = []) throws {
+    func validate(_ lists: [[NSManagedObject]], deleted: [NSManagedObject] = []) throws {
         var errors: [CoreDataError] = deniedDeletes(deleted)
-        for object in objects {
-            let entityName = object.entity.name ?? "?"
-            errors += relationshipErrors(object)
-            for slot in object.layout.persistentSlots {
-                guard let attribute = object.layout.attribute(slot), !(attribute is NSDerivedAttributeDescription) else { continue }
-                let value = object.values[slot]
+        for object in lists.joined() {
+            let layout = object.layout
+            if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
+            let values = object.values
+            for (slot, attribute) in layout.validatedAttributes {
+                let value = values[slot]
+                let entityName = object.entity.name ?? "?"
                 if value.isNull {
                     if !attribute.isOptional {
                         errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError,

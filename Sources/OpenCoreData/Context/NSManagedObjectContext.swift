@@ -178,7 +178,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return
         }
         object.managedObjectContext = self
-        registry[object.objectID.key] = object
+        registry[object.objectKey] = object
         setLifecycle(.inserted, of: object)
         insertionCounter += 1
         object.insertionIndex = insertionCounter

@@ -385,6 +385,9 @@ final class EntityLayout: @unchecked Sendable {
     let persistentSlots: [Int]
     /// The same, as a set (every slot of a saved insert changed).
     let persistentSlotSet: Set<Int>
+    /// The attributes a save validates, with their slots: the persistent ones that are not derived (the
+    /// store computes those). Made once, so that validating an object casts no property.
+    let validatedAttributes: [(slot: Int, attribute: NSAttributeDescription)]
     /// Slots with a column of the entity's table (attributes and to-ones).
     let columnSlots: [Int]
     /// Slots of relationships (to-one and to-many).
@@ -411,6 +414,10 @@ final class EntityLayout: @unchecked Sendable {
         self.slotByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.persistentSlots = properties.indices.filter { !properties[$0].isTransient && (columns[$0] != nil || kinds[$0].relationship != nil) }
         self.persistentSlotSet = Set(persistentSlots)
+        self.validatedAttributes = persistentSlots.compactMap { slot in
+            guard let a = properties[slot] as? NSAttributeDescription, !(a is NSDerivedAttributeDescription) else { return nil }
+            return (slot, a)
+        }
         self.columnSlots = columns.indices.filter { columns[$0] != nil }
         self.relationshipSlots = kinds.indices.filter { kinds[$0].relationship != nil }
         self.defaultValues = properties.indices.map { i in

@@ -25,8 +25,7 @@ extension NSManagedObject {
     private func attributeValue(_ property: ManagedProperty) -> Value {
         checkQueue("@Managed property getter")
         let slot = property.slot(in: self, .attribute)
-        if isFault { fireFault() }
-        return slot < values.count ? values[slot] : .null
+        return loadedValue(slot)
     }
 
     // Concrete getters for the types Xcode writes most: the generic one below costs a witness-table call

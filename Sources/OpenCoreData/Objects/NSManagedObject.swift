@@ -27,17 +27,23 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             let state = self.objectState
             if let id = state.objectID { return id }
-            let id = NSManagedObjectID.temporary(for: entity)
+            let id = NSManagedObjectID(entity: entity, key: objectKey, storeIdentifier: "")
             state.objectID = id
             return id
         }
         set { objectState.objectID = newValue }
     }
 
-    /// The key of ``objectID``, read without making the ID of a bare batch fault.
+    /// The key of ``objectID``, read without making the ID (of a bare batch fault, or of a new object:
+    /// its temporary key is given here the first time).
     var objectKey: ObjectKey {
         if case .batch(let batch) = body { return batch.key(batchIndex) }
-        return objectID.key
+        let state = objectState
+        if let id = state.objectID { return id.key }
+        if let key = state.temporaryKey { return key }
+        let key = ObjectKey.newTemporary()
+        state.temporaryKey = key
+        return key
     }
 
     /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.
@@ -288,9 +294,23 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     package func predicateValue(atSlot slot: Int) -> Value { value(at: slot) }
 
     package func predicateInteger(atSlot slot: Int) -> Int64? {
-        if isFault { fireFault() }
-        guard slot < values.count, case .int(let x) = values[slot] else { return nil }
-        return x
+        if case .int(let x) = loadedValue(slot) { return x }
+        return nil
+    }
+
+    /// The value in `slot` (`.null` past the values), the fault fired first. A loaded object is read
+    /// with no call in between, so that neither its state nor its values are retained for the read: the
+    /// common start of the reads that need no key lookup (`@Managed` getters, compiled predicates).
+    @inline(__always) func loadedValue(_ slot: Int) -> Value {
+        if case .full(let state) = body, case .loaded = state.faultState {
+            return slot < state.values.count ? state.values[slot] : .null
+        }
+        return valueAfterFiring(slot)
+    }
+
+    @inline(never) private func valueAfterFiring(_ slot: Int) -> Value {
+        fireFault()
+        return slot < values.count ? values[slot] : .null
     }
 
     /// Mirrors `value(forKeyPath:)`.

@@ -19,7 +19,7 @@ public final class NSManagedObjectID: NSObject, NSFetchRequestResult, @unchecked
     /// A new temporary ID. Temporary IDs only need to be unique in this process: a counter (a `UUID()`
     /// per object reads `/dev/urandom` on Linux and dominated fetch and insert times).
     static func temporary(for entity: NSEntityDescription) -> NSManagedObjectID {
-        NSManagedObjectID(entity: entity, key: .temporary(temporaryCounter.add(1, ordering: .relaxed).newValue), storeIdentifier: "")
+        NSManagedObjectID(entity: entity, key: ObjectKey.newTemporary(), storeIdentifier: "")
     }
 
     /// Mirrors `isTemporaryID`.
@@ -60,6 +60,15 @@ enum ObjectKey: Hashable, Sendable {
         if case .permanent(_, let pk) = self { return pk }
         return nil
     }
+
+    /// Whether it names an object not saved yet.
+    var isTemporary: Bool {
+        if case .temporary = self { return true }
+        return false
+    }
+
+    /// A temporary key no other object of this process has had.
+    static func newTemporary() -> ObjectKey { .temporary(temporaryCounter.add(1, ordering: .relaxed).newValue) }
 
     /// One word to the hasher instead of the case and each field (registries and row caches hash keys
     /// on every fetch, fault and prefetch): the key with the root in its top bits, or a temporary number

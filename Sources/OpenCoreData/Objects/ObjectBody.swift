@@ -18,13 +18,19 @@ enum ObjectBody {
 /// A managed object's state once it is more than a batch fault: identity, context, values, what it read,
 /// and where it is in its life.
 final class ObjectState {
-    /// Made on first use for objects created without a context (a temporary ID).
-    var objectID: NSManagedObjectID?
-    weak var context: NSManagedObjectContext?
+    // The fields a read touches (the fault state, then the values) come first: with the object header
+    // they share the block's first cache line, so a read of a loaded object misses once here, not twice.
+    var faultState: FaultState
     /// Current values by slot; empty while the object is a fault whose values were never read.
     /// Unchecked exclusivity: no access to it overlaps another (none calls out while it holds the
     /// array), and the dynamic check cost a `@Managed` getter about as much as the read itself.
     @exclusivity(unchecked) var values: [Value]
+    /// Made on first use for an object not saved yet (a temporary ID with ``temporaryKey``).
+    var objectID: NSManagedObjectID?
+    /// The key of a new object, given when it is first needed (its context registers it by this key);
+    /// its ``objectID`` is made from it only when asked for, so an import makes no temporary ID objects.
+    var temporaryKey: ObjectKey?
+    weak var context: NSManagedObjectContext?
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]?
     /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
@@ -33,7 +39,6 @@ final class ObjectState {
     var insertionIndex = 0
     var lifecycle: Lifecycle
     var insertIsUnannounced = false
-    var faultState: FaultState
 
     init(objectID: NSManagedObjectID?, context: NSManagedObjectContext?, values: [Value], lifecycle: Lifecycle, faultState: FaultState) {
         self.objectID = objectID

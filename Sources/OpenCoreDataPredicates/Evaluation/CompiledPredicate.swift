@@ -151,10 +151,13 @@ private final class CompiledComparison: CompiledPredicate, @unchecked Sendable {
     /// makes an `.int` of directly), else `nil` (the caller converts it the general way).
     @inline(__always)
     private static func exactInteger(_ any: Any) -> Int64? {
+        // The type is checked exactly, and an `Any` keeps a value of these types in its first word: read
+        // there, without the runtime's dynamic cast.
+        func load<T>(_: T.Type) -> T { withUnsafePointer(to: any) { UnsafeRawPointer($0).load(as: T.self) } }
         switch ObjectIdentifier(type(of: any)) {
-        case ObjectIdentifier(Int.self): return Int64(any as! Int)
-        case ObjectIdentifier(Int64.self): return (any as! Int64)
-        case ObjectIdentifier(Int32.self): return Int64(any as! Int32)
+        case ObjectIdentifier(Int.self): return Int64(load(Int.self))
+        case ObjectIdentifier(Int64.self): return load(Int64.self)
+        case ObjectIdentifier(Int32.self): return Int64(load(Int32.self))
         default: return nil
         }
     }

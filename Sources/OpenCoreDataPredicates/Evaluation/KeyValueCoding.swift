@@ -101,7 +101,12 @@ package class ReaderClass: @unchecked Sendable {
 }
 
 private final class TypedReaderClass<R: PredicateValueReading>: ReaderClass, @unchecked Sendable {
-    override func reader(_ object: Any) -> PredicateValueReading? { object as? R }
+    /// The caller has checked that `object`'s dynamic type is exactly `R`, a class: an `Any` holding a
+    /// class instance (directly or inside a class-bound existential) keeps the reference in its first
+    /// word, so it is read from there instead of through the runtime's dynamic cast.
+    override func reader(_ object: Any) -> PredicateValueReading? {
+        withUnsafePointer(to: object) { UnsafeRawPointer($0).load(as: R.self) }
+    }
 }
 
 extension PredicateValueReading {
