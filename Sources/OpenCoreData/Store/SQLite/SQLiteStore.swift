@@ -235,9 +235,13 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         guard entityID >= 0, entityID < rowShapes.count, let shape = rowShapes[entityID] else { return [] }
         var values: [Value] = []
         values.reserveCapacity(shape.slots.count)
-        for slot in shape.slots {
-            switch slot {
-            case .attribute(let column, let type):
+        for (i, attribute) in shape.attributeColumns.enumerated() {
+            if let (column, type) = attribute {
+                values.append(row.value(column, as: type))
+                continue
+            }
+            switch shape.slots[i] {
+            case .attribute(let column, let type):  // (read above)
                 values.append(row.value(column, as: type))
             case .fixed(let value):
                 values.append(value)
@@ -380,9 +384,13 @@ final class RowShape {
         case toOne(Int32, entityColumn: Int32?, entity: Int, root: Int)
     }
     let slots: [Slot]
+    /// Each slot's column and type when it is a plain attribute, else `nil`: trivial values, so that the
+    /// per-row loop reads them without copying a ``Slot`` (an enum whose other payloads are counted
+    /// references: copying one per column cost about a tenth of a large fetch).
+    let attributeColumns: [(column: Int32, type: NSAttributeType)?]
 
     init(layout: EntityLayout, positions: [Int32?], entityColumns: [Int: Int32]) {
-        slots = positions.indices.map { slot in
+        let slots: [Slot] = positions.indices.map { slot in
             switch layout.kinds[slot] {
             case .attribute(let type):
                 guard let column = positions[slot] else { return .fixed(layout.defaultValues[slot]) }
@@ -395,6 +403,11 @@ final class RowShape {
             case .toMany:
                 return .fixed(ToManyFault.value)
             }
+        }
+        self.slots = slots
+        attributeColumns = slots.map { slot in
+            if case .attribute(let column, let type) = slot { return (column, type) }
+            return nil
         }
     }
 
