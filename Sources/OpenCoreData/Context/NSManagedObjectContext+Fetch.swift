@@ -221,7 +221,7 @@ extension NSManagedObjectContext {
     /// relationships.
     func hasPendingChanges(for plan: FetchPlan) -> Bool {
         let root = plan.layout.root
-        return inserted.values.contains { $0.layout.root === root }
+        return inserted.contains { $0.layout.root === root }
             || deleted.values.contains { $0.layout.root === root }
             || touched.values.contains { $0.layout.root === root && $0.isUpdated }
             || hasRelatedPendingChanges(for: plan)
@@ -236,7 +236,7 @@ extension NSManagedObjectContext {
         func related(_ o: NSManagedObject) -> Bool {
             o.entity.managedObjectModel === model && plan.relatedRoots.contains(o.layout.root.layout.entityID)
         }
-        return inserted.values.contains(where: related) || deleted.values.contains(where: related)
+        return inserted.contains(where: related) || deleted.values.contains(where: related)
             || touched.values.contains { related($0) && $0.isUpdated }
     }
 

@@ -257,20 +257,8 @@ extension NSManagedObjectContext {
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.didSave() }
     }
 
-    /// The inserted objects in the order they were inserted. Insertion indexes are distinct and mostly
-    /// dense, so they are placed by index rather than sorted.
-    func insertedInOrder() -> [NSManagedObject] {
-        guard inserted.count > 1 else { return Array(inserted.values) }
-        var low = Int.max, high = Int.min
-        for object in inserted.values {
-            low = min(low, object.insertionIndex)
-            high = max(high, object.insertionIndex)
-        }
-        guard high - low < 4 * inserted.count else { return inserted.values.sorted { $0.insertionIndex < $1.insertionIndex } }
-        var placed = [NSManagedObject?](repeating: nil, count: high - low + 1)
-        for object in inserted.values { placed[object.insertionIndex - low] = object }
-        return placed.compactMap { $0 }
-    }
+    /// The inserted objects in the order they were inserted.
+    func insertedInOrder() -> [NSManagedObject] { inserted.objects }
 
     func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
         let insertedObjects = insertedInOrder()

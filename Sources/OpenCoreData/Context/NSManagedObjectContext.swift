@@ -37,7 +37,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// registered anew; `nil` otherwise.
     var newlyRegistered: [NSManagedObject]?
     /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)`` alone.
-    private(set) var inserted: [ObjectIdentifier: NSManagedObject] = [:]
+    private(set) var inserted = InsertedObjects()
     private(set) var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
@@ -68,7 +68,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `registeredObjects`.
     public var registeredObjects: Set<NSManagedObject> { Set(registry.values) }
     /// Mirrors `insertedObjects`.
-    public var insertedObjects: Set<NSManagedObject> { Set(inserted.values) }
+    public var insertedObjects: Set<NSManagedObject> { Set(inserted.objects) }
     /// Mirrors `updatedObjects`: saved objects with values that differ from the saved ones.
     public var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter { $0.isUpdated && !$0.isDeleted }) }
     /// Mirrors `deletedObjects`.
@@ -149,7 +149,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         let id = ObjectIdentifier(object)
         let old = object.lifecycle
         object.lifecycle = state
-        if state == .inserted { inserted[id] = object } else if old == .inserted { inserted[id] = nil }
+        if state == .inserted, old != .inserted { inserted.add(object) } else if state != .inserted, old == .inserted { inserted.remove() }
         if state == .deleted { deleted[id] = object } else if old == .deleted { deleted[id] = nil }
     }
 
@@ -179,9 +179,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         object.managedObjectContext = self
         registry[object.objectKey] = object
-        setLifecycle(.inserted, of: object)
         insertionCounter += 1
         object.insertionIndex = insertionCounter
+        setLifecycle(.inserted, of: object)
         object.insertIsUnannounced = true
         unprocessed.inserted.append(object)
         object.awakeFromInsert()
@@ -241,7 +241,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Mirrors `rollback()`: forgets inserted objects, restores deleted and updated ones to their saved values.
     open func rollback() {
-        for object in inserted.values {
+        for object in inserted.objects {
             object.insertIsUnannounced = false
             registry[object.objectID.key] = nil
             object.managedObjectContext = nil
@@ -262,7 +262,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `reset()`: forgets every registered object (they become unusable), posting
     /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`.
     open func reset() {
-        let objects = Array(registry.values) + Array(inserted.values)
+        let objects = Array(registry.values) + inserted.objects
         registry.detachBatches(reset: true)
         for object in objects where !object.isBareBatchFault {
             object.insertIsUnannounced = false
