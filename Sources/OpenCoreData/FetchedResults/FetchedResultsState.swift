@@ -29,25 +29,40 @@ extension NSFetchRequest: FetchedResultsRequest {
 /// tiebreak (`Z_PK`, then insertion order for unsaved objects).
 struct FetchedOrder {
     let descriptors: [NSSortDescriptor]
+    /// Each descriptor's direction and string order, read once: a comparison reads no descriptor (a
+    /// descriptor's collation is parsed from its selector's name each time it is asked for).
+    private let rules: [(ascending: Bool, collation: StringCollation)]
 
-    /// Whether `a` sorts before `b`.
-    func precedes(_ a: FetchedEntry, _ b: FetchedEntry) -> Bool {
-        for (i, d) in descriptors.enumerated() {
-            var r = NSSortDescriptor.compare(a.keys[i], b.keys[i], collation: d.collation ?? .compare)
-            if !d.ascending { r = r.reversed }
-            if r != .orderedSame { return r == .orderedAscending }
-        }
-        return a.tiebreak < b.tiebreak
+    init(descriptors: [NSSortDescriptor]) {
+        self.descriptors = descriptors
+        rules = descriptors.map { ($0.ascending, $0.collation ?? .compare) }
     }
 
-    /// The first index of `rows` (sorted) whose entry does not precede `e`.
-    func insertionIndex(of e: FetchedEntry, in rows: [FetchedEntry]) -> Int {
-        var lo = 0, hi = rows.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if precedes(rows[mid], e) { lo = mid + 1 } else { hi = mid }
+    /// Whether `a` sorts before `b`.
+    func precedes(_ a: FetchedEntry, _ b: FetchedEntry) -> Bool { precedes(a.keys, a.tiebreak, b) }
+
+    /// Whether an entry with `keys` and `tiebreak` sorts before `b`.
+    @inline(__always)
+    private func precedes(_ keys: [Value], _ tiebreak: Int64, _ b: FetchedEntry) -> Bool {
+        for i in rules.indices {
+            var r = NSSortDescriptor.compare(keys[i], b.keys[i], collation: rules[i].collation)
+            if !rules[i].ascending { r = r.reversed }
+            if r != .orderedSame { return r == .orderedAscending }
         }
-        return lo
+        return tiebreak < b.tiebreak
+    }
+
+    /// The first index of `rows` (sorted) whose entry does not precede `e`. The rows are read in place
+    /// (`rows[mid]` would copy an entry, retaining its object, section name and keys, at every step).
+    func insertionIndex(of e: FetchedEntry, in rows: [FetchedEntry]) -> Int {
+        rows.withUnsafeBufferPointer { rows in
+            var lo = 0, hi = rows.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if precedes(rows[mid].keys, rows[mid].tiebreak, e) { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
     }
 
     /// The index of `e`'s object in `rows` (sorted), by binary search on the values that placed it.
@@ -78,9 +93,15 @@ struct FetchedResultsState {
     /// Whether `object` is shown.
     func contains(_ object: NSManagedObject) -> Bool { entries[ObjectIdentifier(object)] != nil }
 
+    /// The index of the section named `name`, comparing names in place (`firstIndex(where:)` copies
+    /// each section it passes, retaining its name, title and rows).
+    private func sectionIndex(named name: String) -> Int? {
+        sections.withUnsafeBufferPointer { sections in sections.indices.first { sections[$0].name == name } }
+    }
+
     /// The position of a shown entry (section by name, row by binary search).
     func indexPath(of e: FetchedEntry) -> IndexPath? {
-        guard let s = sections.firstIndex(where: { $0.name == e.section }),
+        guard let s = sectionIndex(named: e.section),
               let row = order.index(of: e, in: sections[s].entries) else { return nil }
         return IndexPath(row: row, section: s)
     }
@@ -104,7 +125,7 @@ struct FetchedResultsState {
     /// Places `e` by binary search: in its section, or in a new one (titled `indexTitle(name)`) placed
     /// by its first object.
     mutating func insert(_ e: FetchedEntry, indexTitle: (String) -> String?) {
-        var s = sections.firstIndex { $0.name == e.section }
+        var s = sectionIndex(named: e.section)
         if s == nil {
             var lo = 0, hi = sections.count
             while lo < hi {
