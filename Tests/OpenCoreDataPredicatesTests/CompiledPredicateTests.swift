@@ -108,18 +108,6 @@ struct CompiledPredicateTests {
     /// (``ReaderClass``): objects of other kinds in between — dictionaries, other classes, `nil` — still
     /// take their own way, and a reader class seen again is recognised again.
     @Test func readerClassMemoryDoesNotCaptureOtherObjects() throws {
-        final class Box: PredicateValueReading, KeyValueCoding {
-            let price: Int64
-            init(_ price: Int64) { self.price = price }
-            var predicateLayout: Int { 1_000_001 }
-            func predicateSlot(forKey key: String) throws -> Int {
-                guard key == "price" else { throw PredicateEvaluationError(.notKeyValueCodingCompliant(type: "Box", key: key)) }
-                return 0
-            }
-            func predicateValue(atSlot slot: Int) -> Value { .int(price) }
-            func predicateInteger(atSlot slot: Int) -> Int64? { price }
-            func value(forKey key: String) -> Any? { key == "price" ? price : nil }
-        }
         final class OtherBox: PredicateValueReading {
             let price: Double
             init(_ price: Double) { self.price = price }
@@ -143,24 +131,17 @@ struct CompiledPredicateTests {
     }
 
     /// The remembered reader class reads the object out of the `Any` directly, without a cast: that must
-    /// hold however the object was wrapped — as itself, as `AnyObject`, as a protocol existential, inside
-    /// an `Optional` (a different type: not a reader) — and integers in a dictionary are read the same
+    /// hold however the object was wrapped — as itself, as `AnyObject`, as a class-bound or an opaque
+    /// protocol existential, inside an `Optional` (a different type: not a reader) — and integers in a dictionary are read the same
     /// way only when their type is exactly `Int`, `Int64` or `Int32`.
     @Test func readersAndIntegersPassedAsAnyAreReadWhereverTheyAreWrapped() throws {
-        final class Box: PredicateValueReading {
-            let price: Int64
-            init(_ price: Int64) { self.price = price }
-            var predicateLayout: Int { 1_000_003 }
-            func predicateSlot(forKey key: String) throws -> Int { 0 }
-            func predicateValue(atSlot slot: Int) -> Value { .int(price) }
-            func predicateInteger(atSlot slot: Int) -> Int64? { price }
-        }
         let predicate = NSPredicate(format: "price < 5")
         for round in 0..<3 {
             for price in [Int64(1), 9, -4, 5] {
                 let box = Box(price), expected = price < 5
                 let wrapped: [(String, Any?)] = [("itself", box), ("AnyObject", box as AnyObject),
-                                                 ("existential", box as PredicateValueReading), ("Optional", Optional(box) as Any)]
+                                                 ("existential", box as PredicateValueReading),
+                                                 ("opaque existential", box as KeyValueCoding), ("Optional", Optional(box) as Any)]
                 for (how, object) in wrapped {
                     #expect(predicate.evaluate(with: object) == expected, "round \(round), price \(price), \(how)")
                 }
@@ -178,3 +159,17 @@ struct CompiledPredicateTests {
     }
 }
 
+/// A value reader with one integer key, `price`, in slot 0 (the compiled predicates' tests pass it as
+/// itself, as `Any` and wrapped in other ways).
+private final class Box: PredicateValueReading, KeyValueCoding {
+    let price: Int64
+    init(_ price: Int64) { self.price = price }
+    var predicateLayout: Int { 1_000_001 }
+    func predicateSlot(forKey key: String) throws -> Int {
+        guard key == "price" else { throw PredicateEvaluationError(.notKeyValueCodingCompliant(type: "Box", key: key)) }
+        return 0
+    }
+    func predicateValue(atSlot slot: Int) -> Value { .int(price) }
+    func predicateInteger(atSlot slot: Int) -> Int64? { price }
+    func value(forKey key: String) -> Any? { key == "price" ? price : nil }
+}

@@ -71,7 +71,7 @@ extension NSManagedObjectContext {
         }
         guard !byConstraint.isEmpty else { return [] }
         // Rows judged by their objects' pending state, not by the store: candidates and deleted objects.
-        let pending = Set((candidates + deleted).map { $0.objectID.key })
+        let pending = Set((candidates + deleted).map(\.objectKey))
         var conflicts: [NSConstraintConflict] = []
         for (constraint, objects) in byConstraint {
             var groups: [[Value]: [NSManagedObject]] = [:]
