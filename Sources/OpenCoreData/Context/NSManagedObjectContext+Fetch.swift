@@ -274,7 +274,7 @@ extension NSManagedObjectContext {
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
-        let candidates = insertedInOrder()
+        let candidates = inserted.objects
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
             + readingChanges
         for object in candidates where included.contains(object.layout.entityID) {

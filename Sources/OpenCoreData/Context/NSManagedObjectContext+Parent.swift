@@ -56,7 +56,7 @@ extension NSManagedObjectContext {
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
-        let candidates = insertedInOrder()
+        let candidates = inserted.objects
             + touched.values.filter { !$0.isDeleted }
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }

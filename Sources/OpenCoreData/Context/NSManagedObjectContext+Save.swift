@@ -257,11 +257,8 @@ extension NSManagedObjectContext {
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.didSave() }
     }
 
-    /// The inserted objects in the order they were inserted.
-    func insertedInOrder() -> [NSManagedObject] { inserted.objects }
-
     func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
-        let insertedObjects = insertedInOrder()
+        let insertedObjects = inserted.objects
         let updatedObjects = touched.values.filter { $0.isUpdated && !$0.isDeleted }
             .sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         let deletedObjects = deleted.values.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
@@ -290,12 +287,11 @@ extension NSManagedObjectContext {
     func validate(_ lists: [[NSManagedObject]], deleted: [NSManagedObject] = []) throws {
         var errors: [CoreDataError] = deniedDeletes(deleted)
         for object in lists.joined() {
-            let layout = object.layout
+            let layout = object.layout, entityName = object.entity.name ?? "?"
             if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
             let values = object.values
             for (slot, attribute) in layout.validatedAttributes {
                 let value = values[slot]
-                let entityName = object.entity.name ?? "?"
                 if value.isNull {
                     if !attribute.isOptional {
                         errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError,

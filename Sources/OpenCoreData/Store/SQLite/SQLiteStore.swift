@@ -241,8 +241,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
                 continue
             }
             switch shape.slots[i] {
-            case .attribute(let column, let type):  // (read above)
-                values.append(row.value(column, as: type))
+            case .attribute:
+                preconditionFailure("a plain attribute is read through attributeColumns")
             case .fixed(let value):
                 values.append(value)
             case .transformed(let column, let transform):
