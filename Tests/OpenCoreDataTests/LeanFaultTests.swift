@@ -34,14 +34,16 @@ struct LeanFaultTests {
     @Test func aBareFaultIsOneSmallHeapBlock() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let context = try savedStore(store, count: 3)
+        let context = try savedStore(store, count: 64)
         try context.performAndWait {
             let objects = try context.fetch(batchedRequest())
             #expect(objects.allSatisfy { $0.isBareBatchFault && $0.isFault })
             // 40 bytes of instance (header, entity, body, batch index): glibc's 48-byte block. A stored
             // property added to NSManagedObject breaks figure 5; give it a place in ObjectState instead.
-            let usable = mallocUsableSize(Unmanaged.passUnretained(objects[0]).toOpaque())
-            #expect(usable <= 40, "a bare fault takes \(usable) usable bytes")
+            // The smallest block of many: glibc hands out a free 64-byte block whole for a 48-byte request
+            // when the rest would be too small to split off, so one object's block depends on the heap.
+            let usable = objects.map { mallocUsableSize(Unmanaged.passUnretained($0).toOpaque()) }.min() ?? 0
+            #expect(usable == 40, "a bare fault takes \(usable) usable bytes")
         }
     }
 
