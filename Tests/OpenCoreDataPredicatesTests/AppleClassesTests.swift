@@ -108,4 +108,38 @@ struct AppleClassesTests {
         #expect(built.rightExpression.constantValue as AnyObject === box)
         #expect(built.evaluate(with: ["a": box]))
     }
+
+    /// Darwin keeps the object of every constant given — a `%@` argument, a substitution variable, an
+    /// expression built with `forConstantValue:` — wherever it sits in the predicate.
+    @Test func constantsKeepTheirObjectWhereverTheySit() throws {
+        let box = Box(), other = Box()
+        let string = NSString(string: "x")
+        let parsed = try #require(NSPredicate(format: "a == 1 AND (b == %@ OR c IN %@) AND d == %@", box, [other], string) as? NSCompoundPredicate)
+        func right(_ p: Any) -> Any? { (p as? NSComparisonPredicate)?.rightExpression.constantValue }
+        #expect(right(parsed.subpredicates[0]) as? NSNumber == 1, "a literal stays a value")
+        let inner = try #require(parsed.subpredicates[1] as? NSCompoundPredicate)
+        #expect(right(inner.subpredicates[0]) as AnyObject === box)
+        #expect((right(inner.subpredicates[1]) as? [Box])?.first === other)
+        #expect(right(parsed.subpredicates[2]) as AnyObject === string)
+        #expect(parsed.evaluate(with: ["a": 1, "b": box, "c": other, "d": "x"]))
+
+        let built = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "a"), rightExpression: NSExpression(forConstantValue: box),
+                                          modifier: .direct, type: .equalTo)
+        let folded = NSCompoundPredicate(orPredicateWithSubpredicates: [NSPredicate(format: "b == 2"), NSCompoundPredicate(notPredicateWithSubpredicate: built)])
+        let negated = try #require(folded.subpredicates[1] as? NSCompoundPredicate)
+        #expect(right(negated.subpredicates[0]) as AnyObject === box)
+
+        let substituted = try #require(NSPredicate(format: "a == $X").withSubstitutionVariables(["X": box]) as? NSComparisonPredicate)
+        #expect(substituted.rightExpression.constantValue as AnyObject === box)
+
+        let array = NSArray(array: [1, 2])
+        let function = NSExpression(forFunction: "count:", arguments: [NSExpression(forConstantValue: array)])
+        #expect(function.arguments?.first?.constantValue as AnyObject === array)
+        let ternary = NSExpression(forConditional: NSPredicate(format: "a == %@", box), trueExpression: NSExpression(forConstantValue: other),
+                                   falseExpression: NSExpression(forConstantValue: 0))
+        #expect(ternary.trueExpression.constantValue as AnyObject === other)
+        #expect((ternary.predicate as? NSComparisonPredicate)?.rightExpression.constantValue as AnyObject === box)
+        let expression = NSExpression(format: "%@ UNION {1}", NSExpression(forConstantValue: array))
+        #expect(expression.leftExpression.constantValue as AnyObject === array)
+    }
 }

@@ -72,6 +72,41 @@ struct ArchivingTests {
         #expect(try sub.evaluate(validating: ["a": 1]))
     }
 
+    /// Apple's `allowEvaluation()` walks down the tree: allowing a part allows that part (and its parts) only,
+    /// and every view of the same part shares its permission.
+    @Test func allowingAPartAllowsThatPartOnly() throws {
+        let p = NSPredicate(format: "a == 1 AND (b < 3 OR TERNARY(c > 1, 'y', 'n') == 'y')")
+        let decoded = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSCompoundPredicate.self, from: Self.archive(p)))
+        let object: [String: Any] = ["a": 1, "b": 2, "c": 2]
+        let first = try #require(decoded.subpredicates[0] as? NSComparisonPredicate)
+        first.allowEvaluation()
+        #expect(try (decoded.subpredicates[0] as? NSPredicate)?.evaluate(validating: object) == true, "a second view of the same part")
+        #expect(throws: PredicateEvaluationError(.evaluationNotAllowed)) { try decoded.evaluate(validating: object) }
+        let second = try #require(decoded.subpredicates[1] as? NSCompoundPredicate)
+        #expect(throws: PredicateEvaluationError(.evaluationNotAllowed)) { try second.evaluate(validating: object) }
+
+        // Expressions of a decoded predicate, and their parts, are gated the same way.
+        let ternary = try #require(second.subpredicates[1] as? NSComparisonPredicate).leftExpression
+        #expect(ternary.expressionValue(with: object, context: nil) == nil)
+        #expect(ternary.trueExpression.expressionValue(with: object, context: nil) == nil)
+        #expect(throws: PredicateEvaluationError(.evaluationNotAllowed)) { try ternary.predicate.evaluate(validating: object) }
+        ternary.trueExpression.allowEvaluation()
+        #expect(ternary.trueExpression.expressionValue(with: object, context: nil) as? String == "y")
+        #expect(ternary.expressionValue(with: object, context: nil) == nil)
+
+        // A predicate made from a refused one is refused too, and allowing it does not allow the original.
+        let substituted = second.withSubstitutionVariables([:])
+        #expect(throws: PredicateEvaluationError(.evaluationNotAllowed)) { try substituted.evaluate(validating: object) }
+        substituted.allowEvaluation()
+        #expect(try substituted.evaluate(validating: object))
+        #expect(throws: PredicateEvaluationError(.evaluationNotAllowed)) { try second.evaluate(validating: object) }
+
+        decoded.allowEvaluation()
+        #expect(try decoded.evaluate(validating: object))
+        #expect(try second.evaluate(validating: object), "a view made before the whole was allowed")
+        #expect(ternary.expressionValue(with: object, context: nil) as? String == "y")
+    }
+
     @Test func blockPredicatesAreNotArchivable() {
         let p = NSPredicate { _, _ in true }
         #expect(throws: PredicateArchivingError.self) { try Self.archive(p) }

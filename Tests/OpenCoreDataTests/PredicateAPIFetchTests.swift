@@ -77,4 +77,23 @@ struct PredicateAPIFetchTests {
             #expect(store.queryCount == before)
         }
     }
+
+    /// Issue #17, item 8: a managed object or an object ID given as `%@` is what `constantValue` returns
+    /// (the predicate compares keys underneath), and the predicate still fetches by key.
+    @Test func managedObjectArgumentsAreTheirOwnConstants() throws {
+        let file = TemporaryStore()
+        defer { file.cleanUp() }
+        let context = try Self.zoo(file)
+        try context.performAndWait {
+            let zoos = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Zoo"))
+            let predicate = NSPredicate(format: "%@ IN zoos OR %@ IN zoos", zoos[0], zoos[1].objectID)
+            let parts = try #require(predicate as? NSCompoundPredicate).subpredicates.compactMap { $0 as? NSComparisonPredicate }
+            #expect(parts.first?.leftExpression.constantValue as? NSManagedObject === zoos[0])
+            #expect(parts.last?.leftExpression.constantValue as? NSManagedObjectID == zoos[1].objectID)
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")
+            request.predicate = predicate
+            let animals = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Animal"))
+            #expect(Set(try context.fetch(request).map(\.objectID)) == Set(animals.filter { predicate.evaluate(with: $0) }.map(\.objectID)))
+        }
+    }
 }

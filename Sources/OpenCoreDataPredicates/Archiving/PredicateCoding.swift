@@ -22,13 +22,40 @@ import Synchronization
 // which checks the whole archive first, because swift-corelibs-foundation's unarchiver traps on some hostile
 // input (docs/Predicates.md, "Archiving").
 
-/// Whether a decoded predicate, expression or sort descriptor may be evaluated: shared by a decoded object
-/// and the views of its parts, opened by `allowEvaluation()`.
+/// Whether a decoded predicate, expression or sort descriptor may be evaluated, opened by
+/// `allowEvaluation()`. Each part of a decoded object (a subpredicate, an expression, an argument) has a
+/// gate of its own, kept here by the part's position, so that every view of the same part shares one
+/// permission: opening a gate opens its parts, as Apple's `allowEvaluation()` walks down the tree, and
+/// opening a part leaves the whole closed.
 package final class EvaluationGate: Sendable {
-    private let allowed = Atomic<Bool>(false)
-    package init() {}
+    private let allowed: Atomic<Bool>
+    private let parts = Mutex<[Int: EvaluationGate]>([:])
+    package convenience init() { self.init(open: false) }
+    private init(open: Bool) { allowed = Atomic(open) }
     package var isOpen: Bool { allowed.load(ordering: .acquiring) }
-    package func open() { allowed.store(true, ordering: .releasing) }
+
+    /// Opens this gate and those of the parts reached from it.
+    package func open() {
+        let opened = parts.withLock { parts in
+            allowed.store(true, ordering: .releasing)
+            return Array(parts.values)
+        }
+        for part in opened { part.open() }
+    }
+
+    /// A new gate, open if this one is now (for a predicate made from a decoded one: allowing either
+    /// later does not allow the other).
+    package func copy() -> EvaluationGate { EvaluationGate(open: isOpen) }
+
+    /// The gate of the part at `position` (the same gate every time; open if this one is).
+    package func part(_ position: Int) -> EvaluationGate {
+        parts.withLock { parts in
+            if let gate = parts[position] { return gate }
+            let gate = EvaluationGate(open: isOpen)
+            parts[position] = gate
+            return gate
+        }
+    }
 }
 
 /// Why a predicate, expression or sort descriptor cannot be archived or unarchived. Darwin raises

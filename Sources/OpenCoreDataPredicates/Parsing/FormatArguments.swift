@@ -11,6 +11,10 @@ import Foundation
 struct FormatArguments {
     private let values: [Any]
     private(set) var used = 0
+    /// The `%@` objects whose identity a constant would lose, and the tables of `%@` expressions.
+    private var given: [(value: Value, object: Any)] = []
+    private var givenInExpressions: [GivenConstants?] = []
+    var givenConstants: GivenConstants? { GivenConstants.combining(given, givenInExpressions) }
     var count: Int { values.count }
 
     init(_ values: [Any]) { self.values = values }
@@ -31,8 +35,13 @@ struct FormatArguments {
         let kind = value.map { "is a \(type(of: $0))" } ?? "is nil"
         switch spec.last! {
         case "@":
-            if let expression = value as? NSExpression { return expression.node }
-            return .constant(Value(any: value))
+            if let expression = value as? NSExpression {
+                givenInExpressions.append(expression.constantsForParent)
+                return expression.node
+            }
+            let constant = Value(any: value)
+            if let entry = GivenConstants.entry(for: value, value: constant) { given.append(entry) }
+            return .constant(constant)
         case "K":
             guard let path = (value as? String) ?? (value as? NSString).map({ $0 as String }) else {
                 throw bad("\(kind), expected a key path string")

@@ -63,18 +63,27 @@ package struct PredicateParser {
     /// Parses a whole predicate format string, substituting format arguments.
     /// Arguments the format does not use are an error unless `allowsUnusedArguments` (Darwin ignores them).
     package static func parsePredicate(_ format: String, arguments: [Any], allowsUnusedArguments: Bool = false) throws(PredicateFormatError) -> PredicateNode {
+        try parsePredicateKeepingArguments(format, arguments: arguments, allowsUnusedArguments: allowsUnusedArguments).node
+    }
+
+    /// ``parsePredicate(_:arguments:allowsUnusedArguments:)``, with the `%@` objects the constants were
+    /// made from (see ``GivenConstants``).
+    package static func parsePredicateKeepingArguments(_ format: String, arguments: [Any], allowsUnusedArguments: Bool)
+        throws(PredicateFormatError) -> (node: PredicateNode, given: GivenConstants?) {
         var parser = try PredicateParser(format, arguments: arguments, allowsUnusedArguments: allowsUnusedArguments)
         let node = try parser.parsePredicate()
         try parser.finish()
-        return node
+        return (node, parser.arguments.givenConstants)
     }
 
-    /// Parses a whole expression format string (`NSExpression(format:)`).
-    package static func parseExpression(_ format: String, arguments: [Any], allowsUnusedArguments: Bool = false) throws(PredicateFormatError) -> ExpressionNode {
+    /// Parses a whole expression format string (`NSExpression(format:)`), with the `%@` objects its
+    /// constants were made from.
+    package static func parseExpression(_ format: String, arguments: [Any], allowsUnusedArguments: Bool = false)
+        throws(PredicateFormatError) -> (node: ExpressionNode, given: GivenConstants?) {
         var parser = try PredicateParser(format, arguments: arguments, allowsUnusedArguments: allowsUnusedArguments)
         let node = try parser.parseExpression()
         try parser.finish()
-        return node
+        return (node, parser.arguments.givenConstants)
     }
 
     mutating func finish() throws(PredicateFormatError) {

@@ -46,6 +46,7 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     ) {
         self.init(node: .comparison(ComparisonNode(lhs.node, type, rhs.node, modifier: modifier, options: options)))
         givenExpressions = (lhs, rhs)
+        givenConstants = GivenConstants.combining([], [lhs.constantsForParent, rhs.constantsForParent])
     }
 
     package required init(node: PredicateNode) { super.init(node: node) }
@@ -69,11 +70,11 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
 
     /// Mirrors `leftExpression`.
     public var leftExpression: NSExpression {
-        givenExpressions?.left ?? NSExpression(node: comparison.left).sharingGate(archiveGate)
+        givenExpressions?.left ?? NSExpression(node: comparison.left).inheriting(archiveGate?.part(0), givenConstants)
     }
     /// Mirrors `rightExpression`.
     public var rightExpression: NSExpression {
-        givenExpressions?.right ?? NSExpression(node: comparison.right).sharingGate(archiveGate)
+        givenExpressions?.right ?? NSExpression(node: comparison.right).inheriting(archiveGate?.part(1), givenConstants)
     }
     /// Mirrors `predicateOperatorType`.
     public var predicateOperatorType: Operator { comparison.op }

@@ -30,6 +30,7 @@ public class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
             precondition(nodes.count == 1, "NSCompoundPredicate(type: .not) takes one subpredicate, got \(nodes.count)")
             self.init(node: .not(nodes[0]))
         }
+        givenConstants = GivenConstants.combining([], subpredicates.map(\.givenConstants))
     }
 
     /// Mirrors `init(andPredicateWithSubpredicates:)`.
@@ -44,7 +45,7 @@ public class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
 
     /// Mirrors `init(notPredicateWithSubpredicate:)`.
     public convenience init(notPredicateWithSubpredicate predicate: NSPredicate) {
-        self.init(node: .not(predicate.node))
+        self.init(type: .not, subpredicates: [predicate])
     }
 
     /// Mirrors `compoundPredicateType`.
@@ -60,8 +61,8 @@ public class NSCompoundPredicate: NSPredicate, @unchecked Sendable {
     /// Mirrors `subpredicates` (`[Any]` on Darwin; each element is an `NSPredicate`).
     public var subpredicates: [Any] {
         switch node {
-        case .and(let ps), .or(let ps): return ps.map { sharingGate(NSPredicate.wrap($0)) }
-        case .not(let p): return [sharingGate(NSPredicate.wrap(p))]
+        case .and(let ps), .or(let ps): return ps.enumerated().map { part(NSPredicate.wrap($1), at: $0) }
+        case .not(let p): return [part(NSPredicate.wrap(p), at: 0)]
         default: return []
         }
     }

@@ -32,6 +32,8 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// Set when the expression was decoded from an archive (or belongs to a decoded predicate): closed
     /// until ``allowEvaluation()``.
     package var archiveGate: EvaluationGate?
+    /// The objects the constants inside it were made from (``GivenConstants``).
+    package var givenConstants: GivenConstants?
 
     /// Mirrors `init(coder:)` (`NSSecureCoding`): the expression kind from `NSExpressionType` and Apple's
     /// keys for it (see `Archiving/PredicateCoding.swift`). It refuses evaluation until
@@ -53,11 +55,47 @@ public class NSExpression: NSObject, @unchecked Sendable {
     public class var supportsSecureCoding: Bool { true }
 
     /// Mirrors `allowEvaluation()`: lets an expression decoded from an archive be evaluated
-    /// (``expressionValue(with:context:)`` returns `nil` until then).
+    /// (``expressionValue(with:context:)`` returns `nil` until then), with every part reached from it.
     public func allowEvaluation() { archiveGate?.open() }
 
-    /// This expression, sharing `gate`.
-    package func sharingGate(_ gate: EvaluationGate?) -> NSExpression { archiveGate = gate; return self }
+    /// This expression as a part of a larger one: with the part's archive permission `gate` and the
+    /// objects the whole's constants were made from.
+    package func inheriting(_ gate: EvaluationGate?, _ constants: GivenConstants?) -> NSExpression {
+        archiveGate = gate
+        givenConstants = constants
+        return self
+    }
+
+    /// The part of this expression at `position`, with that part's archive permission.
+    private func part(_ node: ExpressionNode, at position: PartPosition) -> NSExpression {
+        NSExpression(node: node).inheriting(archiveGate?.part(position.rawValue), givenConstants)
+    }
+
+    /// What a predicate or expression made from this one keeps of its given objects.
+    package var constantsForParent: GivenConstants? {
+        guard let givenConstant, case .constant(let value) = node,
+              let own = GivenConstants.entry(for: givenConstant, value: value) else { return givenConstants }
+        return GivenConstants.combining([own], [givenConstants])
+    }
+
+    /// The given objects of expressions and values passed as arguments (values become constants).
+    private static func constants(of parts: [Any]) -> GivenConstants? {
+        GivenConstants.combining([], parts.map { part in
+            if let expression = part as? NSExpression { return expression.constantsForParent }
+            return GivenConstants.combining(GivenConstants.entry(for: part, value: Value(any: part)).map { [$0] } ?? [])
+        })
+    }
+
+    /// Where a part sits in an expression, for its archive permission (arguments and the items of an
+    /// aggregate follow `items`).
+    private struct PartPosition {
+        let rawValue: Int
+        static let operand = PartPosition(rawValue: 0), left = PartPosition(rawValue: 1)
+        static let right = PartPosition(rawValue: 2), collection = PartPosition(rawValue: 3)
+        static let predicate = PartPosition(rawValue: 4), trueBranch = PartPosition(rawValue: 5)
+        static let falseBranch = PartPosition(rawValue: 6)
+        static func item(_ index: Int) -> PartPosition { PartPosition(rawValue: 7 + index) }
+    }
 
     package init(node: ExpressionNode) {
         self.node = node
@@ -80,7 +118,9 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// not use are ignored, as on Darwin.
     public convenience init(format expressionFormat: String, argumentArray arguments: [Any]) {
         do {
-            self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments, allowsUnusedArguments: true))
+            let parsed = try PredicateParser.parseExpression(expressionFormat, arguments: arguments, allowsUnusedArguments: true)
+            self.init(node: parsed.node)
+            givenConstants = parsed.given
         } catch {
             fatalError("\(error)")
         }
@@ -89,7 +129,9 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// The throwing form of `NSExpression(format:argumentArray:)`. Not in Core Data. An argument the format
     /// does not use is an error, as in `NSPredicate(validatingFormat:)`.
     public convenience init(validatingFormat expressionFormat: String, argumentArray arguments: [Any] = []) throws {
-        self.init(node: try PredicateParser.parseExpression(expressionFormat, arguments: arguments))
+        let parsed = try PredicateParser.parseExpression(expressionFormat, arguments: arguments)
+        self.init(node: parsed.node)
+        givenConstants = parsed.given
     }
 
     /// Mirrors `NSExpression(forConstantValue:)`. ``constantValue`` returns `obj` itself, as on Darwin.
@@ -126,36 +168,44 @@ public class NSExpression: NSObject, @unchecked Sendable {
     public convenience init(validatingFunction name: String, arguments parameters: [Any]) throws {
         try BuiltinFunctions.check(name, argumentCount: parameters.count)
         self.init(node: .function(name, parameters.map(NSExpression.node(of:))))
+        givenConstants = NSExpression.constants(of: parameters)
     }
 
     /// Mirrors `NSExpression(forUnionSet:with:)`: the elements of either collection, as a set.
     public convenience init(forUnionSet left: NSExpression, with right: NSExpression) {
         self.init(node: .setOperation(.union, left.node, right.node))
+        givenConstants = NSExpression.constants(of: [left, right])
     }
 
     /// Mirrors `NSExpression(forIntersectSet:with:)`: the elements of `left` that `right` also has, as a set.
     public convenience init(forIntersectSet left: NSExpression, with right: NSExpression) {
         self.init(node: .setOperation(.intersect, left.node, right.node))
+        givenConstants = NSExpression.constants(of: [left, right])
     }
 
     /// Mirrors `NSExpression(forMinusSet:with:)`: the elements of `left` that `right` does not have, as a set.
     public convenience init(forMinusSet left: NSExpression, with right: NSExpression) {
         self.init(node: .setOperation(.minus, left.node, right.node))
+        givenConstants = NSExpression.constants(of: [left, right])
     }
 
     /// Mirrors `NSExpression(forAggregate:)`.
     public convenience init(forAggregate subexpressions: [Any]) {
         self.init(node: .aggregate(subexpressions.map(NSExpression.node(of:))))
+        givenConstants = NSExpression.constants(of: subexpressions)
     }
 
     /// Mirrors `NSExpression(forSubquery:usingIteratorVariable:predicate:)`.
     public convenience init(forSubquery expression: NSExpression, usingIteratorVariable variable: String, predicate: NSPredicate) {
         self.init(node: .subquery(expression.node, variable, predicate.node))
+        givenConstants = GivenConstants.combining([], [expression.constantsForParent, predicate.givenConstants])
     }
 
     /// Mirrors `NSExpression(forConditional:trueExpression:falseExpression:)` (`TERNARY`).
     public convenience init(forConditional predicate: NSPredicate, trueExpression: NSExpression, falseExpression: NSExpression) {
         self.init(node: .conditional(predicate.node, trueExpression.node, falseExpression.node))
+        givenConstants = GivenConstants.combining([], [predicate.givenConstants, trueExpression.constantsForParent,
+                                                       falseExpression.constantsForParent])
     }
 
     /// Mirrors `NSExpression.expressionForEvaluatedObject()` (`SELF`).
@@ -188,22 +238,23 @@ public class NSExpression: NSObject, @unchecked Sendable {
 
     /// Mirrors `leftExpression`: the left side of a set expression (`UNION`, `INTERSECT`, `MINUS`).
     public var leftExpression: NSExpression {
-        if case .setOperation(_, let l, _) = node { return NSExpression(node: l) }
+        if case .setOperation(_, let l, _) = node { return part(l, at: .left) }
         preconditionFailure("leftExpression is defined for set expressions, not for \(description)")
     }
 
     /// Mirrors `rightExpression`: the right side of a set expression.
     public var rightExpression: NSExpression {
-        if case .setOperation(_, _, let r) = node { return NSExpression(node: r) }
+        if case .setOperation(_, _, let r) = node { return part(r, at: .right) }
         preconditionFailure("rightExpression is defined for set expressions, not for \(description)")
     }
 
-    /// Mirrors `constantValue`: the object given to ``init(forConstantValue:)`` itself; for a constant of a
-    /// format string, an equal value (numbers as `NSNumber`, as on Darwin).
+    /// Mirrors `constantValue`: the object given — to ``init(forConstantValue:)``, as a `%@` argument, as a
+    /// substitution variable — itself, wherever the expression sits in a predicate (see ``GivenConstants``);
+    /// for a literal of a format string, its value (numbers as `NSNumber`, as on Darwin).
     public var constantValue: Any? {
         if let givenConstant { return givenConstant }
         switch node {
-        case .constant(let v): return v.anyValue
+        case .constant(let v): return givenConstants?.object(for: v) ?? v.anyValue
         case .symbol(let s): return s
         default: return nil
         }
@@ -234,7 +285,9 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `arguments`.
     public var arguments: [NSExpression]? {
         if case .function(let name, let args) = node {
-            return (name == "FUNCTION" ? Array(args.dropFirst(2)) : args).map(NSExpression.init(node:))
+            return (name == "FUNCTION" ? Array(args.dropFirst(2)) : args).enumerated().map {
+                part($1, at: .item($0))
+            }
         }
         return nil
     }
@@ -242,8 +295,8 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `operand`: `SELF` for a key path, the base of `$x.name`, the receiver of `FUNCTION(…)`.
     public var operand: NSExpression {
         switch node {
-        case .member(let base, _): return NSExpression(node: base)
-        case .function("FUNCTION", let args) where !args.isEmpty: return NSExpression(node: args[0])
+        case .member(let base, _): return part(base, at: .operand)
+        case .function("FUNCTION", let args) where !args.isEmpty: return part(args[0], at: .operand)
         default: return NSExpression(node: .evaluatedObject)
         }
     }
@@ -251,8 +304,9 @@ public class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `collection`: the subexpressions of an aggregate, or the collection of a subquery.
     public var collection: Any {
         switch node {
-        case .aggregate(let items): return items.map(NSExpression.init(node:))
-        case .subquery(let c, _, _): return NSExpression(node: c)
+        case .aggregate(let items):
+            return items.enumerated().map { part($1, at: .item($0)) }
+        case .subquery(let c, _, _): return part(c, at: .collection)
         default: return [NSExpression]()
         }
     }
@@ -262,7 +316,8 @@ public class NSExpression: NSObject, @unchecked Sendable {
         switch node {
         case .subquery(_, _, let p), .conditional(let p, _, _):
             let view = NSPredicate.wrap(p)
-            view.archiveGate = archiveGate
+            view.archiveGate = archiveGate?.part(PartPosition.predicate.rawValue)
+            view.givenConstants = givenConstants
             return view
         default: return NSPredicate(value: true)
         }
@@ -270,13 +325,13 @@ public class NSExpression: NSObject, @unchecked Sendable {
 
     /// Mirrors `trueExpression`.
     public var trueExpression: NSExpression {
-        if case .conditional(_, let t, _) = node { return NSExpression(node: t) }
+        if case .conditional(_, let t, _) = node { return part(t, at: .trueBranch) }
         return self
     }
 
     /// Mirrors `falseExpression`.
     public var falseExpression: NSExpression {
-        if case .conditional(_, _, let f) = node { return NSExpression(node: f) }
+        if case .conditional(_, _, let f) = node { return part(f, at: .falseBranch) }
         return self
     }
 

@@ -23,8 +23,8 @@ extension _NSPredicateFormatInitializing where Self: NSPredicate {
     /// Mirrors `NSPredicate(format:argumentArray:)`; see ``init(format:_:)``.
     public init(format predicateFormat: String, argumentArray arguments: [Any]?) {
         do {
-            let node = try PredicateParser.parsePredicate(predicateFormat, arguments: arguments ?? [], allowsUnusedArguments: true)
-            self = try Self.made(node, format: predicateFormat)
+            let parsed = try PredicateParser.parsePredicateKeepingArguments(predicateFormat, arguments: arguments ?? [], allowsUnusedArguments: true)
+            self = try Self.made(parsed, format: predicateFormat)
         } catch {
             fatalError("\(error)")
         }
@@ -43,14 +43,16 @@ extension _NSPredicateFormatInitializing where Self: NSPredicate {
 
     /// The throwing form of `NSPredicate(format:argumentArray:)`; see ``init(validatingFormat:_:)``.
     public init(validatingFormat predicateFormat: String, argumentArray arguments: [Any]?) throws {
-        let node = try PredicateParser.parsePredicate(predicateFormat, arguments: arguments ?? [], allowsUnusedArguments: false)
-        self = try Self.made(node, format: predicateFormat)
+        let parsed = try PredicateParser.parsePredicateKeepingArguments(predicateFormat, arguments: arguments ?? [], allowsUnusedArguments: false)
+        self = try Self.made(parsed, format: predicateFormat)
     }
 
-    /// The object of the most specific class for `node`, when it is a `Self` (`NSComparisonPredicate(format:)`
-    /// with a compound format is a ``PredicateFormatError``: the object cannot be of the class named).
-    private static func made(_ node: PredicateNode, format: String) throws(PredicateFormatError) -> Self {
-        let made = NSPredicate.wrap(node)
+    /// The object of the most specific class for the parsed tree, when it is a `Self`
+    /// (`NSComparisonPredicate(format:)` with a compound format is a ``PredicateFormatError``: the object
+    /// cannot be of the class named). Its constants return the `%@` objects given (``GivenConstants``).
+    private static func made(_ parsed: (node: PredicateNode, given: GivenConstants?), format: String) throws(PredicateFormatError) -> Self {
+        let made = NSPredicate.wrap(parsed.node)
+        made.givenConstants = parsed.given
         guard let typed = made as? Self else {
             throw PredicateFormatError(.invalid("the format describes an \(type(of: made)), not an \(Self.self)"),
                                        format: format, offset: 0, found: "\"\(format.prefix(24))\"")

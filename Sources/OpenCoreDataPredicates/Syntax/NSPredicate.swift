@@ -24,6 +24,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     private let eagerlyCompiled: CompiledPredicate?
     /// Set when the predicate was decoded from an archive: closed until ``allowEvaluation()``.
     package var archiveGate: EvaluationGate?
+    /// The objects its constants were made from, returned by `constantValue` (``GivenConstants``).
+    package var givenConstants: GivenConstants?
 
     package required init(node: PredicateNode) {
         self.node = node
@@ -54,8 +56,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// Mirrors `allowEvaluation()`: a predicate decoded from an archive (``init(coder:)``) refuses to be
     /// evaluated — `evaluate(with:)` traps, `evaluate(validating:)` throws, a fetch fails — until this is
-    /// called, as Apple's secure-coding model requires. It allows the whole tree: the subpredicates and
-    /// expressions reached from this predicate share its permission.
+    /// called, as Apple's secure-coding model requires. It allows this predicate and every part reached from
+    /// it (subpredicates, expressions); allowing a part alone leaves the whole refused, as on Darwin.
     public func allowEvaluation() { archiveGate?.open() }
 
     /// Mirrors `NSCoding`'s `init(coder:)` for a plain predicate (`TRUEPREDICATE` / `FALSEPREDICATE`,
@@ -114,13 +116,19 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         return "<a predicate nested \(prepared.depth) levels deep, too deeply to print>"
     }
 
-    /// Mirrors `withSubstitutionVariables(_:)`: replaces `$VARIABLE`s by constants.
+    /// Mirrors `withSubstitutionVariables(_:)`: replaces `$VARIABLE`s by constants (whose `constantValue` is
+    /// the object given). The result of a predicate decoded from an archive refuses evaluation while this
+    /// one does.
     public func withSubstitutionVariables(_ variables: [String: Any]) -> Self {
         let bindings = variables.mapValues { Value(any: $0) }
         let prepared = self.prepared
-        if prepared.rawIsShallow { return Self(node: node.substituting(bindings)) }
         // Too deep to walk as built: substitute in the flattened tree, or leave it (it cannot run anyway).
-        return Self(node: prepared.node?.substituting(bindings) ?? node)
+        let result = Self(node: prepared.rawIsShallow ? node.substituting(bindings)
+                                                      : prepared.node?.substituting(bindings) ?? node)
+        result.archiveGate = archiveGate?.copy()
+        let given = variables.compactMap { GivenConstants.entry(for: $1, value: bindings[$0] ?? .null) }
+        result.givenConstants = GivenConstants.combining(given, [givenConstants])
+        return result
     }
 
     /// Mirrors `evaluate(with:)`. Like Darwin, which raises, this traps on an error that makes the predicate
@@ -195,8 +203,13 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         }
     }
 
-    /// A view of part of this predicate's tree, sharing its archive permission.
-    package func sharingGate<T: NSPredicate>(_ view: T) -> T { view.archiveGate = archiveGate; return view }
+    /// `view`, a view of the part of this predicate's tree at `position`, with that part's archive
+    /// permission (see ``EvaluationGate``) and the objects its constants were made from.
+    package func part<T: NSPredicate>(_ view: T, at position: Int) -> T {
+        view.archiveGate = archiveGate?.part(position)
+        view.givenConstants = givenConstants
+        return view
+    }
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? NSPredicate else { return false }
