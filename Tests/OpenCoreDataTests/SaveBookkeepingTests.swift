@@ -184,13 +184,52 @@ struct SaveBookkeepingTests {
                 #expect(context.registeredObject(for: id) === object)
                 #expect(context.object(with: id) === object)
             }
-            // Saved without its temporary ID ever made: registered under its store key only.
+            // Saved without its temporary ID ever made: registered (before it has a key, as an inserted
+            // object) and then under its store key only.
             let unseen = insertProducts(context, count: 1)[0]
+            let dropped = insertProducts(context, count: 1)[0]
+            #expect(unseen.assignedKey == nil && dropped.assignedKey == nil)
+            #expect(context.registeredObjects.count == 5)
+            context.delete(dropped)
+            #expect(context.registeredObjects.count == 4)
             try context.save()
             #expect(!unseen.objectID.isTemporaryID)
             #expect(context.registeredObject(for: unseen.objectID) === unseen)
             #expect(context.registeredObjects.count == 4)
             for id in ids { #expect(context.registeredObject(for: id) == nil) }
         }
+    }
+
+    @Test func objectsInsertedByWillSaveStayInserted() throws {
+        let entity = NSEntityDescription(name: "Spawner", managedObjectClassName: NSStringFromClass(Spawner.self), properties: [
+            NSAttributeDescription(name: "n", type: .integer64AttributeType, optional: false, defaultValue: 0),
+        ])
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container(NSManagedObjectModel(entities: [entity])).newBackgroundContext()
+        try context.performAndWait {
+            let first = Spawner(entity: entity, insertInto: context)
+            Spawner.victim = Spawner(entity: entity, insertInto: context)
+            try context.save()
+            #expect(!first.objectID.isTemporaryID && !first.isInserted)
+            let spawned = try #require(context.insertedObjects.first)
+            #expect(context.insertedObjects.count == 1 && spawned !== first)
+            #expect(context.hasChanges)
+            try context.save()
+            #expect(!spawned.objectID.isTemporaryID)
+            #expect(context.insertedObjects.isEmpty && !context.hasChanges)
+        }
+    }
+}
+
+/// An object whose `willSave()` inserts another object and deletes an inserted one: the inserted list
+/// then is not the list the save took, so the save must leave the new object inserted.
+final class Spawner: NSManagedObject {
+    nonisolated(unsafe) static var victim: NSManagedObject?
+    override func willSave() {
+        guard let context = managedObjectContext, let victim = Self.victim else { return }
+        Self.victim = nil
+        context.delete(victim)
+        _ = Spawner(entity: entity, insertInto: context)
     }
 }

@@ -45,12 +45,20 @@ extension NSManagedObjectContext {
         }
         registry = point.registry
         touched = point.touched
+        // Inserted objects given a key since the restore point keep it: they stay registered under it.
+        for object in inserted.objects {
+            if let key = object.assignedKey, key.isTemporary, registry[key] == nil { registry[key] = object }
+        }
     }
 
     /// The uniqueness constraint conflicts among `candidates` (the objects a save inserts or updates):
     /// groups of them with equal constrained values, and those whose values a stored row holds (a row
     /// that this save deletes, or whose object this save gives other values, does not count).
     func constraintConflicts(_ candidates: some Sequence<NSManagedObject>, deleted: [NSManagedObject]) throws -> [NSConstraintConflict] {
+        // A model without constraints: no pass over the objects.
+        if let model = persistentStoreCoordinator?.managedObjectModel, model.entities.allSatisfy({ $0.uniquenessConstraints.isEmpty }) {
+            return []
+        }
         var byConstraint: [(UniquenessConstraint, [NSManagedObject])] = []
         var seenEntities: [ObjectIdentifier: Int] = [:]
         var last: (entity: NSEntityDescription, constraints: [UniquenessConstraint])?  // objects come grouped by entity
@@ -71,7 +79,7 @@ extension NSManagedObjectContext {
         }
         guard !byConstraint.isEmpty else { return [] }
         // Rows judged by their objects' pending state, not by the store: candidates and deleted objects.
-        let pending = Set((candidates + deleted).map(\.objectKey))
+        let pending = Set((candidates + deleted).compactMap(\.assignedKey))
         var conflicts: [NSConstraintConflict] = []
         for (constraint, objects) in byConstraint {
             var groups: [[Value]: [NSManagedObject]] = [:]

@@ -212,7 +212,7 @@ extension NSManagedObjectContext {
     /// the others become faults and read fresh values when next used.
     public func refreshAllObjects() {
         processPendingChanges()
-        let objects = Array(registry.values)
+        let objects = allRegisteredObjects
         for object in objects where !object.isInserted {
             refresh(object, mergeChanges: object.hasChanges)
         }

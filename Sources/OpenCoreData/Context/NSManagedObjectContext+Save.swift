@@ -46,6 +46,8 @@ extension NSManagedObjectContext {
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
         var (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+        // With no insert since and as many inserted objects, `insertedObjects` is still the inserted list.
+        var insertionMark = insertionCounter
         // Lists are chained, not concatenated: `+` copies (and retains) every object of an import again.
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.willSave() }
         // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
@@ -68,12 +70,13 @@ extension NSManagedObjectContext {
             restorePoint = point
             processPendingChanges()
             (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+            insertionMark = insertionCounter
         }
 
         var changes = StoreChanges()
         var byKey: [ObjectKey: NSManagedObject] = [:]
         for object in insertedObjects {
-            changes.inserts.append(.init(key: object.objectKey, layout: object.layout, values: object.values))
+            changes.inserts.append(.init(key: object.assignedKey, layout: object.layout, values: object.values))
         }
         for object in updatedObjects {
             changes.updates.append(.init(key: object.objectID.key, layout: object.layout, values: object.values,
@@ -119,40 +122,59 @@ extension NSManagedObjectContext {
         // The store has committed: now the context follows.
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
         saved.inserted.reserveCapacity(insertedObjects.count)
-        setLifecycle(.persisted, ofAll: insertedObjects)
         // References to inserted objects name their new keys from now on (only objects with
         // relationships hold references).
         // `changes.inserts` and `outcome.insertedPrimaryKeys` are in the order of `insertedObjects`.
         let insertedPKs = outcome.insertedPrimaryKeys
         if changes.holdsReferences {
-            let renamed = KeyRenaming(zip(insertedObjects, insertedPKs).map { object, pk in
-                (object.objectKey, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: pk))
+            let renamed = KeyRenaming(zip(insertedObjects, insertedPKs).compactMap { object, pk in
+                object.assignedKey.map { ($0, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: pk)) }
             })
             for object in [insertedObjects, updatedObjects].joined() where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = renamed.apply(object.values, object.layout)
             }
         }
-        // When the saved objects are all the objects registered under temporary keys (an import), that
-        // table is emptied at once.
-        let temporaryCount = insertedObjects.reduce(0) { $0 + ($1.objectKey.isTemporary ? 1 : 0) }
-        let dropsTemporary = temporaryCount > 0 && temporaryCount == registry.temporaryCount
-        if dropsTemporary {
-            registry.removeAllTemporary()
-            registry.reserveCapacity(registry.count + temporaryCount)
-        }
+        // One pass over the inserted objects (an import touches each once): saved, under their store keys,
+        // with their snapshots and the IDs `DidSave` announces. When they are still the whole inserted
+        // list, it is emptied at once rather than one removal each.
+        let wholeList = insertionMark == insertionCounter && insertedObjects.count == inserted.count
+        var insertedIDs = Set<NSManagedObjectID>(minimumCapacity: insertedObjects.count)
+        var temporaryKeys: [ObjectKey] = []
+        var keyedBefore: [NSManagedObject] = []  // given store keys by `obtainPermanentIDs`: registered already
         for (object, pk) in zip(insertedObjects, insertedPKs) {
-            if object.objectKey.isTemporary {
-                if !dropsTemporary { registry[object.objectKey] = nil }
+            if wholeList { object.lifecycle = .persisted } else { setLifecycle(.persisted, of: object) }
+            let key = object.assignedKey
+            if key?.isTemporary ?? true {
+                if let key { temporaryKeys.append(key) }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
                                                     storeIdentifier: identifier)
-                registry[object.objectID.key] = object
+            } else {
+                keyedBefore.append(object)
             }
-            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[object.objectID.key] {
+            let id = object.objectID
+            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[id.key] {
                 object.values = NSPersistentStoreCoordinator.withDerived(object.values, row, object.layout)
             }
-            object.snapshot = object.values
+            let values = object.values
+            object.snapshot = values
             object.version = 1
-            saved.inserted.append(.init(id: object.objectID, values: object.values, version: 1, changedSlots: object.layout.persistentSlotSet))
+            saved.inserted.append(.init(id: id, values: values, version: 1, changedSlots: object.layout.persistentSlotSet))
+            insertedIDs.insert(id)
+        }
+        if wholeList { insertedListSaved() }
+        // When the saved objects held every temporary key registered (an import), that table is emptied
+        // at once. The objects are registered under their store keys as one group, hashed when first
+        // looked up.
+        if !temporaryKeys.isEmpty, temporaryKeys.count == registry.temporaryCount {
+            registry.removeAllTemporary()
+        } else {
+            for key in temporaryKeys { registry[key] = nil }
+        }
+        if keyedBefore.isEmpty {
+            registry.registerSaved(insertedObjects)
+        } else {
+            let kept = Set(keyedBefore.map(ObjectIdentifier.init))
+            registry.registerSaved(insertedObjects.filter { !kept.contains(ObjectIdentifier($0)) })
         }
         for object in updatedObjects {
             let key = object.objectID.key
@@ -175,7 +197,8 @@ extension NSManagedObjectContext {
         // The set `ObjectsDidChange` announced is the set of inserted objects saved when no insert happened
         // since and none of them left (it was every inserted object then).
         let insertedSet = announced.flatMap { $0.insertionCounter == insertionCounter && $0.objects.count == insertedObjects.count ? $0.objects : nil }
-        finishSave(saved, inserted: insertedObjects, insertedSet: insertedSet, updated: updatedObjects, deleted: deletedObjects)
+        finishSave(saved, inserted: insertedObjects, insertedSet: insertedSet, insertedIDs: insertedIDs, updated: updatedObjects,
+                   deleted: deletedObjects)
     }
 
     /// Rows whose derived attributes the store recomputed although this save did not write them (a
@@ -244,6 +267,7 @@ extension NSManagedObjectContext {
     /// The end of every save: deleted objects leave the context, pending changes are cleared, `DidSave`
     /// is posted and the objects hear `didSave()`.
     func finishSave(_ saved: SavedChanges, inserted insertedObjects: [NSManagedObject], insertedSet: Set<NSManagedObject>? = nil,
+                    insertedIDs: Set<NSManagedObjectID>? = nil,
                     updated updatedObjects: [NSManagedObject], deleted deletedObjects: [NSManagedObject]) {
         var saved = saved
         for object in deletedObjects {
@@ -253,7 +277,8 @@ extension NSManagedObjectContext {
             saved.deleted.append(object.objectID)
         }
         touched.removeAll()
-        postDidSave(saved, inserted: insertedSet ?? Set(insertedObjects), updated: updatedObjects, deleted: deletedObjects)
+        postDidSave(saved, inserted: insertedSet ?? Set(insertedObjects), insertedIDs: insertedIDs ?? Set(saved.inserted.map(\.id)),
+                    updated: updatedObjects, deleted: deletedObjects)
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.didSave() }
     }
 
@@ -265,7 +290,8 @@ extension NSManagedObjectContext {
         return (insertedObjects, updatedObjects, deletedObjects)
     }
 
-    func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, updated: [NSManagedObject], deleted: [NSManagedObject]) {
+    func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, insertedIDs: Set<NSManagedObjectID>,
+                     updated: [NSManagedObject], deleted: [NSManagedObject]) {
         let center = NotificationCenter.default
         center.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
             NSInsertedObjectsKey: inserted,
@@ -274,7 +300,7 @@ extension NSManagedObjectContext {
             SavedChanges.userInfoKey: saved,
         ])
         center.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: Set(saved.inserted.map(\.id)),
+            NSInsertedObjectIDsKey: insertedIDs,
             NSUpdatedObjectIDsKey: Set(saved.updated.map(\.id)),
             NSDeletedObjectIDsKey: Set(saved.deleted),
             SavedChanges.userInfoKey: saved,
@@ -298,7 +324,7 @@ extension NSManagedObjectContext {
                                                     "\(entityName).\(attribute.name) is a required value.",
                                                     userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name]))
                     }
-                } else if attribute.attributeType.coerce(value) != value {
+                } else if !attribute.attributeType.holdsOwnRepresentation(value), attribute.attributeType.coerce(value) != value {
                     let problem = value.isNaN
                         ? "is NaN (not a number), which a SQLite store cannot keep (SQLite stores NaN as NULL)"
                         : "must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value)))"

@@ -66,7 +66,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: - Registered objects
 
     /// Mirrors `registeredObjects`.
-    public var registeredObjects: Set<NSManagedObject> { Set(registry.values) }
+    public var registeredObjects: Set<NSManagedObject> { Set(allRegisteredObjects) }
+
+    /// Every registered object: those in the registry, and inserted objects not given a key yet (which
+    /// enter it when they are, see `NSManagedObject.objectKey`).
+    var allRegisteredObjects: [NSManagedObject] {
+        registry.values + inserted.objects.filter { $0.assignedKey == nil }
+    }
     /// Mirrors `insertedObjects`.
     public var insertedObjects: Set<NSManagedObject> { Set(inserted.objects) }
     /// Mirrors `updatedObjects`: saved objects with values that differ from the saved ones.
@@ -153,16 +159,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if state == .deleted { deleted[id] = object } else if old == .deleted { deleted[id] = nil }
     }
 
-    /// The same for many objects at once; when they are all the inserted objects (a save), the set is
-    /// emptied in one step rather than one removal each.
-    func setLifecycle(_ state: Lifecycle, ofAll objects: [NSManagedObject]) {
-        guard state != .inserted, objects.count == inserted.count, objects.allSatisfy({ $0.lifecycle == .inserted }) else {
-            for object in objects { setLifecycle(state, of: object) }
-            return
-        }
-        for object in objects { object.lifecycle = state }
-        inserted.removeAll()
-    }
+    /// Empties the inserted list in one step, when a save has made every object on it persisted (setting
+    /// their lifecycle itself, rather than one removal each).
+    func insertedListSaved() { inserted.removeAll() }
 
     /// Mirrors `insert(_:)`.
     open func insert(_ object: NSManagedObject) {
@@ -178,7 +177,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return
         }
         object.managedObjectContext = self
-        registry[object.objectKey] = object
+        // Registered under its key if it has one; else when it is first given one (`objectKey`).
+        if let key = object.assignedKey { registry[key] = object }
         insertionCounter += 1
         object.insertionIndex = insertionCounter
         setLifecycle(.inserted, of: object)
@@ -199,7 +199,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.prepareForDeletion()
         if !object.layout.relationshipSlots.isEmpty { deletesToPropagate.append(object) }
         if object.isInserted {
-            registry[object.objectID.key] = nil
+            if let key = object.assignedKey { registry[key] = nil }
             setLifecycle(.removed, of: object)
             if object.insertIsUnannounced {
                 object.insertIsUnannounced = false  // its entry in `unprocessed.inserted` no longer counts
@@ -232,7 +232,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         for (root, group) in groups {
             let keys = try coordinator.allocateKeys(root: root, count: group.count)
             for (object, pk) in zip(group, keys) {
-                registry[object.objectID.key] = nil
+                if let key = object.assignedKey { registry[key] = nil }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: root, pk: pk), storeIdentifier: identifier)
                 if object.managedObjectContext === self { registry[object.objectID.key] = object }
             }
@@ -243,7 +243,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     open func rollback() {
         for object in inserted.objects {
             object.insertIsUnannounced = false
-            registry[object.objectID.key] = nil
+            if let key = object.assignedKey { registry[key] = nil }
             object.managedObjectContext = nil
             setLifecycle(.new, of: object)
         }

@@ -3,8 +3,9 @@
 /// drops the temporary table in one step instead of removing each object from it.
 ///
 /// The objects of a fetch into a context that held none, and of any batched fetch, are registered as a
-/// group with their batch (``register(_:allNew:)``) and entered in the table of stored objects only when
-/// a key is first looked up or changed: such a fetch hashes nothing until then. A fetch looks its keys
+/// group with their batch (``register(_:allNew:)``), and the objects a save gave store keys as a group of
+/// their own (``registerSaved(_:)``); a group is entered in the table of stored objects only when a key is
+/// first looked up or changed: such a fetch or save hashes nothing until then. A fetch looks its keys
 /// up only when the registry holds objects already (uniquing), and groups only the objects it made, so
 /// no two registered objects share a key and none is registered twice.
 struct ObjectRegistry {
@@ -65,6 +66,12 @@ struct ObjectRegistry {
         if !made.isEmpty { unsettled.append(made) }
         if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }
         batches.append(WeakBatch(batch: batch))
+    }
+
+    /// Registers objects a save gave their store keys, as a group entered in the table of stored objects
+    /// when a key is first looked up (an import that nobody looks up again hashes none of them).
+    mutating func registerSaved(_ objects: [NSManagedObject]) {
+        if !objects.isEmpty { unsettled.append(objects) }
     }
 
     /// Enters the objects of registered batches in the table of stored objects.

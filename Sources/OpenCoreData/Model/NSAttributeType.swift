@@ -71,6 +71,21 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether `value` is already in the attribute's own representation (what ``coerce(_:)`` returns
+    /// unchanged): a check without copying the value, made before the full conversion.
+    @inline(__always) func holdsOwnRepresentation(_ value: Value) -> Bool {
+        switch (self, value) {
+        case (.stringAttributeType, .string), (.integer64AttributeType, .int), (.booleanAttributeType, .bool),
+             (.dateAttributeType, .date), (.binaryDataAttributeType, .data), (.UUIDAttributeType, .uuid),
+             (.URIAttributeType, .url):
+            return true
+        case (.integer32AttributeType, .int(let i)): return i >= Int64(Int32.min) && i <= Int64(Int32.max)
+        case (.integer16AttributeType, .int(let i)): return i >= Int64(Int16.min) && i <= Int64(Int16.max)
+        case (.doubleAttributeType, .double(let d)): return !d.isNaN
+        default: return false
+        }
+    }
+
     /// Converts a value assigned to the attribute to the attribute's own representation, or `nil` when
     /// the value is of the wrong kind (a string for an integer attribute, a fraction for an integer, …).
     func coerce(_ value: Value) -> Value? {

@@ -164,7 +164,8 @@ extension NSManagedObject {
     /// recorded only when the value differs.
     func setAttribute(_ slot: Int, _ raw: Value) {
         if isFault { fireFault() }
-        let new = layout.kinds[slot].attributeType?.coerce(raw) ?? raw
+        let type = layout.kinds[slot].attributeType
+        let new = type.map { $0.holdsOwnRepresentation(raw) ? raw : $0.coerce(raw) ?? raw } ?? raw
         guard !values[slot].isIdentical(to: new) else { return }
         values[slot] = new
         managedObjectContext?.objectDidChange(self, slot: slot)

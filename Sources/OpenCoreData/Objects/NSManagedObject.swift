@@ -35,15 +35,25 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     /// The key of ``objectID``, read without making the ID (of a bare batch fault, or of a new object:
-    /// its temporary key is given here the first time).
+    /// its temporary key is given here the first time, and an inserted object is registered under it
+    /// then, so that an import nobody names hashes none of its objects).
     var objectKey: ObjectKey {
-        if case .batch(let batch) = body { return batch.key(batchIndex) }
+        if let key = assignedKey { return key }
         let state = objectState
-        if let id = state.objectID { return id.key }
-        if let key = state.temporaryKey { return key }
         let key = ObjectKey.newTemporary()
         state.temporaryKey = key
+        if state.lifecycle == .inserted, let context = state.context { context.registry[key] = self }
         return key
+    }
+
+    /// The key of ``objectID`` if the object has one already (a bare batch fault's, a saved object's, a
+    /// temporary key given earlier), without giving one.
+    var assignedKey: ObjectKey? {
+        switch body {
+        case .batch(let batch): return batch.key(batchIndex)
+        case .full(let state): return state.objectID?.key ?? state.temporaryKey
+        case .fresh: return nil
+        }
     }
 
     /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.

@@ -73,8 +73,8 @@ extension NSPersistentStoreCoordinator {
         // Rows name objects inserted by this save by their new keys from now on (only rows with
         // relationships hold references).
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
-        let renamed = !changes.holdsReferences ? KeyRenaming([]) : KeyRenaming(inserted.map { insert, pk in
-            (insert.key, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: pk))
+        let renamed = !changes.holdsReferences ? KeyRenaming([]) : KeyRenaming(inserted.compactMap { insert, pk in
+            insert.key.map { ($0, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: pk)) }
         })
         if !renamed.isEmpty {
             for (key, row) in outcome.rows {

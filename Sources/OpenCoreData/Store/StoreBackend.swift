@@ -63,8 +63,9 @@ struct EntityRun: Sendable {
 
 /// What a save writes. Every change carries the key of its object.
 struct StoreChanges {
-    /// An object saved for the first time; `key` is temporary unless `obtainPermanentIDs` ran.
-    struct Insert { let key: ObjectKey; let layout: EntityLayout; let values: [Value] }
+    /// An object saved for the first time; `key` is temporary unless `obtainPermanentIDs` ran, and `nil`
+    /// when the object was never given one (then nothing names it).
+    struct Insert { let key: ObjectKey?; let layout: EntityLayout; let values: [Value] }
     /// `values` are the object's, `snapshot` what it read at row version `version`.
     struct Update { let key: ObjectKey; let layout: EntityLayout; let values: [Value]; let snapshot: [Value]; let version: Int64 }
     struct Delete { let key: ObjectKey; let layout: EntityLayout; let version: Int64 }
@@ -79,7 +80,8 @@ struct StoreChanges {
     }
     /// The primary key of each inserted object by its key at save time, for rows that name them.
     func insertedKeys(_ primaryKeys: [Int64]) -> [ObjectKey: Int64] {
-        Dictionary(zip(inserts.lazy.map(\.key), primaryKeys), uniquingKeysWith: { first, _ in first })
+        Dictionary(zip(inserts.lazy.map(\.key), primaryKeys).lazy.compactMap { key, pk in key.map { ($0, pk) } },
+                   uniquingKeysWith: { first, _ in first })
     }
 }
 

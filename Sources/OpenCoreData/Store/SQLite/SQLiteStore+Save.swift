@@ -47,13 +47,13 @@ extension SQLiteStore {
         // Keys for inserts that have none yet, all before any row is written: a row may name another
         // inserted object in a foreign key.
         var needed: [Int: Int] = [:]
-        for i in changes.inserts where i.key.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
+        for i in changes.inserts where i.key?.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
         var pools: [Int: [Int64]] = [:]
         for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
         var insertedPKs: [Int64] = []
         insertedPKs.reserveCapacity(changes.inserts.count)
         for insert in changes.inserts {
-            insertedPKs.append(insert.key.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast())
+            insertedPKs.append(insert.key?.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast())
         }
         outcome.insertedPrimaryKeys = insertedPKs
         // Only rows with relationships name other objects, by key.
