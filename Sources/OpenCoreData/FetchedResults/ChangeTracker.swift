@@ -21,9 +21,11 @@ enum ChangeTracker {
     static func changes(oldSections: [String], newSections: [String],
                         objects: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)]) -> Batch {
         var batch = Batch()
-        let newNames = Set(newSections), oldNames = Set(oldSections)
-        let deletedSections = Set(oldSections.indices.filter { !newNames.contains(oldSections[$0]) })
-        let insertedSections = Set(newSections.indices.filter { !oldNames.contains(newSections[$0]) })
+        // The same sections (the common case of a change): no set of names to build.
+        let sameSections = oldSections == newSections
+        let newNames = sameSections ? [] : Set(newSections), oldNames = sameSections ? [] : Set(oldSections)
+        let deletedSections = sameSections ? [] : Set(oldSections.indices.filter { !newNames.contains(oldSections[$0]) })
+        let insertedSections = sameSections ? [] : Set(newSections.indices.filter { !oldNames.contains(newSections[$0]) })
         batch.sections += deletedSections.sorted().map { SectionChange(type: .delete, index: $0) }
         batch.sections += insertedSections.sorted().map { SectionChange(type: .insert, index: $0) }
 

@@ -25,7 +25,11 @@ final class FetchedResultsCore: @unchecked Sendable {
     private var saveObserver: NSObjectProtocol?
     private(set) var plan: FetchPlan?
     /// The one sort order, SQL's and memory's: the plan's descriptors.
-    private var order = FetchedOrder(descriptors: [])
+    private var order = FetchedOrder(descriptors: []) { didSet { keySlots = nil } }
+    /// Where ``entry(for:)`` reads the sort keys and the section name of objects of one layout (the last
+    /// one asked for): the slot of each key that names an attribute, `nil` for a key read through
+    /// key-value coding.
+    private var keySlots: (serial: Int, sort: [Int?], section: Int?)?
     /// Whether the last `performFetch()` took its sections from the cache file instead of the store.
     private(set) var reusedCache = false
     /// The keys the request reads, of the fetched entity and through relationships (see
@@ -171,13 +175,51 @@ final class FetchedResultsCore: @unchecked Sendable {
     }
 
     func entry(for object: NSManagedObject) -> FetchedEntry {
-        let keys = order.descriptors.map { (try? $0.sortValue(object)) ?? .null }
+        let slots = keySlots(of: object.layout)
+        var keys: [Value] = []
+        keys.reserveCapacity(order.descriptors.count)
+        for (descriptor, slot) in zip(order.descriptors, slots.sort) {
+            // An attribute's value in place when key-value coding would give back an equal value (for
+            // numbers, one that orders the same: `1` may come back a boolean), else through it.
+            if let slot, let value = Self.sortKey(object.value(at: slot)) {
+                keys.append(value)
+            } else {
+                keys.append((try? descriptor.sortValue(object)) ?? .null)
+            }
+        }
         var section = ""
-        if let path = sectionNameKeyPath, let v = try? KeyPathReader.value(of: object, keyPath: path), let any = flattenOptional(v) {
-            section = PredicatePrinter.plainText(Value(any: any))
+        switch slots.section.map({ object.value(at: $0) }) {
+        case .string(let name)?: section = name  // what key-value coding gives, printed as plain text
+        case .null?: break
+        default:
+            if let path = sectionNameKeyPath, let v = try? KeyPathReader.value(of: object, keyPath: path), let any = flattenOptional(v) {
+                section = PredicatePrinter.plainText(Value(any: any))
+            }
         }
         let tiebreak = object.objectID.primaryKey ?? (Int64.max / 2 + Int64(object.insertionIndex))
         return FetchedEntry(object: object, section: section, keys: keys, tiebreak: tiebreak)
+    }
+
+    /// The slots ``entry(for:)`` reads for an object of `layout`.
+    private func keySlots(of layout: EntityLayout) -> (sort: [Int?], section: Int?) {
+        if let keySlots, keySlots.serial == layout.serial { return (keySlots.sort, keySlots.section) }
+        func slot(_ key: String?) -> Int? {
+            guard let key, KeyPathReader.isPlainKey(key), let slot = layout.slotByName[key], layout.relationship(slot) == nil else { return nil }
+            return slot
+        }
+        // A decoded descriptor not allowed to evaluate reads through `sortValue`, which refuses it.
+        let sort = order.descriptors.map { $0.archiveGate == nil ? slot($0.key) : nil }
+        let found = (layout.serial, sort, slot(sectionNameKeyPath))
+        keySlots = found
+        return (found.1, found.2)
+    }
+
+    /// A slot's value as a sort key, when key-value coding would return a value that orders the same.
+    private static func sortKey(_ value: Value) -> Value? {
+        switch value {
+        case .null, .string, .int, .double, .bool, .date, .decimal, .data, .uuid, .url: return value
+        case .array, .set, .object: return nil
+        }
     }
 
     func makeSections(_ sorted: [FetchedEntry]) throws -> [FetchedSection] {
@@ -297,10 +339,17 @@ final class FetchedResultsCore: @unchecked Sendable {
         // Remove every changed object from its old place, then place the ones that belong by binary search,
         // in place (the old sections stay as they were for the delegate: sections are values).
         let oldSections = oldSectionsForDelegate(removing: changes.values.filter { $0.old != nil }.map { $0.oldEntry! })
-        for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
-        let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
-        for change in changes.values {
-            if let e = change.entry { state!.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
+        // One object moving within its section (the common edit) is shifted in place.
+        var placed = false
+        if changes.count == 1, let only = changes.values.first, only.old != nil, let from = only.oldEntry, let to = only.entry {
+            placed = state!.move(from, to: to)
+        }
+        if !placed {
+            for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
+            let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
+            for change in changes.values {
+                if let e = change.entry { state!.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
+            }
         }
         let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap { state!.indexPath(of: $0) }, updated: $0.updated, object: $0.object) }
         deliver(old: oldSections, new: state!, tracked: tracked)

@@ -140,6 +140,31 @@ struct FetchedResultsState {
         entries[ObjectIdentifier(e.object)] = e
     }
 
+    /// Moves a shown entry to where `new` (the same object, in the same section) belongs: only the rows
+    /// between the two places shift, where a removal and an insertion would each shift the section's
+    /// tail (for one change in a section of thousands, most of its time, in cache misses). `false`, and
+    /// nothing done, when `new` is for another section or `old` is not shown.
+    mutating func move(_ old: FetchedEntry, to new: FetchedEntry) -> Bool {
+        guard old.section == new.section, old.object === new.object, let path = indexPath(of: old) else { return false }
+        let i = path.row
+        // `old` is still at `i`: counted among the rows before `new` if it sorts before it.
+        let place = order.insertionIndex(of: new, in: sections[path.section].entries)
+        let j = place > i ? place - 1 : place
+        sections[path.section].entries.withUnsafeMutableBufferPointer { rows in
+            let base = rows.baseAddress!
+            let leaving = (base + i).move()
+            if i < j {
+                (base + i).moveInitialize(from: base + i + 1, count: j - i)
+            } else if j < i {
+                (base + j + 1).moveInitialize(from: base + j, count: i - j)
+            }
+            (base + j).initialize(to: new)
+            _ = leaving
+        }
+        entries[ObjectIdentifier(new.object)] = new
+        return true
+    }
+
     /// Puts `new` where `old` is (same object and relative order: a new tiebreak after a save).
     mutating func replace(_ old: FetchedEntry, with new: FetchedEntry) {
         guard let path = indexPath(of: old) else { return }
