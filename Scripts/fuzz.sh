@@ -4,6 +4,8 @@
 #   Scripts/fuzz.sh                 short run: 100 000 inputs per target (CI, under a minute after the build)
 #   OCD_FUZZ=1 Scripts/fuzz.sh      long run: 10 000 000 inputs per target
 #   Scripts/fuzz.sh sql             one target only; OCD_FUZZ_RUNS=N overrides the count
+#   OCD_FUZZ_CONFIG=debug Scripts/fuzz.sh
+#                                   a debug build (CI: it skips an optimised build of swift-syntax)
 #
 # A failure leaves crash-* / timeout-* files in .fuzz/TARGET/ and exits non-zero; replay one with
 # `swift run ocd-fuzz TARGET .fuzz/TARGET/crash-…` (a plain build, no libFuzzer).
@@ -15,13 +17,14 @@ cd "$(dirname "$0")/.."
 if [[ "${OCD_FUZZ:-0}" == "1" ]]; then runs=10000000; seed=0; else runs=100000; seed=1; fi
 seed="${OCD_FUZZ_SEED:-$seed}"
 runs="${OCD_FUZZ_RUNS:-$runs}"
+config="${OCD_FUZZ_CONFIG:-release}"
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(parser sql)
 
 # lld: the system's gold linker fails with an internal error on libFuzzer's archive.
-swift build -c release --product ocd-fuzz --scratch-path .build-fuzz \
+swift build -c "$config" --product ocd-fuzz --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer -Xswiftc -DOCD_FUZZ -Xswiftc -use-ld=lld
-binary="$(swift build -c release --product ocd-fuzz --scratch-path .build-fuzz \
+binary="$(swift build -c "$config" --product ocd-fuzz --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer -Xswiftc -DOCD_FUZZ -Xswiftc -use-ld=lld --show-bin-path)/ocd-fuzz"
 
 export SWIFT_BACKTRACE=enable=no  # let libFuzzer's handler report the crash and save the input
