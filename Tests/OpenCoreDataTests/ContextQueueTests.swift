@@ -20,6 +20,37 @@ struct ContextQueueTests {
         return (container, a, b, id)
     }
 
+    /// Saves reach another context in the order their notifications were posted (each on its saving
+    /// context's queue), which need not be the order they committed: a row merged late that is older
+    /// than the one the object holds must not undo the newer one. (Found as a rare failure of
+    /// `ConcurrencyTests.writersAndAReader`: the view context kept a counter one behind the store.)
+    @Test func aSaveMergedLateDoesNotUndoANewerOne() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let (_, a, b, id) = try twoContextsSharingOneProduct(store)
+        let saves = NotificationBox()
+        let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: a, queue: nil) { saves.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let product = try b.performAndWait { () -> Products in
+            let p = try #require(try b.existingObject(with: id) as? Products)
+            _ = p.price  // loaded, at the row version of the first save
+            return p
+        }
+        try a.performAndWait {
+            let p = try #require(try a.existingObject(with: id) as? Products)
+            p.price = 501
+            try a.save()
+            p.price = 502
+            try a.save()
+        }
+        #expect(saves.notes.count == 2)
+        b.performAndWait {
+            b.mergeChanges(fromContextDidSave: saves.notes[1])
+            b.mergeChanges(fromContextDidSave: saves.notes[0])
+            #expect(product.price == 502)
+        }
+    }
+
     @Test func performAndWaitIsReentrantRethrowingAndReturnsItsValue() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }

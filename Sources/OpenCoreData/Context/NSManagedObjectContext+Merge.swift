@@ -77,7 +77,7 @@ extension NSManagedObjectContext {
         var absorbed: [NSManagedObject] = []
         for row in saved.inserted {
             let (object, isNew) = objectForMergedRow(row)
-            if isNew { insertedHere.append(object) } else { absorb(object, row); absorbed.append(object) }
+            if isNew { insertedHere.append(object) } else { absorb(object, row, versioned: saved.reachedStore); absorbed.append(object) }
         }
         for row in saved.updated {
             guard let object = registry[row.id.key] else {
@@ -86,7 +86,7 @@ extension NSManagedObjectContext {
                 unregistered.append(row)
                 continue
             }
-            let visible = absorb(object, row)
+            let visible = absorb(object, row, versioned: saved.reachedStore)
             absorbed.append(object)
             updatedHere.append(object)
             changedKeys.append((object.objectID, visible))
@@ -148,8 +148,14 @@ extension NSManagedObjectContext {
 
     /// Takes a saved row into a registered object, keeping this context's unsaved changes on top.
     /// Returns the slots whose visible values changed.
+    ///
+    /// With `versioned` (a save that reached the store, whose row versions are the store's), a row older
+    /// than the one the object holds changes nothing: saves reach a context in the order their
+    /// notifications were posted, each on its saving context's queue, which need not be the order in
+    /// which they committed.
     @discardableResult
-    private func absorb(_ object: NSManagedObject, _ row: SavedChanges.Row) -> Set<Int> {
+    private func absorb(_ object: NSManagedObject, _ row: SavedChanges.Row, versioned: Bool = false) -> Set<Int> {
+        if versioned, row.version < object.heldRowVersion { return [] }
         if object.isFault {
             object.holdRow(row.values, version: row.version)
             return row.changedSlots

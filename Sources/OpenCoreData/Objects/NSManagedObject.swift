@@ -120,6 +120,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get { if case .full(let state) = body { return state.version } else { return 0 } }
         set { objectState.version = newValue }
     }
+    /// The store version of the row the object holds: its values' (loaded), or the row a fault holds; 0
+    /// when it holds none.
+    var heldRowVersion: Int64 {
+        switch faultState {
+        case .loaded: return version
+        case .holdingRow(_, let version): return version
+        case .fault, .rowGone, .inBatch: return 0
+        }
+    }
     /// The order in which its context inserted it (ties between unsaved objects sort by it).
     var insertionIndex: Int {
         get { if case .full(let state) = body { return state.insertionIndex } else { return 0 } }
