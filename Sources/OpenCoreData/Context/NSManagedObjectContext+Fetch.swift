@@ -19,6 +19,9 @@ extension NSManagedObjectContext {
             return try cast(objects)
         }
         if request.resultType == .dictionaryResultType {
+            if plan.evaluatesInMemory {
+                throw CoreDataError(NSCoreDataError, "a fetch of entity \(plan.entity.name ?? "?") into dictionaries cannot use a block predicate (NSPredicate(block:)): fetch objects or their IDs, or filter the dictionaries with filtered(using:)")
+            }
             // Likewise: `[NSDictionary]` casts to `[NSDictionary]` whole, not element by element.
             let dictionaries = try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
             if let typed = dictionaries as? [ResultType] { return typed }
@@ -65,7 +68,7 @@ extension NSManagedObjectContext {
         checkQueue("count(for:)")
         let (plan, coordinator) = try prepare(request)
         if let parent { return try fetchThroughParent(parent, request, plan: plan).count }
-        if request.includesPendingChanges, hasPendingChanges(for: plan) {
+        if judgesInMemory(request, plan) {
             return try objectsMergingPendingChanges(plan, request).count
         }
         return try coordinator.countRows(plan)
@@ -75,7 +78,7 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
-        return (try FetchPlan(request, model: coordinator.managedObjectModel), coordinator)
+        return (try FetchPlan(request, coordinator: coordinator), coordinator)
     }
 
     private func fetchResults<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [Any] {
@@ -88,7 +91,7 @@ extension NSManagedObjectContext {
             try prefetch(plan.prefetch, for: objects)
             return objects
         case .managedObjectIDResultType:
-            if request.includesPendingChanges, hasPendingChanges(for: plan) {
+            if judgesInMemory(request, plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
             }
             let identifier = try coordinator.backend().identifier
@@ -108,7 +111,7 @@ extension NSManagedObjectContext {
     /// relationships prefetched (a batched fetch prefetches each batch as it loads).
     private func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
         if let lean = try leanFaults(request, plan: plan, coordinator: coordinator, as: NSManagedObject.self) { return lean }
-        if request.includesPendingChanges, hasPendingChanges(for: plan) {
+        if judgesInMemory(request, plan) {
             let objects = try objectsMergingPendingChanges(plan, request)
             try prefetch(plan.prefetch, for: objects)
             return objects
@@ -142,7 +145,7 @@ extension NSManagedObjectContext {
         guard newlyRegistered == nil else { return nil }
         let batched = plan.batchSize > 0
         guard batched || (registry.isEmpty && request.returnsObjectsAsFaults && request.includesPropertyValues && plan.prefetch.isEmpty) else { return nil }
-        if request.includesPendingChanges, hasPendingChanges(for: plan) { return nil }
+        if judgesInMemory(request, plan) { return nil }
         return batched ? try batchFaults(plan, coordinator: coordinator, as: T.self) : try heldRowFaults(plan, coordinator: coordinator, as: T.self)
     }
 
@@ -217,6 +220,12 @@ extension NSManagedObjectContext {
         return entity
     }
 
+    /// Whether the request's objects are judged in memory (``objectsMergingPendingChanges(_:_:)``): it
+    /// includes pending changes and there are some it may see, or its predicate holds a block.
+    func judgesInMemory<T>(_ request: NSFetchRequest<T>, _ plan: FetchPlan) -> Bool {
+        plan.evaluatesInMemory || (request.includesPendingChanges && hasPendingChanges(for: plan))
+    }
+
     /// Whether unsaved changes touch the fetched entity's table, or a table its key paths read through
     /// relationships.
     func hasPendingChanges(for plan: FetchPlan) -> Bool {
@@ -252,9 +261,14 @@ extension NSManagedObjectContext {
     /// the answer reflects those changes; Core Data judges only changed objects of the fetched entity in
     /// memory. Should they not be found (a fetch behind a relationship without inverse failed), every row
     /// of the entity is judged in memory.
+    ///
+    /// A block predicate (the in-memory store only) judges every row in memory too: SQL reads them all,
+    /// unfiltered. Without `includesPendingChanges`, the stored objects are judged as the context holds
+    /// them and unsaved objects are left out.
     func objectsMergingPendingChanges<T>(_ plan: FetchPlan, _ request: NSFetchRequest<T>) throws -> [NSManagedObject] {
         let predicate = plan.predicate.map { NSPredicate(node: $0) }
-        let traced = hasRelatedPendingChanges(for: plan) ? rowsReadingUnsavedChanges(plan) : []
+        let pending = request.includesPendingChanges
+        let traced = plan.evaluatesInMemory ? nil : hasRelatedPendingChanges(for: plan) ? rowsReadingUnsavedChanges(plan) : []
         let inMemory = traced == nil
         let readingChanges = (traced ?? []).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
         let reread = Set(readingChanges.map(ObjectIdentifier.init))
@@ -269,12 +283,12 @@ extension NSManagedObjectContext {
         for row in rows {
             let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
             let id = ObjectIdentifier(object)
-            if object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
+            if pending, object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
             if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
-        let candidates = inserted.objects
+        let candidates = !pending ? [] : inserted.objects
             + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
             + readingChanges
         for object in candidates where included.contains(object.layout.entityID) {

@@ -59,17 +59,18 @@ final class FetchedResultsCore: @unchecked Sendable {
         guard let descriptors = request.sortDescriptors, !descriptors.isEmpty else {
             throw CoreDataError(NSCoreDataError, "An instance of NSFetchedResultsController requires a fetch request with sort descriptors")
         }
-        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+        guard let coordinator = context.persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
-        let plan = try request.plan(model: model)
+        let plan = try request.plan(coordinator: coordinator)
         if let path = sectionNameKeyPath { try plan.checkSectionNameKeyPath(path) }
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
         keyPaths = RequestKeyPaths(entity: plan.entity, predicate: plan.predicate, sortKeys: plan.descriptors.compactMap(\.key),
                                    sectionNameKeyPath: sectionNameKeyPath)
-        // The cache is consulted and written only when the results are the store's (no unsaved changes).
-        let signature = cacheName != nil && !context.hasChanges ? FetchedResultsCache.signature(self, plan: plan) : nil
+        // The cache is consulted and written only when the results are the store's (no unsaved changes),
+        // and never for a block predicate (its text, `BLOCKPREDICATE(0x…)`, names an address, not a test).
+        let signature = cacheName != nil && !context.hasChanges && !plan.evaluatesInMemory ? FetchedResultsCache.signature(self, plan: plan) : nil
         if let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
            let restored = restore(file, plan: plan) {
             (state, window) = (FetchedResultsState(restored.0, order: order), restored.1)
@@ -277,8 +278,9 @@ final class FetchedResultsCore: @unchecked Sendable {
         let root = plan.layout.root
         let ownKeys = keyPaths?.ownKeys ?? []
         func relevant(_ o: NSManagedObject) -> Bool { o.layout.root === root && included.contains(o.layout.entityID) }
+        // A block predicate may read any key.
         func readsAny(_ slots: Set<Int>, _ layout: EntityLayout) -> Bool {
-            slots.contains { $0 < layout.properties.count && ownKeys.contains(layout.properties[$0].name) }
+            plan.evaluatesInMemory || slots.contains { $0 < layout.properties.count && ownKeys.contains(layout.properties[$0].name) }
         }
         // Rows whose values read through a relationship changed (registered or not): evaluated like
         // changed rows, whatever their own changed keys.

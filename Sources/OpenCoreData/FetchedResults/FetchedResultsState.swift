@@ -10,15 +10,16 @@ protocol FetchedResultsRequest: AnyObject {
     var fetchLimit: Int { get }
     var fetchOffset: Int { get }
     var includesSubentities: Bool { get }
-    /// The request resolved against `model` (sort descriptors, predicate, limit and offset checked).
-    func plan(model: NSManagedObjectModel) throws -> FetchPlan
+    /// The request resolved against the coordinator's model (sort descriptors, predicate, limit and
+    /// offset checked; a block predicate for the in-memory store only).
+    func plan(coordinator: NSPersistentStoreCoordinator) throws -> FetchPlan
     /// The managed objects the request selects when run by `plan` (its own plan, or one for another
     /// range), pending changes included as the request says, and those the fetch registered anew.
     func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject])
 }
 
 extension NSFetchRequest: FetchedResultsRequest {
-    func plan(model: NSManagedObjectModel) throws -> FetchPlan { try FetchPlan(self, model: model) }
+    func plan(coordinator: NSPersistentStoreCoordinator) throws -> FetchPlan { try FetchPlan(self, coordinator: coordinator) }
 
     func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject]) {
         try context.fetchObjects(self, plan: plan)

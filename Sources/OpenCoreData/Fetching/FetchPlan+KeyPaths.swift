@@ -22,12 +22,13 @@ extension FetchPlan {
     /// anywhere throws (naming the entity and the key), a to-many key path where one value is needed
     /// throws Core Data's "to-many key not allowed here", `ANY`/`ALL` need a to-many key path, a
     /// transient property throws; variables must be bound (`SUBQUERY` binds its own).
-    /// Returns the hierarchies (root entity numbers) whose rows the key paths read through relationships.
-    @discardableResult
-    static func check(_ node: PredicateNode, entity: NSEntityDescription) throws -> Set<Int> {
-        var check = PredicateKeyPathCheck(layout: entity.layout, entityName: entity.name ?? "?")
+    /// A block predicate anywhere in it throws unless `blocksInMemory` (the in-memory store).
+    /// Returns the hierarchies (root entity numbers) whose rows the key paths read through relationships,
+    /// and whether the predicate holds a block.
+    static func check(_ node: PredicateNode, entity: NSEntityDescription, blocksInMemory: Bool) throws -> (relatedRoots: Set<Int>, hasBlock: Bool) {
+        var check = PredicateKeyPathCheck(layout: entity.layout, entityName: entity.name ?? "?", blocksInMemory: blocksInMemory)
         try check.check(node)
-        return check.relatedRoots
+        return (check.relatedRoots, check.hasBlock)
     }
 
     /// Checks a fetched results controller's `sectionNameKeyPath`: one value per object, through to-one
@@ -42,7 +43,11 @@ extension FetchPlan {
 private struct PredicateKeyPathCheck {
     let layout: EntityLayout
     let entityName: String
+    /// Whether the store evaluates block predicates in memory (the in-memory store).
+    let blocksInMemory: Bool
     let resolver = KeyPathResolver(use: .predicate)
+    /// Whether a block predicate was met.
+    var hasBlock = false
     /// `SUBQUERY` variables in scope, innermost last, with the entity of their objects (`nil`: unknown).
     var variables: [(name: String, entity: (layout: EntityLayout, name: String)?)] = []
     /// The hierarchies the key paths cross into.
@@ -54,6 +59,8 @@ private struct PredicateKeyPathCheck {
         case .block(let block):
             // Core Data's SQLite store refuses block predicates (Apple: "Core Data supports block-based
             // predicates in the in-memory and atomic stores, but not in the SQLite-based store").
+            hasBlock = true
+            if blocksInMemory { return }
             throw CoreDataError(NSCoreDataError, "unimplemented SQL generation for predicate : (\(block.format)) in a fetch of entity \(entityName): a block predicate is evaluated in memory only; fetch without it and filter the results with filtered(using:)")
         case .and(let ps), .or(let ps): for p in ps { try check(p) }
         case .not(let p): try check(p)

@@ -19,6 +19,10 @@ struct FetchPlan {
     let entityIDs: [Int]?
     /// The predicate; `nil` for none.
     private(set) var predicate: PredicateNode?
+    /// Whether the predicate holds a block (`NSPredicate(block:)`, anywhere in it), which only the
+    /// in-memory store accepts: the fetch reads every row of the entity and evaluates the predicate on
+    /// the objects, then sorts and applies offset and limit in memory, as Core Data's in-memory store does.
+    let evaluatesInMemory: Bool
     /// The hierarchies (root entity numbers) whose rows the predicate and the sort descriptors read through
     /// relationships: unsaved changes there can change the answer.
     let relatedRoots: Set<Int>
@@ -45,7 +49,14 @@ struct FetchPlan {
         return plan
     }
 
-    init<T>(_ request: NSFetchRequest<T>, model: NSManagedObjectModel) throws {
+    /// Resolves `request` against the coordinator's model, for its store.
+    init<T>(_ request: NSFetchRequest<T>, coordinator: NSPersistentStoreCoordinator) throws {
+        try self.init(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
+    }
+
+    /// Resolves `request` against `model`. `blocksInMemory`: the store evaluates block predicates in
+    /// memory (the in-memory store); otherwise a block predicate throws before any SQL runs.
+    init<T>(_ request: NSFetchRequest<T>, model: NSManagedObjectModel, blocksInMemory: Bool = false) throws {
         guard let name = request.entityName ?? request.entity?.name else {
             throw CoreDataError(NSCoreDataError, "A fetch request must have an entity.")
         }
@@ -58,6 +69,7 @@ struct FetchPlan {
         let tableIDs = layout.root.layout.entityIDs
         self.entityIDs = ids.count == tableIDs.count ? nil : ids
         var related = Set<Int>()
+        var hasBlock = false
         if let predicate = request.predicate {
             let node: PredicateNode
             do {
@@ -65,11 +77,12 @@ struct FetchPlan {
             } catch let error as PredicateEvaluationError {
                 throw CoreDataError(NSCoreDataError, "cannot fetch entity \(name): \(error)")
             }
-            related = try FetchPlan.check(node, entity: entity)
+            (related, hasBlock) = try FetchPlan.check(node, entity: entity, blocksInMemory: blocksInMemory)
             self.predicate = node
         } else {
             self.predicate = nil
         }
+        self.evaluatesInMemory = hasBlock
         self.descriptors = request.sortDescriptors ?? []
         let sortResolver = KeyPathResolver(use: .sortDescriptor)
         self.sorts = try descriptors.map { d in

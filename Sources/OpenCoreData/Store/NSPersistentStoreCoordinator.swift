@@ -63,6 +63,10 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Whether fetches evaluate block predicates (`NSPredicate(block:)`) in memory, as Core Data's
+    /// in-memory store does; the SQLite store refuses them.
+    var evaluatesBlockPredicates: Bool { persistentStores.first?.type == NSInMemoryStoreType }
+
     /// Mirrors `remove(_:)`.
     public func remove(_ store: NSPersistentStore) throws {
         lock.withLock { stores.removeAll { $0 === store } }
