@@ -200,30 +200,64 @@ struct SaveBookkeepingTests {
         }
     }
 
-    @Test func objectsInsertedByWillSaveStayInserted() throws {
+    // Apple, willSave(): "If you change property values using standard accessor methods, Core Data will
+    // observe the resultant change notification and so invoke willSave again before saving the object's
+    // managed object context."
+    @Test func changesMadeByWillSaveArePartOfTheSave() throws {
         let entity = NSEntityDescription(name: "Spawner", managedObjectClassName: NSStringFromClass(Spawner.self), properties: [
             NSAttributeDescription(name: "n", type: .integer64AttributeType, optional: false, defaultValue: 0),
         ])
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let context = try store.container(NSManagedObjectModel(entities: [entity])).newBackgroundContext()
+        let container = try store.container(NSManagedObjectModel(entities: [entity]))
+        let context = container.newBackgroundContext()
         try context.performAndWait {
             let first = Spawner(entity: entity, insertInto: context)
-            Spawner.victim = Spawner(entity: entity, insertInto: context)
+            let victim = Spawner(entity: entity, insertInto: context)
+            Spawner.victim = victim
             try context.save()
             #expect(!first.objectID.isTemporaryID && !first.isInserted)
-            let spawned = try #require(context.insertedObjects.first)
-            #expect(context.insertedObjects.count == 1 && spawned !== first)
-            #expect(context.hasChanges)
-            try context.save()
-            #expect(!spawned.objectID.isTemporaryID)
             #expect(context.insertedObjects.isEmpty && !context.hasChanges)
+            // The spawned object was saved too (its own willSave() ran, and changed nothing); the victim,
+            // deleted by willSave() before it was written, never reached the store.
+            #expect(!victim.isInserted && victim.objectID.isTemporaryID)
+            let saved = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Spawner"))
+            #expect(saved.count == 2 && saved.contains(first) && !saved.contains(victim))
+            #expect(saved.allSatisfy { !$0.objectID.isTemporaryID })
+        }
+        let other = container.newBackgroundContext()
+        let count = try other.performAndWait { try other.count(for: NSFetchRequest<NSManagedObject>(entityName: "Spawner")) }
+        #expect(count == 2)
+    }
+
+    @Test func willSaveRunsAgainAfterItChangesAValueAndAnEndlessOneFailsTheSave() throws {
+        let entity = NSEntityDescription(name: "Stamped", managedObjectClassName: NSStringFromClass(Stamped.self), properties: [
+            NSAttributeDescription(name: "n", type: .integer64AttributeType, optional: false, defaultValue: 0),
+        ])
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container(NSManagedObjectModel(entities: [entity]))
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            // Sets n to 7 once: called again after that change, then the save goes on.
+            let stamped = Stamped(entity: entity, insertInto: context)
+            try context.save()
+            #expect(stamped.calls == 2 && stamped.value(forKey: "n") as? Int == 7)
+            // Increments n every time: the save gives up after `willSaveRounds` rounds and writes nothing.
+            stamped.endless = true
+            stamped.setValue(8, forKey: "n")
+            #expect { try context.save() } throws: { "\($0)".contains("willSave() changed objects in \(NSManagedObjectContext.willSaveRounds) rounds") }
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let rows = try other.fetch(NSFetchRequest<NSManagedObject>(entityName: "Stamped"))
+            #expect(rows.map { $0.value(forKey: "n") as? Int } == [7])
         }
     }
 }
 
-/// An object whose `willSave()` inserts another object and deletes an inserted one: the inserted list
-/// then is not the list the save took, so the save must leave the new object inserted.
+/// An object whose `willSave()` inserts another object and deletes an inserted one: both changes are part
+/// of the save.
 final class Spawner: NSManagedObject {
     nonisolated(unsafe) static var victim: NSManagedObject?
     override func willSave() {
@@ -231,5 +265,17 @@ final class Spawner: NSManagedObject {
         Self.victim = nil
         context.delete(victim)
         _ = Spawner(entity: entity, insertInto: context)
+    }
+}
+
+/// An object whose `willSave()` sets `n` to 7 when it differs (a "last modified" stamp done right), or,
+/// when `endless`, increments it every time.
+final class Stamped: NSManagedObject {
+    nonisolated(unsafe) var calls = 0
+    nonisolated(unsafe) var endless = false
+    override func willSave() {
+        calls += 1
+        let n = value(forKey: "n") as? Int ?? 0
+        if endless { setValue(n + 1, forKey: "n") } else if n != 7 { setValue(7, forKey: "n") }
     }
 }

@@ -50,6 +50,25 @@ extension NSManagedObjectContext {
         var insertionMark = insertionCounter
         // Lists are chained, not concatenated: `+` copies (and retains) every object of an import again.
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.willSave() }
+        // As in Core Data, changes made by `willSave()` are part of this save, and the objects they changed
+        // get `willSave()` again, until a round changes nothing.
+        var rounds = 0
+        while !unprocessed.isEmpty {
+            rounds += 1
+            guard rounds <= Self.willSaveRounds else {
+                throw CoreDataError(NSCoreDataError, "willSave() changed objects in \(Self.willSaveRounds) rounds in a row; "
+                                    + "a willSave() that sets a value should first check that the value differs (Apple: otherwise willSave is called until the program crashes)")
+            }
+            let changed = unprocessed.inserted.filter(\.insertIsUnannounced) + unprocessed.updated.values.map(\.object) + unprocessed.deleted.values
+            processPendingChanges()
+            (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+            insertionMark = insertionCounter
+            var seen = Set<ObjectIdentifier>()
+            for object in changed where seen.insert(ObjectIdentifier(object)).inserted
+                && object.managedObjectContext === self && (object.isInserted || object.isUpdated || object.isDeleted) {
+                object.willSave()
+            }
+        }
         // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
         // store reports the conflict (naming it), unless the policy writes the object's values back.
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
@@ -140,7 +159,6 @@ extension NSManagedObjectContext {
         let wholeList = insertionMark == insertionCounter && insertedObjects.count == inserted.count
         var insertedIDs = Set<NSManagedObjectID>(minimumCapacity: insertedObjects.count)
         var temporaryKeys: [ObjectKey] = []
-        var keyedBefore: [NSManagedObject] = []  // given store keys by `obtainPermanentIDs`: registered already
         for (object, pk) in zip(insertedObjects, insertedPKs) {
             if wholeList { object.lifecycle = .persisted } else { setLifecycle(.persisted, of: object) }
             let key = object.assignedKey
@@ -148,8 +166,6 @@ extension NSManagedObjectContext {
                 if let key { temporaryKeys.append(key) }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
                                                     storeIdentifier: identifier)
-            } else {
-                keyedBefore.append(object)
             }
             let id = object.objectID
             if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[id.key] {
@@ -164,18 +180,14 @@ extension NSManagedObjectContext {
         if wholeList { insertedListSaved() }
         // When the saved objects held every temporary key registered (an import), that table is emptied
         // at once. The objects are registered under their store keys as one group, hashed when first
-        // looked up.
+        // looked up (those `obtainPermanentIDs` keyed are registered already: entering them again is
+        // harmless).
         if !temporaryKeys.isEmpty, temporaryKeys.count == registry.temporaryCount {
             registry.removeAllTemporary()
         } else {
             for key in temporaryKeys { registry[key] = nil }
         }
-        if keyedBefore.isEmpty {
-            registry.registerSaved(insertedObjects)
-        } else {
-            let kept = Set(keyedBefore.map(ObjectIdentifier.init))
-            registry.registerSaved(insertedObjects.filter { !kept.contains(ObjectIdentifier($0)) })
-        }
+        registry.registerSaved(insertedObjects)
         for object in updatedObjects {
             let key = object.objectID.key
             guard case .some(.some(let row)) = outcome.rows[key], let values = row.values else {
@@ -281,6 +293,10 @@ extension NSManagedObjectContext {
                     updated: updatedObjects, deleted: deletedObjects)
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.didSave() }
     }
+
+    /// How many rounds of `willSave()` calls a save runs at most while they keep changing objects (Core
+    /// Data runs them until the program crashes); then the save throws.
+    static let willSaveRounds = 100
 
     func pendingObjects() -> ([NSManagedObject], [NSManagedObject], [NSManagedObject]) {
         let insertedObjects = inserted.objects
