@@ -338,23 +338,34 @@ final class FetchedResultsCore: @unchecked Sendable {
             changes[id] = (object, oldPath, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
         }
         guard !changes.isEmpty else { return }
+        // One object moving within its section (the common edit) is shifted in place; its new place is
+        // known then, without another search. Unless the delegate may receive whole old sections (the
+        // difference form), the sections' list stays the one it was and is not copied for the delegate.
+        if changes.count == 1, let only = changes.values.first, let path = only.old, let from = only.oldEntry, let to = only.entry,
+           from.section == to.section {
+            let old = deliversWholeSections ? oldSectionsForDelegate(removing: [from]) : nil
+            if let movedTo = state!.move(from, at: path, to: to) {
+                let tracked = changes.mapValues { (old: $0.old, new: Optional(movedTo), updated: $0.updated, object: $0.object) }
+                deliver(old: old ?? state!.sections, new: state!, tracked: tracked, sameSections: old == nil)
+                return
+            }
+        }
         // Remove every changed object from its old place, then place the ones that belong by binary search,
         // in place (the old sections stay as they were for the delegate: sections are values).
         let oldSections = oldSectionsForDelegate(removing: changes.values.filter { $0.old != nil }.map { $0.oldEntry! })
-        // One object moving within its section (the common edit) is shifted in place.
-        var placed = false
-        if changes.count == 1, let only = changes.values.first, only.old != nil, let from = only.oldEntry, let to = only.entry {
-            placed = state!.move(from, to: to)
-        }
-        if !placed {
-            for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
-            let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
-            for change in changes.values {
-                if let e = change.entry { state!.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
-            }
+        for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
+        let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
+        for change in changes.values {
+            if let e = change.entry { state!.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
         }
         let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap { state!.indexPath(of: $0) }, updated: $0.updated, object: $0.object) }
         deliver(old: oldSections, new: state!, tracked: tracked)
+    }
+
+    /// Whether the delegate may receive every object of the old sections (the difference form, with no
+    /// section key path, while the delegate's kind is not known or is that one).
+    private var deliversWholeSections: Bool {
+        sectionNameKeyPath == nil && (deliveryMode == nil || deliveryMode == .difference)
     }
 
     /// The sections as they are before `removed` leave them, as far as the delegate can see them: every
@@ -365,7 +376,7 @@ final class FetchedResultsCore: @unchecked Sendable {
     /// the whole section (copy on write): a cost that grew with the section, not with the change.
     private func oldSectionsForDelegate(removing removed: [FetchedEntry]) -> [FetchedSection] {
         let sections = state!.sections
-        if sectionNameKeyPath == nil, deliveryMode == nil || deliveryMode == .difference { return sections }
+        if deliversWholeSections { return sections }
         var leaving: [String: Int] = [:]
         for e in removed { leaving[e.section, default: 0] += 1 }
         return sections.map { s in
@@ -440,10 +451,13 @@ final class FetchedResultsCore: @unchecked Sendable {
         deliver(old: old, new: new, tracked: tracked)
     }
 
+    /// `sameSections`: `old` is `next`'s own list (a change within one section), named once.
     private func deliver(old: [FetchedSection], new next: FetchedResultsState,
-                         tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)]) {
+                         tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)],
+                         sameSections: Bool = false) {
         let new = next.sections
-        let batch = ChangeTracker.changes(oldSections: old.map(\.name), newSections: new.map(\.name), objects: tracked)
+        let newNames = new.map(\.name)
+        let batch = ChangeTracker.changes(oldSections: sameSections ? newNames : old.map(\.name), newSections: newNames, objects: tracked)
         state = next
         guard !batch.isEmpty, let delegate else { return }
         let view = erased

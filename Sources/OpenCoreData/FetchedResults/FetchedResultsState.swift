@@ -141,12 +141,13 @@ struct FetchedResultsState {
         entries[ObjectIdentifier(e.object)] = e
     }
 
-    /// Moves a shown entry to where `new` (the same object, in the same section) belongs: only the rows
-    /// between the two places shift, where a removal and an insertion would each shift the section's
-    /// tail (for one change in a section of thousands, most of its time, in cache misses). `false`, and
-    /// nothing done, when `new` is for another section or `old` is not shown.
-    mutating func move(_ old: FetchedEntry, to new: FetchedEntry) -> Bool {
-        guard old.section == new.section, old.object === new.object, let path = indexPath(of: old) else { return false }
+    /// Moves a shown entry, at `path`, to where `new` (the same object, in the same section) belongs: only
+    /// the rows between the two places shift, where a removal and an insertion would each shift the
+    /// section's tail (for one change in a section of thousands, most of its time, in cache misses).
+    /// Returns its new place; `nil`, and nothing done, when `new` is for another section. The caller
+    /// passes the place it already found (each binary search costs a cache miss or two a step).
+    mutating func move(_ old: FetchedEntry, at path: IndexPath, to new: FetchedEntry) -> IndexPath? {
+        guard old.section == new.section, old.object === new.object else { return nil }
         let i = path.row
         // `old` is still at `i`: counted among the rows before `new` if it sorts before it.
         let place = order.insertionIndex(of: new, in: sections[path.section].entries)
@@ -163,7 +164,7 @@ struct FetchedResultsState {
             _ = leaving
         }
         entries[ObjectIdentifier(new.object)] = new
-        return true
+        return IndexPath(row: j, section: path.section)
     }
 
     /// Puts `new` where `old` is (same object and relative order: a new tiebreak after a save).
