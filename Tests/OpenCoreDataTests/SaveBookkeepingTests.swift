@@ -203,18 +203,23 @@ struct SaveBookkeepingTests {
     // Apple, willSave(): "If you change property values using standard accessor methods, Core Data will
     // observe the resultant change notification and so invoke willSave again before saving the object's
     // managed object context."
-    @Test func changesMadeByWillSaveArePartOfTheSave() throws {
-        let entity = NSEntityDescription(name: "Spawner", managedObjectClassName: NSStringFromClass(Spawner.self), properties: [
+    /// A store of one entity `name` (an integer `n`) whose objects are of class `objectClass`.
+    static func oneEntity(_ name: String, _ objectClass: NSManagedObject.Type, _ store: TemporaryStore) throws -> (NSEntityDescription, NSPersistentContainer) {
+        let entity = NSEntityDescription(name: name, managedObjectClassName: NSStringFromClass(objectClass), properties: [
             NSAttributeDescription(name: "n", type: .integer64AttributeType, optional: false, defaultValue: 0),
         ])
+        return (entity, try store.container(NSManagedObjectModel(entities: [entity])))
+    }
+
+    @Test func changesMadeByWillSaveArePartOfTheSave() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container(NSManagedObjectModel(entities: [entity]))
+        let (entity, container) = try Self.oneEntity("Spawner", Spawner.self, store)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             let first = Spawner(entity: entity, insertInto: context)
             let victim = Spawner(entity: entity, insertInto: context)
-            Spawner.victim = victim
+            first.victim = victim
             try context.save()
             #expect(!first.objectID.isTemporaryID && !first.isInserted)
             #expect(context.insertedObjects.isEmpty && !context.hasChanges)
@@ -230,13 +235,32 @@ struct SaveBookkeepingTests {
         #expect(count == 2)
     }
 
-    @Test func willSaveRunsAgainAfterItChangesAValueAndAnEndlessOneFailsTheSave() throws {
-        let entity = NSEntityDescription(name: "Stamped", managedObjectClassName: NSStringFromClass(Stamped.self), properties: [
-            NSAttributeDescription(name: "n", type: .integer64AttributeType, optional: false, defaultValue: 0),
-        ])
+    @Test func aChildContextSavesWhatWillSaveChanged() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let container = try store.container(NSManagedObjectModel(entities: [entity]))
+        let (entity, container) = try Self.oneEntity("Spawner", Spawner.self, store)
+        let parent = container.newBackgroundContext()
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        try child.performAndWait {
+            let first = Spawner(entity: entity, insertInto: child)
+            first.victim = Spawner(entity: entity, insertInto: child)
+            try child.save()
+            #expect(!child.hasChanges)
+        }
+        // The first object and the one its willSave() inserted reach the parent; the one it deleted does not.
+        try parent.performAndWait {
+            #expect(parent.insertedObjects.count == 2)
+            try parent.save()
+        }
+        let count = try parent.performAndWait { try parent.count(for: NSFetchRequest<NSManagedObject>(entityName: "Spawner")) }
+        #expect(count == 2)
+    }
+
+    @Test func willSaveRunsAgainAfterItChangesAValueAndAnEndlessOneFailsTheSave() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let (entity, container) = try Self.oneEntity("Stamped", Stamped.self, store)
         let context = container.newBackgroundContext()
         try context.performAndWait {
             // Sets n to 7 once: called again after that change, then the save goes on.
@@ -259,10 +283,10 @@ struct SaveBookkeepingTests {
 /// An object whose `willSave()` inserts another object and deletes an inserted one: both changes are part
 /// of the save.
 final class Spawner: NSManagedObject {
-    nonisolated(unsafe) static var victim: NSManagedObject?
+    nonisolated(unsafe) var victim: NSManagedObject?
     override func willSave() {
-        guard let context = managedObjectContext, let victim = Self.victim else { return }
-        Self.victim = nil
+        guard let context = managedObjectContext, let victim else { return }
+        self.victim = nil
         context.delete(victim)
         _ = Spawner(entity: entity, insertInto: context)
     }

@@ -89,8 +89,10 @@ extension NSManagedObjectContext {
     func saveToParent(_ parent: NSManagedObjectContext) throws {
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
-        let (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
-        for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.willSave() }
+        var (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+        if try callWillSave([insertedObjects, updatedObjects, deletedObjects]) {
+            (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
+        }
         try validate([insertedObjects, updatedObjects], deleted: deletedObjects)
         let inserts = insertedObjects.map { ($0.objectID, $0.values) }
         let updates = updatedObjects.map { o in (o.objectID, o.layout.persistentSlots.filter { o.snapshot![$0] != o.values[$0] }, o.values) }

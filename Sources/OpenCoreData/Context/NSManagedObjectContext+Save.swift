@@ -48,26 +48,9 @@ extension NSManagedObjectContext {
         var (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
         // With no insert since and as many inserted objects, `insertedObjects` is still the inserted list.
         var insertionMark = insertionCounter
-        // Lists are chained, not concatenated: `+` copies (and retains) every object of an import again.
-        for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.willSave() }
-        // As in Core Data, changes made by `willSave()` are part of this save, and the objects they changed
-        // get `willSave()` again, until a round changes nothing.
-        var rounds = 0
-        while !unprocessed.isEmpty {
-            rounds += 1
-            guard rounds <= Self.willSaveRounds else {
-                throw CoreDataError(NSCoreDataError, "willSave() changed objects in \(Self.willSaveRounds) rounds in a row; "
-                                    + "a willSave() that sets a value should first check that the value differs (Apple: otherwise willSave is called until the program crashes)")
-            }
-            let changed = unprocessed.inserted.filter(\.insertIsUnannounced) + unprocessed.updated.values.map(\.object) + unprocessed.deleted.values
-            processPendingChanges()
+        if try callWillSave([insertedObjects, updatedObjects, deletedObjects]) {
             (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
             insertionMark = insertionCounter
-            var seen = Set<ObjectIdentifier>()
-            for object in changed where seen.insert(ObjectIdentifier(object)).inserted
-                && object.managedObjectContext === self && (object.isInserted || object.isUpdated || object.isDeleted) {
-                object.willSave()
-            }
         }
         // An object whose row was deleted elsewhere before its fault fired has no values to validate: the
         // store reports the conflict (naming it), unless the policy writes the object's values back.
@@ -292,6 +275,31 @@ extension NSManagedObjectContext {
         postDidSave(saved, inserted: insertedSet ?? Set(insertedObjects), insertedIDs: insertedIDs ?? Set(saved.inserted.map(\.id)),
                     updated: updatedObjects, deleted: deletedObjects)
         for object in [insertedObjects, updatedObjects, deletedObjects].joined() { object.didSave() }
+    }
+
+    /// Calls `willSave()` on the objects about to be saved. As in Core Data, changes made by those calls
+    /// are part of the save, and the objects they changed get `willSave()` again, until a round changes
+    /// nothing; after ``willSaveRounds`` rounds the save throws. Returns whether they changed anything
+    /// (the pending objects must then be listed again).
+    func callWillSave(_ lists: [[NSManagedObject]]) throws -> Bool {
+        // Lists are chained, not concatenated: `+` copies (and retains) every object of an import again.
+        for object in lists.joined() { object.willSave() }
+        var rounds = 0
+        while !unprocessed.isEmpty {
+            rounds += 1
+            guard rounds <= Self.willSaveRounds else {
+                throw CoreDataError(NSCoreDataError, "willSave() changed objects in \(Self.willSaveRounds) rounds in a row; "
+                                    + "a willSave() that sets a value should first check that the value differs (Apple: otherwise willSave is called until the program crashes)")
+            }
+            let changed = unprocessed.inserted.filter(\.insertIsUnannounced) + unprocessed.updated.values.map(\.object) + unprocessed.deleted.values
+            processPendingChanges()
+            var seen = Set<ObjectIdentifier>()
+            for object in changed where seen.insert(ObjectIdentifier(object)).inserted
+                && object.managedObjectContext === self && (object.isInserted || object.isUpdated || object.isDeleted) {
+                object.willSave()
+            }
+        }
+        return rounds > 0
     }
 
     /// How many rounds of `willSave()` calls a save runs at most while they keep changing objects (Core
