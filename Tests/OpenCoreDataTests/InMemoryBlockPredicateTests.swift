@@ -141,7 +141,7 @@ struct InMemoryBlockPredicateTests {
     /// A child context's fetch goes through its parent to the in-memory store, and judges its own unsaved
     /// objects with the block.
     @Test func aChildContextFetchesWithABlock() throws {
-        let (context, made) = try Self.zoo(seed: 4)
+        let (context, _) = try Self.zoo(seed: 4)
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = context
         try child.performAndWait {
@@ -154,7 +154,6 @@ struct InMemoryBlockPredicateTests {
             #expect(try child.fetch(request).contains(mine))
             #expect(try child.count(for: request) == expected.count + 1)
         }
-        _ = made
     }
 
     /// Dictionary results run in SQL only: a block predicate there is a clear error, before any SQL runs.

@@ -78,7 +78,8 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
-        return (try FetchPlan(request, coordinator: coordinator), coordinator)
+        let plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
+        return (plan, coordinator)
     }
 
     private func fetchResults<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [Any] {

@@ -62,7 +62,7 @@ final class FetchedResultsCore: @unchecked Sendable {
         guard let coordinator = context.persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
-        let plan = try request.plan(coordinator: coordinator)
+        let plan = try request.plan(model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
         if let path = sectionNameKeyPath { try plan.checkSectionNameKeyPath(path) }
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
@@ -344,11 +344,10 @@ final class FetchedResultsCore: @unchecked Sendable {
         if changes.count == 1, let only = changes.values.first, let path = only.old, let from = only.oldEntry, let to = only.entry,
            from.section == to.section {
             let old = deliversWholeSections ? oldSectionsForDelegate(removing: [from]) : nil
-            if let movedTo = state!.move(from, at: path, to: to) {
-                let tracked = changes.mapValues { (old: $0.old, new: Optional(movedTo), updated: $0.updated, object: $0.object) }
-                deliver(old: old ?? state!.sections, new: state!, tracked: tracked, sameSections: old == nil)
-                return
-            }
+            let movedTo = state!.move(from, at: path, to: to)
+            let tracked = changes.mapValues { (old: $0.old, new: Optional(movedTo), updated: $0.updated, object: $0.object) }
+            deliver(old: old, new: state!, tracked: tracked)
+            return
         }
         // Remove every changed object from its old place, then place the ones that belong by binary search,
         // in place (the old sections stay as they were for the delegate: sections are values).
@@ -451,13 +450,13 @@ final class FetchedResultsCore: @unchecked Sendable {
         deliver(old: old, new: new, tracked: tracked)
     }
 
-    /// `sameSections`: `old` is `next`'s own list (a change within one section), named once.
-    private func deliver(old: [FetchedSection], new next: FetchedResultsState,
-                         tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)],
-                         sameSections: Bool = false) {
+    /// `old` `nil`: the sections are `next`'s own (a change within one section), named once.
+    private func deliver(old given: [FetchedSection]?, new next: FetchedResultsState,
+                         tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)]) {
         let new = next.sections
+        let old = given ?? new
         let newNames = new.map(\.name)
-        let batch = ChangeTracker.changes(oldSections: sameSections ? newNames : old.map(\.name), newSections: newNames, objects: tracked)
+        let batch = ChangeTracker.changes(oldSections: given == nil ? newNames : old.map(\.name), newSections: newNames, objects: tracked)
         state = next
         guard !batch.isEmpty, let delegate else { return }
         let view = erased

@@ -10,16 +10,18 @@ protocol FetchedResultsRequest: AnyObject {
     var fetchLimit: Int { get }
     var fetchOffset: Int { get }
     var includesSubentities: Bool { get }
-    /// The request resolved against the coordinator's model (sort descriptors, predicate, limit and
-    /// offset checked; a block predicate for the in-memory store only).
-    func plan(coordinator: NSPersistentStoreCoordinator) throws -> FetchPlan
+    /// The request resolved against `model` (sort descriptors, predicate, limit and offset checked; a
+    /// block predicate only when the store evaluates it, `blocksInMemory`).
+    func plan(model: NSManagedObjectModel, blocksInMemory: Bool) throws -> FetchPlan
     /// The managed objects the request selects when run by `plan` (its own plan, or one for another
     /// range), pending changes included as the request says, and those the fetch registered anew.
     func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject])
 }
 
 extension NSFetchRequest: FetchedResultsRequest {
-    func plan(coordinator: NSPersistentStoreCoordinator) throws -> FetchPlan { try FetchPlan(self, coordinator: coordinator) }
+    func plan(model: NSManagedObjectModel, blocksInMemory: Bool) throws -> FetchPlan {
+        try FetchPlan(self, model: model, blocksInMemory: blocksInMemory)
+    }
 
     func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject]) {
         try context.fetchObjects(self, plan: plan)
@@ -144,10 +146,9 @@ struct FetchedResultsState {
     /// Moves a shown entry, at `path`, to where `new` (the same object, in the same section) belongs: only
     /// the rows between the two places shift, where a removal and an insertion would each shift the
     /// section's tail (for one change in a section of thousands, most of its time, in cache misses).
-    /// Returns its new place; `nil`, and nothing done, when `new` is for another section. The caller
-    /// passes the place it already found (each binary search costs a cache miss or two a step).
-    mutating func move(_ old: FetchedEntry, at path: IndexPath, to new: FetchedEntry) -> IndexPath? {
-        guard old.section == new.section, old.object === new.object else { return nil }
+    /// Returns its new place. The caller passes the place it already found (each binary search costs a
+    /// cache miss or two a step).
+    mutating func move(_ old: FetchedEntry, at path: IndexPath, to new: FetchedEntry) -> IndexPath {
         let i = path.row
         // `old` is still at `i`: counted among the rows before `new` if it sorts before it.
         let place = order.insertionIndex(of: new, in: sections[path.section].entries)

@@ -49,11 +49,6 @@ struct FetchPlan {
         return plan
     }
 
-    /// Resolves `request` against the coordinator's model, for its store.
-    init<T>(_ request: NSFetchRequest<T>, coordinator: NSPersistentStoreCoordinator) throws {
-        try self.init(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
-    }
-
     /// Resolves `request` against `model`. `blocksInMemory`: the store evaluates block predicates in
     /// memory (the in-memory store); otherwise a block predicate throws before any SQL runs.
     init<T>(_ request: NSFetchRequest<T>, model: NSManagedObjectModel, blocksInMemory: Bool = false) throws {
