@@ -321,7 +321,7 @@ final class FetchedResultsCore: @unchecked Sendable {
             return
         }
 
-        var changes: [ObjectIdentifier: (object: NSManagedObject, old: IndexPath?, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = [:]
+        var changes: [ObjectIdentifier: (object: NSManagedObject, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = [:]
         for object in deleted.union(inserted).union(updated) where relevant(object) {
             let id = ObjectIdentifier(object)
             let oldEntry = state!.entry(for: object)
@@ -329,35 +329,35 @@ final class FetchedResultsCore: @unchecked Sendable {
             // An update of keys the request does not read (a to-many's other side, a note) cannot move or
             // filter the object: an update in place if shown, nothing otherwise.
             if isUpdate, !forced.contains(id), let slots = changedSlots[object.objectID], !readsAny(slots, object.layout) {
-                if let oldEntry { changes[id] = (object, state!.indexPath(of: oldEntry), oldEntry, oldEntry, true) }
+                if let oldEntry { changes[id] = (object, oldEntry, oldEntry, true) }
                 continue
             }
             let isMatch = matches(object)
-            let oldPath = oldEntry.flatMap { state!.indexPath(of: $0) }
-            guard oldPath != nil || isMatch else { continue }
-            changes[id] = (object, oldPath, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
+            guard oldEntry != nil || isMatch else { continue }
+            changes[id] = (object, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
         }
         guard !changes.isEmpty else { return }
         // One object moving within its section (the common edit) is shifted in place; its new place is
         // known then, without another search. Unless the delegate may receive whole old sections (the
         // difference form), the sections' list stays the one it was and is not copied for the delegate.
-        if changes.count == 1, let only = changes.values.first, let path = only.old, let from = only.oldEntry, let to = only.entry,
-           from.section == to.section {
+        if changes.count == 1, let only = changes.values.first, let from = only.oldEntry, let to = only.entry,
+           from.section == to.section, let path = state!.indexPath(of: from) {
             let old = deliversWholeSections ? oldSectionsForDelegate(removing: [from]) : nil
             let movedTo = state!.move(from, at: path, to: to)
-            let tracked = changes.mapValues { (old: $0.old, new: Optional(movedTo), updated: $0.updated, object: $0.object) }
+            let tracked = changes.mapValues { (old: Optional(path), new: Optional(movedTo), updated: $0.updated, object: $0.object) }
             deliver(old: old, new: state!, tracked: tracked)
             return
         }
-        // Remove every changed object from its old place, then place the ones that belong by binary search,
-        // in place (the old sections stay as they were for the delegate: sections are values).
-        let oldSections = oldSectionsForDelegate(removing: changes.values.filter { $0.old != nil }.map { $0.oldEntry! })
-        for change in changes.values where change.old != nil { state!.remove(change.oldEntry!) }
+        // Every changed object leaves its old place and the ones that belong are placed again, in place
+        // (the old sections stay as they were for the delegate: sections are values).
+        let leaving = changes.values.compactMap(\.oldEntry)
+        let oldSections = oldSectionsForDelegate(removing: leaving)
         let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
-        for change in changes.values {
-            if let e = change.entry { state!.insert(e) { oldByName[$0]?.indexTitle ?? title(for: $0) } }
+        let places = state!.apply(removing: leaving, inserting: changes.values.compactMap(\.entry)) {
+            oldByName[$0]?.indexTitle ?? title(for: $0)
         }
-        let tracked = changes.mapValues { (old: $0.old, new: $0.entry.flatMap { state!.indexPath(of: $0) }, updated: $0.updated, object: $0.object) }
+        let tracked = changes.mapValues { (old: places.old[ObjectIdentifier($0.object)], new: places.new[ObjectIdentifier($0.object)],
+                                           updated: $0.updated, object: $0.object) }
         deliver(old: oldSections, new: state!, tracked: tracked)
     }
 

@@ -68,6 +68,32 @@ struct FetchedOrder {
         }
     }
 
+    /// Merges `arriving` (sorted) into `rows` (sorted) from the back, in place: each row moves once,
+    /// never copied. Calls `placed` with each arriving entry and its row.
+    func merge(_ arriving: [FetchedEntry], into rows: inout [FetchedEntry], placed: (FetchedEntry, Int) -> Void) {
+        let n = rows.count
+        rows.append(contentsOf: arriving)
+        rows.withUnsafeMutableBufferPointer { rows in
+            let base = rows.baseAddress!
+            // The appended copies make room; the merge writes every slot from `arriving` or the rows.
+            (base + n).deinitialize(count: arriving.count)
+            arriving.withUnsafeBufferPointer { arriving in
+                var i = n - 1, j = arriving.count - 1, w = n + arriving.count - 1
+                while j >= 0 {
+                    if i >= 0, precedes(arriving[j].keys, arriving[j].tiebreak, base[i]) {
+                        (base + w).moveInitialize(from: base + i, count: 1)
+                        i -= 1
+                    } else {
+                        (base + w).initialize(to: arriving[j])
+                        placed(arriving[j], w)
+                        j -= 1
+                    }
+                    w -= 1
+                }
+            }
+        }
+    }
+
     /// The index of `e`'s object in `rows` (sorted), by binary search on the values that placed it.
     func index(of e: FetchedEntry, in rows: [FetchedEntry]) -> Int? {
         let i = insertionIndex(of: e, in: rows)
@@ -79,7 +105,8 @@ struct FetchedOrder {
 
 /// The controller's results: the sections in order and, for each object shown, the entry that placed it
 /// (to find its old position by binary search after its values changed). The two change only together,
-/// through ``replaceAll(_:)``, ``remove(_:)``, ``insert(_:indexTitle:)`` and ``replace(_:with:)``.
+/// through ``replaceAll(_:)``, ``apply(removing:inserting:indexTitle:)``, ``move(_:at:to:)`` and
+/// ``replace(_:with:)``.
 struct FetchedResultsState {
     let order: FetchedOrder
     private(set) var sections: [FetchedSection] = []
@@ -116,31 +143,93 @@ struct FetchedResultsState {
         for section in sections { for e in section.entries { entries[ObjectIdentifier(e.object)] = e } }
     }
 
-    /// Removes a shown entry, and its section if that empties it (so that it does not steer where new
-    /// sections go).
-    mutating func remove(_ e: FetchedEntry) {
-        guard let path = indexPath(of: e) else { return }
-        sections[path.section].entries.remove(at: path.row)
-        if sections[path.section].entries.isEmpty { sections.remove(at: path.section) }
-        entries[ObjectIdentifier(e.object)] = nil
+    /// Takes the shown entries `leaving` out and places `arriving` (the same object may be in both, with
+    /// its new values), returning each one's place before and after. A section that loses all its rows
+    /// goes (so that it does not steer where new sections go); a new one, titled `indexTitle(name)`, is
+    /// placed by its first row.
+    ///
+    /// A section with few changes finds each old place and each new place by binary search; one where
+    /// the changes are a sizable share of its rows is walked once to find the old places, compacted, and
+    /// merged with its sorted arrivals, which gives the new places (no search: with thousands of changes,
+    /// each search step is a cache miss on a row and its key array).
+    mutating func apply(removing leaving: [FetchedEntry], inserting arriving: [FetchedEntry],
+                        indexTitle: (String) -> String?) -> (old: [ObjectIdentifier: IndexPath], new: [ObjectIdentifier: IndexPath]) {
+        var old: [ObjectIdentifier: IndexPath] = [:], new: [ObjectIdentifier: IndexPath] = [:]
+        old.reserveCapacity(leaving.count)
+        new.reserveCapacity(arriving.count)
+        // Old places, section by section; then each section's leaving rows go in one pass.
+        var emptied: [Int] = []
+        for (name, group) in Dictionary(grouping: leaving, by: \.section) {
+            guard let s = sectionIndex(named: name) else { continue }
+            var rows: [Int] = []
+            rows.reserveCapacity(group.count)
+            if Self.walks(group.count, sections[s].entries.count) {
+                let ids = Set(group.map { ObjectIdentifier($0.object) })
+                sections[s].entries.withUnsafeBufferPointer { entries in
+                    for r in entries.indices where ids.contains(ObjectIdentifier(entries[r].object)) { rows.append(r) }
+                }
+            } else {
+                for e in group { if let r = order.index(of: e, in: sections[s].entries) { rows.append(r) } }
+                rows.sort()
+            }
+            for r in rows { old[ObjectIdentifier(sections[s].entries[r].object)] = IndexPath(row: r, section: s) }
+            Self.remove(sortedRows: rows, from: &sections[s].entries)
+            if sections[s].entries.isEmpty { emptied.append(s) }
+        }
+        for s in emptied.sorted(by: >) { sections.remove(at: s) }
+        for e in leaving { entries[ObjectIdentifier(e.object)] = nil }
+
+        // New places: rows within their section first, sections' indexes once every section is in place.
+        var rowsByName: [String: [(ObjectIdentifier, Int)]] = [:]
+        for (name, group) in Dictionary(grouping: arriving, by: \.section) {
+            let sorted = group.sorted(by: order.precedes)
+            var placed: [(ObjectIdentifier, Int)] = []
+            placed.reserveCapacity(sorted.count)
+            if let s = sectionIndex(named: name) {
+                if Self.walks(sorted.count, sections[s].entries.count) {
+                    order.merge(sorted, into: &sections[s].entries) { placed.append((ObjectIdentifier($0.object), $1)) }
+                } else {
+                    // Ascending, so that a row placed earlier never shifts.
+                    for e in sorted {
+                        let r = order.insertionIndex(of: e, in: sections[s].entries)
+                        sections[s].entries.insert(e, at: r)
+                        placed.append((ObjectIdentifier(e.object), r))
+                    }
+                }
+            } else {
+                var lo = 0, hi = sections.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if let first = sections[mid].entries.first, order.precedes(first, sorted[0]) { lo = mid + 1 } else { hi = mid }
+                }
+                sections.insert(FetchedSection(name: name, indexTitle: indexTitle(name), entries: sorted), at: lo)
+                for (r, e) in sorted.enumerated() { placed.append((ObjectIdentifier(e.object), r)) }
+            }
+            rowsByName[name] = placed
+        }
+        for e in arriving { entries[ObjectIdentifier(e.object)] = e }
+        for (s, section) in sections.enumerated() {
+            guard let placed = rowsByName[section.name] else { continue }
+            for (id, r) in placed { new[id] = IndexPath(row: r, section: s) }
+        }
+        return (old, new)
     }
 
-    /// Places `e` by binary search: in its section, or in a new one (titled `indexTitle(name)`) placed
-    /// by its first object.
-    mutating func insert(_ e: FetchedEntry, indexTitle: (String) -> String?) {
-        var s = sectionIndex(named: e.section)
-        if s == nil {
-            var lo = 0, hi = sections.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if let first = sections[mid].entries.first, order.precedes(first, e) { lo = mid + 1 } else { hi = mid }
-            }
-            sections.insert(FetchedSection(name: e.section, indexTitle: indexTitle(e.section), entries: []), at: lo)
-            s = lo
+    /// Whether `changes` rows of a section of `count` are placed by walking it rather than by binary
+    /// searches (a search costs about log2(count) cache misses; a walk reads the rows in order).
+    private static func walks(_ changes: Int, _ count: Int) -> Bool { changes * 64 >= count }
+
+    /// Removes the rows at `rows` (ascending) in one pass: the rows kept slide down, never copied.
+    private static func remove(sortedRows rows: [Int], from entries: inout [FetchedEntry]) {
+        guard let first = rows.first else { return }
+        if rows.count == 1 { entries.remove(at: first); return }
+        var write = first, next = 0
+        for read in first..<entries.count {
+            if next < rows.count, rows[next] == read { next += 1; continue }
+            entries.swapAt(write, read)
+            write += 1
         }
-        // In place: a local copy of the rows would copy the whole section for every object.
-        sections[s!].entries.insert(e, at: order.insertionIndex(of: e, in: sections[s!].entries))
-        entries[ObjectIdentifier(e.object)] = e
+        entries.removeLast(entries.count - write)
     }
 
     /// Moves a shown entry, at `path`, to where `new` (the same object, in the same section) belongs: only
