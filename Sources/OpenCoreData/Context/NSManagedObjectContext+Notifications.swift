@@ -50,9 +50,19 @@ extension NSManagedObjectContext {
         let announced = insertedSet.count == inserted.count ? (insertedSet, insertionCounter) : nil
         var info: [AnyHashable: Any] = [:]
         if !insertedSet.isEmpty { info[NSInsertedObjectsKey] = insertedSet }
-        if !changes.updated.isEmpty { info[NSUpdatedObjectsKey] = Set(changes.updated.values.map(\.object)) }
-        if !changes.deleted.isEmpty { info[NSDeletedObjectsKey] = Set(changes.deleted.values) }
-        info[AnnouncedChanges.userInfoKey] = AnnouncedChanges(changedSlots: changes.updated.values.map { ($0.object.objectID, $0.slots) })
+        // One pass over the updates for both the set and the changed slots (an object is updated once).
+        var updatedSet = Set<NSManagedObject>(minimumCapacity: changes.updated.count)
+        var changedSlots = [NSManagedObjectID: Set<Int>](minimumCapacity: changes.updated.count)
+        for (object, slots) in changes.updated.values {
+            updatedSet.insert(object)
+            changedSlots[object.objectID] = slots
+        }
+        let deletedSet = changes.deleted.isEmpty ? [] : Set(changes.deleted.values)
+        if !updatedSet.isEmpty { info[NSUpdatedObjectsKey] = updatedSet }
+        if !deletedSet.isEmpty { info[NSDeletedObjectsKey] = deletedSet }
+        var ours = AnnouncedChanges(changedSlots: changedSlots)
+        ours.objects = (insertedSet, updatedSet, deletedSet)
+        info[AnnouncedChanges.userInfoKey] = ours
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
         return announced
     }
@@ -78,8 +88,16 @@ struct AnnouncedChanges: @unchecked Sendable {
     let changedSlots: [NSManagedObjectID: Set<Int>]
     var unregisteredUpdated: [SavedChanges.Row] = []
     var unregisteredDeleted: [NSManagedObjectID] = []
+    /// The announced objects, typed (the same sets as under Core Data's keys), when the context's own
+    /// `processPendingChanges()` posted the notification: a controller reads them here rather than
+    /// looking up and casting a `userInfo` value per key (a hash of the key and a dynamic cast each).
+    var objects: (inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>)?
 
     init(changedSlots pairs: [(NSManagedObjectID, Set<Int>)]) {
         changedSlots = Dictionary(pairs, uniquingKeysWith: { a, b in a.union(b) })
+    }
+
+    init(changedSlots: [NSManagedObjectID: Set<Int>]) {
+        self.changedSlots = changedSlots
     }
 }

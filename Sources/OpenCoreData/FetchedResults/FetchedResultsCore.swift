@@ -23,7 +23,9 @@ final class FetchedResultsCore: @unchecked Sendable {
     private(set) var window: FetchedWindow?
     private var observer: NSObjectProtocol?
     private var saveObserver: NSObjectProtocol?
-    private(set) var plan: FetchPlan?
+    private(set) var plan: FetchPlan? { didSet { includedEntityIDs = Set(plan.map { $0.entityIDs ?? $0.layout.root.layout.entityIDs } ?? []) } }
+    /// The entities whose objects the plan fetches, by number (read for every changed object).
+    private var includedEntityIDs: Set<Int> = []
     /// The one sort order, SQL's and memory's: the plan's descriptors.
     private var order = FetchedOrder(descriptors: []) { didSet { keySlots = nil } }
     /// Where ``entry(for:)`` reads the sort keys and the section name of objects of one layout (the last
@@ -264,17 +266,19 @@ final class FetchedResultsCore: @unchecked Sendable {
         // make the first change copy the whole index (copy on write), an O(n) cost per change.
         guard state != nil, let plan, delegate != nil else { return }
         let info = note.userInfo ?? [:]
-        if info[NSInvalidatedAllObjectsKey] != nil {
+        let announced = info[AnnouncedChanges.userInfoKey] as? AnnouncedChanges
+        if announced?.objects == nil, info[NSInvalidatedAllObjectsKey] != nil {
             // The context forgot every object: one of the two cases that fetch again.
             refetch(changed: [])
             return
         }
-        let inserted = (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? []
-        var updated = ((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>) ?? []).union((info[NSRefreshedObjectsKey] as? Set<NSManagedObject>) ?? [])
-        let deleted = (info[NSDeletedObjectsKey] as? Set<NSManagedObject>) ?? []
-        let announced = info[AnnouncedChanges.userInfoKey] as? AnnouncedChanges
+        let (inserted, announcedUpdates, deleted) = announced?.objects ?? (
+            (info[NSInsertedObjectsKey] as? Set<NSManagedObject>) ?? [],
+            ((info[NSUpdatedObjectsKey] as? Set<NSManagedObject>) ?? []).union((info[NSRefreshedObjectsKey] as? Set<NSManagedObject>) ?? []),
+            (info[NSDeletedObjectsKey] as? Set<NSManagedObject>) ?? [])
+        var updated = announcedUpdates
         let changedSlots = announced?.changedSlots ?? [:]
-        let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
+        let included = includedEntityIDs
         let root = plan.layout.root
         let ownKeys = keyPaths?.ownKeys ?? []
         func relevant(_ o: NSManagedObject) -> Bool { o.layout.root === root && included.contains(o.layout.entityID) }
@@ -322,7 +326,13 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
 
         var changes: [ObjectIdentifier: (object: NSManagedObject, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = [:]
-        for object in deleted.union(inserted).union(updated) where relevant(object) {
+        // Each changed object once (no union of the three sets built for it).
+        func each(_ body: (NSManagedObject) -> Void) {
+            for object in updated where relevant(object) { body(object) }
+            for object in inserted where relevant(object) && !updated.contains(object) { body(object) }
+            for object in deleted where relevant(object) && !updated.contains(object) && !inserted.contains(object) { body(object) }
+        }
+        each { object in
             let id = ObjectIdentifier(object)
             let oldEntry = state!.entry(for: object)
             let isUpdate = updated.contains(object) && !inserted.contains(object)
@@ -330,10 +340,10 @@ final class FetchedResultsCore: @unchecked Sendable {
             // filter the object: an update in place if shown, nothing otherwise.
             if isUpdate, !forced.contains(id), let slots = changedSlots[object.objectID], !readsAny(slots, object.layout) {
                 if let oldEntry { changes[id] = (object, oldEntry, oldEntry, true) }
-                continue
+                return
             }
             let isMatch = matches(object)
-            guard oldEntry != nil || isMatch else { continue }
+            guard oldEntry != nil || isMatch else { return }
             changes[id] = (object, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
         }
         guard !changes.isEmpty else { return }
@@ -344,8 +354,11 @@ final class FetchedResultsCore: @unchecked Sendable {
            from.section == to.section, let path = state!.indexPath(of: from) {
             let old = deliversWholeSections ? oldSectionsForDelegate(removing: [from]) : nil
             let movedTo = state!.move(from, at: path, to: to)
-            let tracked = changes.mapValues { (old: Optional(path), new: Optional(movedTo), updated: $0.updated, object: $0.object) }
-            deliver(old: old, new: state!, tracked: tracked)
+            // What the tracker would say of one object and no other change: an update where it stays, a
+            // move where it goes; nothing for an object that was not updated (an insert shown already).
+            var batch = ChangeTracker.Batch()
+            if only.updated { batch.objects = [.init(type: movedTo == path ? .update : .move, object: only.object, old: path, new: movedTo)] }
+            deliver(old: old, new: state!, batch: batch)
             return
         }
         // Every changed object leaves its old place and the ones that belong are placed again, in place
@@ -450,13 +463,17 @@ final class FetchedResultsCore: @unchecked Sendable {
         deliver(old: old, new: new, tracked: tracked)
     }
 
-    /// `old` `nil`: the sections are `next`'s own (a change within one section), named once.
-    private func deliver(old given: [FetchedSection]?, new next: FetchedResultsState,
+    /// Delivers the changes of the objects in `tracked`, placed before in `old` and now in `next`.
+    private func deliver(old: [FetchedSection], new next: FetchedResultsState,
                          tracked: [ObjectIdentifier: (old: IndexPath?, new: IndexPath?, updated: Bool, object: NSManagedObject)]) {
+        let batch = ChangeTracker.changes(oldSections: old.map(\.name), newSections: next.sections.map(\.name), objects: tracked)
+        deliver(old: old, new: next, batch: batch)
+    }
+
+    /// `old` `nil`: the sections are `next`'s own (a change within one section).
+    private func deliver(old given: [FetchedSection]?, new next: FetchedResultsState, batch: ChangeTracker.Batch) {
         let new = next.sections
         let old = given ?? new
-        let newNames = new.map(\.name)
-        let batch = ChangeTracker.changes(oldSections: given == nil ? newNames : old.map(\.name), newSections: newNames, objects: tracked)
         state = next
         guard !batch.isEmpty, let delegate else { return }
         let view = erased
