@@ -317,15 +317,18 @@ final class FetchedResultsCore: @unchecked Sendable {
             return predicate.map { (try? $0.evaluate(validatingReader: object)) ?? false } ?? true
         }
 
-        if let window {
+        // Tested, not bound: binding the window would copy it (retaining its rows) for every change.
+        if window != nil {
             let touched = inserted.union(updated).union(deleted).filter(relevant)
             let gone = (announced?.unregisteredDeleted ?? []).filter { included.contains($0.entity.layout.entityID) && $0.entity.layout.root === root }
             guard !touched.isEmpty || !gone.isEmpty else { return }
-            processWindowed(window, touched: touched, gone: gone, updated: Set(updated.filter(relevant).map(ObjectIdentifier.init)), matches: matches)
+            processWindowed(window!, touched: touched, gone: gone, updated: Set(updated.filter(relevant).map(ObjectIdentifier.init)), matches: matches)
             return
         }
 
-        var changes: [ObjectIdentifier: (object: NSManagedObject, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = [:]
+        // A list, not a table: `each` visits every object once.
+        var changes: [(object: NSManagedObject, oldEntry: FetchedEntry?, entry: FetchedEntry?, updated: Bool)] = []
+        changes.reserveCapacity(updated.count + inserted.count + deleted.count)
         // Each changed object once (no union of the three sets built for it).
         func each(_ body: (NSManagedObject) -> Void) {
             for object in updated where relevant(object) { body(object) }
@@ -339,18 +342,18 @@ final class FetchedResultsCore: @unchecked Sendable {
             // An update of keys the request does not read (a to-many's other side, a note) cannot move or
             // filter the object: an update in place if shown, nothing otherwise.
             if isUpdate, !forced.contains(id), let slots = changedSlots[object.objectID], !readsAny(slots, object.layout) {
-                if let oldEntry { changes[id] = (object, oldEntry, oldEntry, true) }
+                if let oldEntry { changes.append((object, oldEntry, oldEntry, true)) }
                 return
             }
             let isMatch = matches(object)
             guard oldEntry != nil || isMatch else { return }
-            changes[id] = (object, oldEntry, isMatch ? entry(for: object) : nil, isUpdate)
+            changes.append((object, oldEntry, isMatch ? entry(for: object) : nil, isUpdate))
         }
         guard !changes.isEmpty else { return }
         // One object moving within its section (the common edit) is shifted in place; its new place is
         // known then, without another search. Unless the delegate may receive whole old sections (the
         // difference form), the sections' list stays the one it was and is not copied for the delegate.
-        if changes.count == 1, let only = changes.values.first, let from = only.oldEntry, let to = only.entry,
+        if changes.count == 1, let only = changes.first, let from = only.oldEntry, let to = only.entry,
            from.section == to.section, let path = state!.indexPath(of: from) {
             let old = deliversWholeSections ? oldSectionsForDelegate(removing: [from]) : nil
             let movedTo = state!.move(from, at: path, to: to)
@@ -363,14 +366,16 @@ final class FetchedResultsCore: @unchecked Sendable {
         }
         // Every changed object leaves its old place and the ones that belong are placed again, in place
         // (the old sections stay as they were for the delegate: sections are values).
-        let leaving = changes.values.compactMap(\.oldEntry)
+        let leaving = changes.compactMap(\.oldEntry)
         let oldSections = oldSectionsForDelegate(removing: leaving)
         let oldByName = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.name, $0) })
-        let places = state!.apply(removing: leaving, inserting: changes.values.compactMap(\.entry)) {
+        let places = state!.apply(removing: leaving, inserting: changes.compactMap(\.entry)) {
             oldByName[$0]?.indexTitle ?? title(for: $0)
         }
-        let tracked = changes.mapValues { (old: places.old[ObjectIdentifier($0.object)], new: places.new[ObjectIdentifier($0.object)],
-                                           updated: $0.updated, object: $0.object) }
+        let tracked = Dictionary(uniqueKeysWithValues: changes.map { c in
+            let id = ObjectIdentifier(c.object)
+            return (id, (old: places.old[id], new: places.new[id], updated: c.updated, object: c.object))
+        })
         deliver(old: oldSections, new: state!, tracked: tracked)
     }
 
