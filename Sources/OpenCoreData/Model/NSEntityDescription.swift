@@ -42,7 +42,13 @@ public class NSEntityDescription: NSObject, @unchecked Sendable {
     private var _subentities: [NSEntityDescription] = []
 
     /// Mirrors `superentity`.
-    public internal(set) weak var superentity: NSEntityDescription?
+    public internal(set) var superentity: NSEntityDescription? {
+        get { superentityReference.entity }
+        set { superentityReference = WeakEntityReference(newValue) }
+    }
+    private var superentityReference = WeakEntityReference()
+    /// What the model's references back to this entity point at (see ``WeakEntityReference``).
+    private(set) var handle: EntityHandle!
     /// Mirrors `managedObjectModel`.
     public internal(set) weak var managedObjectModel: NSManagedObjectModel!
 
@@ -52,7 +58,10 @@ public class NSEntityDescription: NSObject, @unchecked Sendable {
     /// module of the bundle the model file was read from (see ``ManagedClasses/modules(forModelAt:)``).
     var classModules: [String] = []
 
-    public override init() { super.init() }
+    public override init() {
+        super.init()
+        handle = EntityHandle(self)
+    }
 
     /// A convenience not in Core Data: an entity with a name and its own properties.
     public convenience init(name: String, managedObjectClassName: String? = nil, properties: [NSPropertyDescription] = [],

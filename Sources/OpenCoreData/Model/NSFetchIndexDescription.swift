@@ -22,7 +22,11 @@ public class NSFetchIndexDescription: NSObject, @unchecked Sendable {
         didSet { for e in elements { e.indexDescription = self } }
     }
     /// Mirrors `entity`: set when the index is added to an entity's `indexes`.
-    public internal(set) weak var entity: NSEntityDescription?
+    public internal(set) var entity: NSEntityDescription? {
+        get { entityReference.entity }
+        set { entityReference = WeakEntityReference(newValue) }
+    }
+    private var entityReference = WeakEntityReference()
     /// Mirrors `partialIndexPredicate`: only rows matching it are indexed.
     public var partialIndexPredicate: NSPredicate?
 

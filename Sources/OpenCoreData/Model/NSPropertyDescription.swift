@@ -9,7 +9,11 @@ public class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Mirrors `isTransient`. Transient properties are kept in memory and never saved.
     public var isTransient: Bool = false
     /// Mirrors `entity`: the entity that declares the property.
-    public internal(set) weak var entity: NSEntityDescription?
+    public internal(set) var entity: NSEntityDescription? {
+        get { entityReference.entity }
+        set { entityReference = WeakEntityReference(newValue) }
+    }
+    private var entityReference = WeakEntityReference()
     /// Mirrors `userInfo`.
     public var userInfo: [AnyHashable: Any]? = nil
     /// Mirrors `renamingIdentifier`: the property's name in an earlier model version, for migration (a model

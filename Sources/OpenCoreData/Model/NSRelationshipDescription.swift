@@ -45,7 +45,11 @@ public class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendab
     /// Mirrors `isToMany`: true unless `maxCount` is 1.
     public var isToMany: Bool { maxCount != 1 }
 
-    weak var _destination: NSEntityDescription?
+    var _destination: NSEntityDescription? {
+        get { destinationReference.entity }
+        set { destinationReference = WeakEntityReference(newValue) }
+    }
+    private var destinationReference = WeakEntityReference()
     weak var _inverse: NSRelationshipDescription?
     /// The destination and inverse by name, until the model is loaded.
     var destinationName: String?
