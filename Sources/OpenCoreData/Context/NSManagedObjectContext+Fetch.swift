@@ -22,8 +22,10 @@ extension NSManagedObjectContext {
             if plan.evaluatesInMemory {
                 throw CoreDataError(NSCoreDataError, "a fetch of entity \(plan.entity.name ?? "?") into dictionaries cannot use a block predicate (NSPredicate(block:)): fetch objects or their IDs, or filter the dictionaries with filtered(using:)")
             }
-            // Likewise: `[NSDictionary]` casts to `[NSDictionary]` whole, not element by element.
             let dictionaries = try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
+            // `NSFetchRequest<NSDictionary>`: the array is already of the result type (`as? [ResultType]`
+            // would still check each element, the runtime's conditional array cast).
+            if ResultType.self == NSDictionary.self { return unsafeBitCast(dictionaries, to: [ResultType].self) }
             if let typed = dictionaries as? [ResultType] { return typed }
             return try cast(dictionaries)
         }
