@@ -21,7 +21,7 @@ struct EntityReferenceTests {
         final class Probe {}
         let probe = Probe()
         #expect(!Self.hasSideTable(probe))
-        weak var reference = probe
+        weak let reference = probe
         #expect(reference != nil)
         #expect(Self.hasSideTable(probe))
     }
