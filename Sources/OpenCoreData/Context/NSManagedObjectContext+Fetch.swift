@@ -162,7 +162,8 @@ extension NSManagedObjectContext {
                                prefetch: plan.prefetch, context: self, storeIdentifier: try coordinator.backend().identifier)
         let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
-        var objects: [T] = []
+        // `[NSManagedObject]` handed out as `[T]`, as in ``heldRowFaults(_:coordinator:as:)``.
+        var objects: [NSManagedObject] = []
         objects.reserveCapacity(pks.count)
         var entity = plan.entity
         var run = 0
@@ -173,18 +174,18 @@ extension NSManagedObjectContext {
             }
             if looksUp, let registered = registry[.permanent(root: batch.root, pk: pks[i])] {
                 if registered.faultState.needsRow { registered.faultState = .inBatch(batch, index: i) }
-                guard let typed = registered as? T else {
+                guard registered is T else {
                     throw CoreDataError(NSCoreDataError, "The fetch request's results are \(type(of: registered)), not \(T.self).")
                 }
-                objects.append(typed)
+                objects.append(registered)
             } else {
-                // The entity's class is a `T` (checked above), and `T` a class: the same reference.
-                objects.append(unsafeBitCast(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i), to: T.self))
+                // The entity's class is a `T` (checked above).
+                objects.append(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i))
             }
         }
-        batch.objects = unsafeBitCast(objects, to: [NSManagedObject].self)
+        batch.objects = objects
         registry.register(batch, allNew: !looksUp)
-        return objects
+        return unsafeBitCast(objects, to: [T].self)
     }
 
     /// The objects of a plain fetch into a context that holds none, as `T` (a managed object class): bare
@@ -196,7 +197,9 @@ extension NSManagedObjectContext {
         let batch = FaultBatch(size: max(rows.count, 1), root: plan.layout.rootEntityID, rows: rows, context: self,
                                storeIdentifier: try coordinator.backend().identifier)
         let model = coordinator.managedObjectModel
-        var objects: [T] = []
+        // Built as `[NSManagedObject]` (each object moved in, no generic copy) and handed out as `[T]`:
+        // every element's class was checked to be a `T` (a class), so the two arrays are the same memory.
+        var objects: [NSManagedObject] = []
         objects.reserveCapacity(rows.count)
         var entity = plan.entity
         var checked = -1
@@ -205,11 +208,11 @@ extension NSManagedObjectContext {
                 entity = try Self.entity(rows[i].entityID, of: model, as: T.self)
                 checked = rows[i].entityID
             }
-            objects.append(unsafeBitCast(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i), to: T.self))
+            objects.append(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i))
         }
-        batch.objects = unsafeBitCast(objects, to: [NSManagedObject].self)
+        batch.objects = objects
         registry.register(batch, allNew: true)
-        return objects
+        return unsafeBitCast(objects, to: [T].self)
     }
 
     /// The entity of a row's entity number, whose class must be a `T` (the fetch's result type).
