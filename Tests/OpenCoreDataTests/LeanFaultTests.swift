@@ -130,6 +130,74 @@ struct LeanFaultTests {
         #expect(name == "renamed")
     }
 
+    /// A plain fetch's bare faults hold the fetch's rows until they fire: what comes back must be exactly
+    /// what was saved (NUL characters, composed and multi-byte text, the empty string, small and large
+    /// strings), for an entity and its subentity, and the fetch must still feed the row cache, so that
+    /// another context's fault costs no query.
+    @Test func aPlainFetchsTextComesBackExactly() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let names: [String?] = ["plain", "", "nul\u{0}inside", "caf\u{E9}", "\u{1F600} emoji and more than fifteen bytes",
+                                String(repeating: "long ", count: 400), "\u{0}", "ascii but longer than fifteen bytes"]
+        let container = try store.container()
+        let writer = container.viewContext
+        for (i, name) in names.enumerated() {
+            let p = i % 2 == 1 ? FavoriteProducts(context: writer) : Products(context: writer)
+            p.name = name
+            p.price = Int32(i)
+        }
+        try writer.save()
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        // Another coordinator, whose row cache only the fetch fills.
+        let readers = try store.container()
+        let reader = readers.newBackgroundContext()
+        let ids = try reader.performAndWait {
+            let objects = try reader.fetch(request)
+            #expect(objects.allSatisfy { $0.isBareBatchFault })
+            #expect(objects.map(\.name) == names)
+            #expect(objects.map(\.price) == names.indices.map(Int32.init))
+            #expect(objects.map { $0 is FavoriteProducts } == names.indices.map { $0 % 2 == 1 })
+            return objects.map(\.objectID)
+        }
+        let other = readers.newBackgroundContext()
+        try other.performAndWait {
+            let backend = try other.persistentStoreCoordinator!.backend()
+            let before = backend.queryCount
+            let read = ids.map { (other.object(with: $0) as? Products)?.name }
+            #expect(backend.queryCount == before, "the plain fetch's rows are in the row cache")
+            #expect(read == names)
+        }
+    }
+
+    /// Two optional string attributes with other types between them (``SampleModel``): nil stays nil,
+    /// and each text cell goes back to its own slot.
+    @Test func aPlainFetchKeepsNilAndEachStringInItsSlot() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let model = SampleModel.make()
+        let rows: [(String?, String?, Int64)] = [("a", nil, 1), (nil, "b\u{0}", 2), (nil, nil, 3), ("", "колбаса", 4), ("😀a", "", 5)]
+        let writer = try store.container(model).viewContext
+        for (s, t, i) in rows {
+            let o = NSEntityDescription.insertNewObject(forEntityName: "Sample", into: writer)
+            o.setValue(s, forKey: "s")
+            o.setValue(t, forKey: "t")
+            o.setValue(i, forKey: "i")
+        }
+        try writer.save()
+        let context = try store.container(model).newBackgroundContext()
+        try context.performAndWait {
+            let request = NSFetchRequest<NSManagedObject>(entityName: "Sample")
+            request.sortDescriptors = [NSSortDescriptor(key: "i", ascending: true)]
+            let objects = try context.fetch(request)
+            #expect(objects.allSatisfy { $0.isBareBatchFault })
+            #expect(objects.map { $0.value(forKey: "s") as? String } == rows.map(\.0))
+            #expect(objects.map { $0.value(forKey: "t") as? String } == rows.map(\.1))
+            #expect(objects.map { $0.value(forKey: "i") as? Int64 } == rows.map(\.2))
+            #expect(objects.map { $0.value(forKey: "d") == nil } == rows.map { _ in true })
+        }
+    }
+
     /// A plain fetch into an empty context makes bare faults holding the fetch's rows: they fire without
     /// a query, take a merged change, and save like any object.
     @Test func plainFetchFaultsHoldTheirRows() throws {
