@@ -38,7 +38,7 @@ struct LeanFaultTests {
         try context.performAndWait {
             let objects = try context.fetch(batchedRequest())
             #expect(objects.allSatisfy { $0.isBareBatchFault && $0.isFault })
-            // 40 bytes of instance (header, entity, body, batch index): glibc's 48-byte block. A stored
+            // 40 bytes of instance (header, entity, a two-word body): glibc's 48-byte block. A stored
             // property added to NSManagedObject breaks figure 5; give it a place in ObjectState instead.
             // The smallest block of many: glibc hands out a free 64-byte block whole for a 48-byte request
             // when the rest would be too small to split off, so one object's block depends on the heap.
@@ -236,6 +236,56 @@ struct LeanFaultTests {
         let saved = try writer.performAndWait { try writer.existingObject(with: fetched[1].objectID) as? Products }
         writer.performAndWait { writer.refreshAllObjects() }
         #expect(writer.performAndWait { saved?.price } == fetched[1].price)
+    }
+
+    /// What the getters' fast path relies on (`NSManagedObject.loadedValue(_:)` reads the values without
+    /// looking at the fault state): an object that is a fault holds no values. Each way an object goes
+    /// back to being a fault is taken here, and the getters must then read the store's new value, not the
+    /// one the object held before.
+    @Test func aFaultHoldsNoValues() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let (container, _) = try savedContainer(store, count: 4)
+        let writer = container.viewContext
+        let reader = container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let objects = try reader.performAndWait {
+            let objects = try reader.fetch(request)
+            #expect(objects.allSatisfy { $0.price >= 0 && !$0.isFault && !$0.values.isEmpty })
+            return objects
+        }
+        func setPrices(_ price: Int32) throws {
+            try writer.performAndWait {
+                for object in objects {
+                    (try writer.existingObject(with: object.objectID) as! Products).price = price
+                }
+                try writer.save()
+            }
+        }
+        func expectFaults(_ how: String) {
+            reader.performAndWait {
+                for object in reader.registeredObjects where object.isFault {
+                    #expect(object.values.isEmpty, "\(how): a fault holds \(object.values.count) values")
+                }
+            }
+        }
+        // Refreshed without merging: faults again.
+        reader.performAndWait { for object in objects { reader.refresh(object, mergeChanges: false) } }
+        expectFaults("refresh(_:mergeChanges: false)")
+        try setPrices(901)
+        #expect(reader.performAndWait { objects.map(\.price) } == Array(repeating: 901, count: objects.count))
+        // A merged save turns the faults among them into faults holding the saved rows.
+        reader.performAndWait { for object in objects.prefix(2) { reader.refresh(object, mergeChanges: false) } }
+        try setPrices(902)
+        expectFaults("a merged save")
+        #expect(reader.performAndWait { objects.map(\.price) } == Array(repeating: 902, count: objects.count))
+        // Refreshed all at once.
+        reader.performAndWait { reader.refreshAllObjects() }
+        expectFaults("refreshAllObjects()")
+        try setPrices(903)
+        #expect(reader.performAndWait { objects.map(\.price) } == Array(repeating: 903, count: objects.count))
     }
 
     @Test func aBatchedFetchReturnsObjectsRegisteredBefore() throws {

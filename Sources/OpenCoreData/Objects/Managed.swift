@@ -57,10 +57,11 @@ public final class ManagedProperty: Sendable {
     /// The slot of the property in the object's entity.
     @inline(__always)
     func slot(in object: NSManagedObject, _ expectation: Expectation) -> Int {
-        let layout = object.layout
+        // The cache is read first and the layout's serial after, with nothing in between that could
+        // release the layout: the compiler then reads the serial without retaining the layout.
         let packed = cached.load(ordering: .relaxed)
-        if packed >> 24 == layout.serial { return packed & 0xFF_FFFF }
-        return resolve(in: object, layout, expectation)
+        if packed >> 24 == object.layout.serial { return packed & 0xFF_FFFF }
+        return resolve(in: object, object.layout, expectation)
     }
 
     private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {

@@ -17,10 +17,16 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `entity`.
     public let entity: NSEntityDescription
     /// Everything else, made when first needed (see ``ObjectBody``): a bare fault of a batched fetch is
-    /// this object and nothing more.
-    private var body: ObjectBody = .fresh
+    /// this object and nothing more. Unchecked exclusivity: no access to it overlaps another (none calls
+    /// out while it holds the values), and the dynamic check cost a `@Managed` getter about as much as
+    /// the read itself.
+    @exclusivity(unchecked) private var body: ObjectBody = .fresh
+
     /// The object's place in its batch while ``body`` is `.batch`.
-    private(set) var batchIndex = 0
+    var batchIndex: Int {
+        if case .batch(_, let index) = body { return index }
+        return 0
+    }
 
     /// Mirrors `objectID`. Changes from temporary to permanent when the object is first saved.
     public internal(set) var objectID: NSManagedObjectID {
@@ -50,8 +56,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// temporary key given earlier), without giving one.
     var assignedKey: ObjectKey? {
         switch body {
-        case .batch(let batch): return batch.key(batchIndex)
-        case .full(let state): return state.objectID?.key ?? state.temporaryKey
+        case .batch(let batch, let index): return batch.key(index)
+        case .full(let state, _): return state.objectID?.key ?? state.temporaryKey
         case .fresh: return nil
         }
     }
@@ -61,8 +67,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             switch body {
             case .fresh: return nil
-            case .batch(let batch): return batch.context
-            case .full(let state): return state.context
+            case .batch(let batch, _): return batch.context
+            case .full(let state, _): return state.context
             }
         }
         set { objectState.context = newValue }
@@ -73,22 +79,23 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// The object's state, made now if it was fresh or a bare batch fault.
     @inline(__always) var objectState: ObjectState {
-        if case .full(let state) = body { return state }
+        if case .full(let state, _) = body { return state }
         return makeState()
     }
 
     @inline(never) private func makeState() -> ObjectState {
-        let state: ObjectState
         switch body {
-        case .full(let existing): return existing
+        case .full(let existing, _): return existing
         case .fresh:
-            state = ObjectState(objectID: nil, context: nil, values: layout.defaultValues, lifecycle: .new, faultState: .loaded)
-        case .batch(let batch):
-            let id = NSManagedObjectID(entity: entity, key: batch.key(batchIndex), storeIdentifier: batch.storeIdentifier)
-            state = ObjectState(objectID: id, context: batch.context, values: [], lifecycle: batch.lifecycle, faultState: batch.faultState(batchIndex))
+            let state = ObjectState(objectID: nil, context: nil, lifecycle: .new, faultState: .loaded)
+            body = .full(state, values: layout.defaultValues)
+            return state
+        case .batch(let batch, let index):
+            let id = NSManagedObjectID(entity: entity, key: batch.key(index), storeIdentifier: batch.storeIdentifier)
+            let state = ObjectState(objectID: id, context: batch.context, lifecycle: batch.lifecycle, faultState: batch.faultState(index))
+            body = .full(state, values: [])
+            return state
         }
-        body = .full(state)
-        return state
     }
 
     /// Whether it is a bare fault of a batched fetch (no state made yet).
@@ -97,27 +104,43 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         return false
     }
 
-    /// Current values by slot; empty while the object is a fault whose values were never read.
+    /// Current values by slot; empty while the object is a fault (see ``ObjectBody/full(_:values:)``).
     var values: [Value] {
         @inline(__always) _read {
             switch body {
-            case .full(let state): yield state.values
+            case .full(_, let values): yield values
             case .fresh: yield layout.defaultValues
             case .batch: yield []
             }
         }
-        @inline(__always) _modify { yield &objectState.values }
+        _modify {
+            // The array is moved out of the body while it is changed (the body holds none meanwhile), so
+            // that it stays uniquely referenced and is changed in place, with no reference counting.
+            var taken = ObjectBody.full(objectState, values: [])
+            swap(&taken, &body)
+            guard case .full(let state, var values) = consume taken else { preconditionFailure("no state") }
+            defer { body = .full(state, values: values) }
+            yield &values
+        }
     }
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]? {
         _read {
-            if case .full(let state) = body { yield state.snapshot } else { yield nil }
+            switch body {
+            case .full(let state, _): yield state.snapshot
+            case .fresh, .batch: yield nil
+            }
         }
         _modify { yield &objectState.snapshot }
     }
     /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
     var version: Int64 {
-        get { if case .full(let state) = body { return state.version } else { return 0 } }
+        get {
+            switch body {
+            case .full(let state, _): return state.version
+            case .fresh, .batch: return 0
+            }
+        }
         set { objectState.version = newValue }
     }
     /// The store version of the row the object holds: its values' (loaded), or the row a fault holds; 0
@@ -131,7 +154,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
     /// The order in which its context inserted it (ties between unsaved objects sort by it).
     var insertionIndex: Int {
-        get { if case .full(let state) = body { return state.insertionIndex } else { return 0 } }
+        get {
+            switch body {
+            case .full(let state, _): return state.insertionIndex
+            case .fresh, .batch: return 0
+            }
+        }
         set { objectState.insertionIndex = newValue }
     }
     /// Where the object is in its life (see ``Lifecycle``); its context changes it.
@@ -139,8 +167,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             switch body {
             case .fresh: return .new
-            case .batch(let batch): return batch.lifecycle
-            case .full(let state): return state.lifecycle
+            case .batch(let batch, _): return batch.lifecycle
+            case .full(let state, _): return state.lifecycle
             }
         }
         set { objectState.lifecycle = newValue }
@@ -149,7 +177,12 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// in a list (``UnannouncedChanges/inserted``) and this flag says which entries still count, so that
     /// recording a change and deleting the object need no hash lookup.
     var insertIsUnannounced: Bool {
-        get { if case .full(let state) = body { return state.insertIsUnannounced } else { return false } }
+        get {
+            switch body {
+            case .full(let state, _): return state.insertIsUnannounced
+            case .fresh, .batch: return false
+            }
+        }
         set { objectState.insertIsUnannounced = newValue }
     }
     /// Whether its values are here (see ``FaultState``).
@@ -157,11 +190,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             switch body {
             case .fresh: return .loaded
-            case .batch(let batch): return batch.faultState(batchIndex)
-            case .full(let state): return state.faultState
+            case .batch(let batch, let index): return batch.faultState(index)
+            case .full(let state, _): return state.faultState
             }
         }
-        set { objectState.faultState = newValue }
+        set {
+            objectState.faultState = newValue
+            // A fault holds no values (what ``loadedValue(_:)`` relies on).
+            if newValue.isFault, case .full(let state, let values) = body, !values.isEmpty { body = .full(state, values: []) }
+        }
     }
 
     /// Mirrors `init(entity:insertInto:)`. With a context, the object is inserted (temporary ID,
@@ -185,7 +222,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// An object for a row of the store, not inserted. Called by contexts only.
     static func makeFetched(entity: NSEntityDescription, id: NSManagedObjectID, context: NSManagedObjectContext) -> NSManagedObject {
         let object = entity.layout.objectClass.init(entity: entity, insertInto: nil)
-        object.body = .full(ObjectState(objectID: id, context: context, values: [], lifecycle: .new, faultState: .fault))
+        object.body = .full(ObjectState(objectID: id, context: context, lifecycle: .new, faultState: .fault), values: [])
         return object
     }
 
@@ -193,8 +230,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// tables yet (the batch is). Called by contexts only.
     static func makeBatchFault(entity: NSEntityDescription, batch: FaultBatch, index: Int) -> NSManagedObject {
         let object = entity.layout.unsafelyUnwrapped.objectClass.init(entity: entity, insertInto: nil)
-        object.body = .batch(batch)
-        object.batchIndex = index
+        object.body = .batch(batch, index: index)
         return object
     }
 
@@ -205,7 +241,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `isDeleted`.
     public var isDeleted: Bool { lifecycle == .deleted || lifecycle == .removed }
     /// Mirrors `isFault`: the values have not been read yet (reading them fires the fault).
-    public var isFault: Bool { faultState.isFault }
+    public var isFault: Bool {
+        // (Each case returns what it read: bound with `if case`, the compiler retained the state to read it.)
+        switch body {
+        case .fresh: return false
+        case .batch(let batch, let index): return batch.faultState(index).isFault
+        case .full(let state, _): return state.isFault
+        }
+    }
     /// Mirrors `isUpdated`: saved before, and some value differs from the saved one.
     public var isUpdated: Bool {
         guard lifecycle != .inserted, !isFault, let snapshot else { return false }
@@ -232,17 +275,19 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// Takes a row's values as its own (values and what it read), and stops being a fault.
     func takeRow(_ row: [Value], version: Int64) {
-        values = row
-        snapshot = row
-        self.version = version
-        faultState = .loaded
+        let state = objectState
+        body = .full(state, values: row)
+        state.snapshot = row
+        state.version = version
+        state.faultState = .loaded
         awakeFromFetch()
     }
 
     /// Stays a fault (or becomes one again) holding `row`, so that firing it costs no query.
     func holdRow(_ row: [Value], version: Int64) {
-        values = []
-        faultState = .holdingRow(row, version: version)
+        let state = objectState
+        body = .full(state, values: [])
+        state.faultState = .holdingRow(row, version: version)
     }
 
     // MARK: - Values
@@ -321,8 +366,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// with no call in between, so that neither its state nor its values are retained for the read: the
     /// common start of the reads that need no key lookup (`@Managed` getters, compiled predicates).
     @inline(__always) func loadedValue(_ slot: Int) -> Value {
-        if case .full(let state) = body, case .loaded = state.faultState {
-            return slot < state.values.count ? state.values[slot] : .null
+        // Only a loaded object (or one whose row was gone: nils) holds values, so the state is not read.
+        // (Written as a switch that returns the copied value: the compiler then reads the array in place;
+        // bound with `if case`, it retained and released the array around the read.)
+        switch body {
+        case .full(_, let values):
+            guard slot < values.count else { break }
+            let value = values[slot]
+            return value
+        default: break
         }
         return valueAfterFiring(slot)
     }
