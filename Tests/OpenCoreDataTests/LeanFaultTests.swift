@@ -11,8 +11,7 @@ import OpenCoreDataTesting
 @Suite("Lean batch faults")
 struct LeanFaultTests {
     private func batchedRequest(_ size: Int = 5) -> NSFetchRequest<Products> {
-        let request = NSFetchRequest<Products>(entityName: "Products")
-        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let request = byPrice()
         request.fetchBatchSize = size
         return request
     }
@@ -29,6 +28,23 @@ struct LeanFaultTests {
     private func savedStore(_ store: TemporaryStore, count: Int) throws -> NSManagedObjectContext {
         _ = try savedContainer(store, count: count)
         return try store.container().newBackgroundContext()
+    }
+
+    /// A container whose view context (the writer) saved `count` products, and a background context of
+    /// it (the reader) that merges the writer's saves.
+    private func mergingReader(_ store: TemporaryStore, count: Int) throws
+        -> (writer: NSManagedObjectContext, reader: NSManagedObjectContext, written: [Products]) {
+        let (container, written) = try savedContainer(store, count: count)
+        let reader = container.newBackgroundContext()
+        reader.automaticallyMergesChangesFromParent = true
+        return (container.viewContext, reader, written)
+    }
+
+    /// All products by price, not batched.
+    private func byPrice() -> NSFetchRequest<Products> {
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        return request
     }
 
     @Test func aBareFaultIsOneSmallHeapBlock() throws {
@@ -147,13 +163,11 @@ struct LeanFaultTests {
             p.price = Int32(i)
         }
         try writer.save()
-        let request = NSFetchRequest<Products>(entityName: "Products")
-        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
         // Another coordinator, whose row cache only the fetch fills.
         let readers = try store.container()
         let reader = readers.newBackgroundContext()
         let ids = try reader.performAndWait {
-            let objects = try reader.fetch(request)
+            let objects = try reader.fetch(byPrice())
             #expect(objects.allSatisfy { $0.isBareBatchFault })
             #expect(objects.map(\.name) == names)
             #expect(objects.map(\.price) == names.indices.map(Int32.init))
@@ -203,14 +217,9 @@ struct LeanFaultTests {
     @Test func plainFetchFaultsHoldTheirRows() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let (container, written) = try savedContainer(store, count: 6)
-        let writer = container.viewContext
-        let reader = container.newBackgroundContext()
-        reader.automaticallyMergesChangesFromParent = true
-        let request = NSFetchRequest<Products>(entityName: "Products")
-        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let (writer, reader, written) = try mergingReader(store, count: 6)
         let fetched = try reader.performAndWait {
-            let objects = try reader.fetch(request)
+            let objects = try reader.fetch(byPrice())
             #expect(objects.allSatisfy { $0.isBareBatchFault && $0.isFault })
             return objects
         }
@@ -245,14 +254,9 @@ struct LeanFaultTests {
     @Test func aFaultHoldsNoValues() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let (container, _) = try savedContainer(store, count: 4)
-        let writer = container.viewContext
-        let reader = container.newBackgroundContext()
-        reader.automaticallyMergesChangesFromParent = true
-        let request = NSFetchRequest<Products>(entityName: "Products")
-        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let (writer, reader, _) = try mergingReader(store, count: 4)
         let objects = try reader.performAndWait {
-            let objects = try reader.fetch(request)
+            let objects = try reader.fetch(byPrice())
             #expect(objects.allSatisfy { $0.price >= 0 && !$0.isFault && !$0.values.isEmpty })
             return objects
         }
