@@ -22,12 +22,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// the read itself.
     @exclusivity(unchecked) private var body: ObjectBody = .fresh
 
-    /// The object's place in its batch while ``body`` is `.batch`.
-    var batchIndex: Int {
-        if case .batch(_, let index) = body { return index }
-        return 0
-    }
-
     /// Mirrors `objectID`. Changes from temporary to permanent when the object is first saved.
     public internal(set) var objectID: NSManagedObjectID {
         get {

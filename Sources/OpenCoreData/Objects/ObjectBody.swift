@@ -38,7 +38,9 @@ final class ObjectState {
     var lifecycle: Lifecycle
     var insertIsUnannounced = false
 
-    /// Whether ``faultState`` is a fault (read in place, without copying the fault state).
+    /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place. Through `faultState.isFault`
+    /// from the object, the fault state was copied and the state retained for it (seen in the
+    /// disassembly of `NSManagedObject.isFault`).
     var isFault: Bool {
         switch faultState {
         case .loaded, .rowGone: return false
