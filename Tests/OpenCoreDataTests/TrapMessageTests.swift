@@ -86,4 +86,26 @@ struct TrapMessageTests {
         #expect(text.contains("entity Item"))
         #expect(text.contains("\"first name\""))
     }
+
+    /// A predicate decoded from an archive refuses evaluation until `allowEvaluation()` (Apple's secure
+    /// coding model) on a managed object passed as one too: the compiled form's fast path
+    /// (`evaluate(with: NSManagedObject)`) checks the gate before it reads the object.
+    static func decodedPriceBelow500() throws -> NSPredicate {
+        let data = try NSKeyedArchiver.archivedData(withRootObject: NSPredicate(format: "price < 500"), requiringSecureCoding: true)
+        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSComparisonPredicate.self, from: data))
+    }
+
+    @Test func aDecodedPredicateTrapsOnAManagedObjectUntilAllowed() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let product: Products = try #require(try Self.fetchedController().fetchedObjects?.first)
+            _ = try Self.decodedPriceBelow500().evaluate(with: product)
+        }
+        #expect(Self.stderr(result).contains("call allowEvaluation() before evaluating it"))
+
+        let products = try #require(try Self.fetchedController().fetchedObjects)
+        let decoded = try Self.decodedPriceBelow500()
+        #expect(throws: PredicateEvaluationError.self) { try decoded.evaluate(validating: products[0]) }
+        decoded.allowEvaluation()
+        #expect(products.map { decoded.evaluate(with: $0) } == products.map { $0.price < 500 })
+    }
 }

@@ -43,22 +43,22 @@ extension NSManagedObject {
 
     /// The getter of a `Int16` attribute property (the generic getter's result, without its dispatch).
     public func _managedValue(_ property: ManagedProperty, as _: (Int16).Type) -> Int16 {
-        read(property) { value in if case .int(let x) = value { return Int16(truncatingIfNeeded: x) }; return nil }
+        readInteger(property) { x in Int16(truncatingIfNeeded: x) }
     }
 
     /// The getter of a `Int32` attribute property (the generic getter's result, without its dispatch).
     public func _managedValue(_ property: ManagedProperty, as _: (Int32).Type) -> Int32 {
-        read(property) { value in if case .int(let x) = value { return Int32(truncatingIfNeeded: x) }; return nil }
+        readInteger(property) { x in Int32(truncatingIfNeeded: x) }
     }
 
     /// The getter of a `Int64` attribute property (the generic getter's result, without its dispatch).
     public func _managedValue(_ property: ManagedProperty, as _: (Int64).Type) -> Int64 {
-        read(property) { value in if case .int(let x) = value { return x }; return nil }
+        readInteger(property) { x in x }
     }
 
     /// The getter of a `Int` attribute property (the generic getter's result, without its dispatch).
     public func _managedValue(_ property: ManagedProperty, as _: (Int).Type) -> Int {
-        read(property) { value in if case .int(let x) = value { return Int(truncatingIfNeeded: x) }; return nil }
+        readInteger(property) { x in Int(truncatingIfNeeded: x) }
     }
 
     /// The getter of a `Double` attribute property (the generic getter's result, without its dispatch),
@@ -106,6 +106,15 @@ extension NSManagedObject {
     /// The getter of a `Decimal?` attribute property (the generic getter's result, without its dispatch).
     public func _managedValue(_ property: ManagedProperty, as _: (Decimal?).Type) -> Decimal? {
         read(property) { value in if case .decimal(let x) = value { return .some(x) }; return nil }
+    }
+
+    /// The common part of the integer getters: a loaded integer is matched in place
+    /// (``NSManagedObject/loadedInteger(_:)``); anything else (a fault, `nil`) takes ``read(_:_:)``.
+    @inline(__always)
+    private func readInteger<T: ManagedAttributeValue>(_ property: ManagedProperty, _ make: (Int64) -> T) -> T {
+        checkQueue("@Managed property getter")
+        if let x = loadedInteger(property.slot(in: self, .attribute)) { return make(x) }
+        return read(property) { value in if case .int(let x) = value { return make(x) }; return nil }
     }
 
     @inline(__always)

@@ -352,8 +352,24 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     package func predicateValue(atSlot slot: Int) -> Value { value(at: slot) }
 
     package func predicateInteger(atSlot slot: Int) -> Int64? {
+        if let x = loadedInteger(slot) { return x }
         if case .int(let x) = loadedValue(slot) { return x }
         return nil
+    }
+
+    /// The integer in `slot` of a loaded object, without the generic conversion of a ``Value``, and
+    /// without retaining the values array. `nil` when the object is not loaded or the slot holds
+    /// anything else: the caller then reads through ``loadedValue(_:)``, which fires the fault.
+    @inline(__always) func loadedInteger(_ slot: Int) -> Int64? {
+        switch body {
+        case .full(_, let values):
+            guard slot < values.count else { return nil }
+            switch values[slot] {
+            case .int(let x): return x
+            default: return nil
+            }
+        default: return nil
+        }
     }
 
     /// The value in `slot` (`.null` past the values), the fault fired first. A loaded object is read

@@ -20,10 +20,13 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// on first use, so that nesting `NSCompoundPredicate`s in code costs nothing per level.
     private let preparedEagerly: PreparedPredicate?
     private let preparation = AtomicLazyReference<PreparedPredicate>()
-    /// The compiled form, when prepared eagerly (the hot path of evaluation).
-    private let eagerlyCompiled: CompiledPredicate?
-    /// Set when the predicate was decoded from an archive: closed until ``allowEvaluation()``.
-    package var archiveGate: EvaluationGate?
+    /// The compiled form, when prepared eagerly (the hot path of evaluation). `preparedEagerly` keeps it
+    /// alive; held unretained so that an evaluation calls it without retaining and releasing it.
+    private let eagerlyCompiled: Unmanaged<CompiledPredicate>?
+    /// Set when the predicate was decoded from an archive: closed until ``allowEvaluation()``. Set only
+    /// while the predicate is being made (decoding, ``withSubstitutionVariables(_:)``), before another
+    /// thread can see it, so every evaluation reads it without the runtime's exclusivity check.
+    @exclusivity(unchecked) package final var archiveGate: EvaluationGate?
     /// The objects its constants were made from, returned by `constantValue` (``GivenConstants``).
     package var givenConstants: GivenConstants?
 
@@ -31,7 +34,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         self.node = node
         let eager = node.isShallow(within: 16) ? PreparedPredicate(node) : nil
         self.preparedEagerly = eager
-        self.eagerlyCompiled = eager?.compiled
+        self.eagerlyCompiled = eager?.compiled.map(Unmanaged.passUnretained)
         super.init()
     }
 
@@ -68,7 +71,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         let node = PredicateNode.constant(value)
         self.node = node
         self.preparedEagerly = PreparedPredicate(node)
-        self.eagerlyCompiled = preparedEagerly?.compiled
+        self.eagerlyCompiled = preparedEagerly?.compiled.map(Unmanaged.passUnretained)
         self.archiveGate = EvaluationGate()
         super.init()
     }
@@ -90,7 +93,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         return type(of: self)
     }
 
-    private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled : prepared.compiled }
+    @inline(__always) private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled?.takeUnretainedValue() : prepared.compiled }
 
     /// Mirrors `NSPredicate(block:)`: a predicate that calls `block` with the evaluated object and the
     /// substitution variables (`nil` from ``evaluate(with:)``). It works wherever predicates are evaluated
@@ -150,7 +153,13 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// `evaluate(with:)` for an object known to read its values without boxing (a managed object).
     package func evaluate(reader: PredicateValueReading) -> Bool {
-        trapping { try evaluate(validatingReader: reader) }
+        // The compiled form of a predicate prepared when made, read from its `let`s: no closure, no
+        // error path, no getter (a managed object passed as one is figure 9's hot path).
+        if archiveGate == nil, let compiled = eagerlyCompiled,
+           let result = compiled._withUnsafeGuaranteedRef({ $0.evaluate(reader: reader) }) {
+            return result
+        }
+        return trapping { try evaluate(validatingReader: reader) }
     }
 
     /// The throwing form of ``evaluate(reader:)``.
