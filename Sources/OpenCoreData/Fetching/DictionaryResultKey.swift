@@ -10,7 +10,7 @@ import Foundation
 /// dictionary (Benchmarks/README.md, figure 2). The hash is the one a plain `NSString` of the same text
 /// has, so `dictionary["name"]` finds the entry; equality is by UTF-16 code units, as `NSString`'s is.
 /// Copying returns the key itself (it is immutable), so the dictionaries hold these very objects.
-final class DictionaryResultKey: NSString, @unchecked Sendable {
+final class DictionaryResultKey: NSString {
     private let text: String
     private let units: [unichar]
     private let precomputedHash: Int

@@ -2,7 +2,7 @@ import Foundation
 
 /// The live set `mutableSetValue(forKey:)` returns: reads and writes go to the relationship of its
 /// owner, so adding an object sets its inverse too, as Core Data's proxy does.
-final class RelationshipMutableSet: NSMutableSet, @unchecked Sendable {
+final class RelationshipMutableSet: NSMutableSet {
     private let owner: NSManagedObject
     private let slot: Int
     private let relationship: RelationshipLayout
@@ -50,7 +50,7 @@ final class RelationshipMutableSet: NSMutableSet, @unchecked Sendable {
 }
 
 /// The live ordered set `mutableOrderedSetValue(forKey:)` returns.
-final class RelationshipMutableOrderedSet: NSMutableOrderedSet, @unchecked Sendable {
+final class RelationshipMutableOrderedSet: NSMutableOrderedSet {
     private let owner: NSManagedObject
     private let slot: Int
     private let relationship: RelationshipLayout

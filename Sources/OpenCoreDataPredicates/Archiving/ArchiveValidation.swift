@@ -193,7 +193,7 @@ extension ArchiveValidator {
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
         unarchiver.requiresSecureCoding = true
         unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        for (name, cls) in appleNames { unarchiver.setClass(cls, forClassName: name) }
+        for entry in appleNames { unarchiver.setClass(entry.1, forClassName: entry.0) }
         let allowed: [AnyClass] = Array(Set((ours[kind] ?? [:]).values.map { ObjectIdentifier($0) })).compactMap { id in
             (ours[kind] ?? [:]).values.first { ObjectIdentifier($0) == id }
         }

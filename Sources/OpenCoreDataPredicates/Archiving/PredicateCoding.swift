@@ -457,6 +457,13 @@ final class KeyPathSpecifierArchive: NSExpression, @unchecked Sendable {
         // (an archiver shares equal objects; sharing this one with its parent would write a cycle).
         super.init(node: .function("\u{0}NSKeyPathSpecifier", [.constant(.string(key))]))
     }
+    /// Never called (the archive is made from a key). Written out because the compiler otherwise stubs it
+    /// for the class's dispatch table with a thunk that calls itself (Swift 6.3.1 warned "function call
+    /// causes an infinite recursion" here): as written, a dynamic `init(node:)` makes a valid object.
+    override init(node: ExpressionNode) {
+        self.key = ""
+        super.init(node: node)
+    }
     required init?(coder: NSCoder) { nil }
     override func encode(with coder: NSCoder) {
         coder.encode(PredicateCoding.keyPathSpecifierType, forKey: "NSExpressionType")
