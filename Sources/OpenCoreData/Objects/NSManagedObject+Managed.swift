@@ -108,8 +108,9 @@ extension NSManagedObject {
         read(property) { value in if case .decimal(let x) = value { return .some(x) }; return nil }
     }
 
-    /// The common part of the integer getters: a loaded integer is matched in place
-    /// (``NSManagedObject/loadedInteger(_:)``); anything else (a fault, `nil`) takes ``read(_:_:)``.
+    /// The common part of the integer getters: a loaded integer is returned as it is
+    /// (``NSManagedObject/loadedInteger(_:)``), without the generic conversion; anything else (a fault,
+    /// `nil`, another kind of value) takes ``read(_:_:)``, as the other getters do.
     @inline(__always)
     private func readInteger<T: ManagedAttributeValue>(_ property: ManagedProperty, _ make: (Int64) -> T) -> T {
         checkQueue("@Managed property getter")
