@@ -71,7 +71,7 @@ struct DictionaryResultTests {
             let objects = results as! [NSDictionary]
             #expect(objects.map { $0["price"] as? Int32 } == Self.rows.map(\.price))
             #expect((results.first as? NSDictionary)?["name"] as? String == "Кефир")
-            #expect((results.first as? [String: Any])?["name"] as? String == "Кефир")
+            #expect(((results.first as Any?) as? [String: Any])?["name"] as? String == "Кефир")
         }
     }
 

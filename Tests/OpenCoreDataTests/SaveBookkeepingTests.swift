@@ -74,9 +74,8 @@ struct SaveBookkeepingTests {
         let first = insertProducts(context, count: 3)
         final class Added: @unchecked Sendable { var objects: [Products] = [] }
         let box = Added()
-        nonisolated(unsafe) let unsafeContext = context
         let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.willSaveObjectsNotification, object: context, queue: nil) { _ in
-            if box.objects.isEmpty { box.objects = insertProducts(unsafeContext, count: 1, seed: 9) }
+            if box.objects.isEmpty { box.objects = insertProducts(context, count: 1, seed: 9) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try context.save()

@@ -6,7 +6,7 @@ import Testing
 /// Xcode's format (AttributeBehaviourFixtures), on a real SQLite file.
 @Suite("Model files: attribute behaviours")
 struct AttributeBehaviourTests {
-    private func insert(_ entity: String, _ values: [String: Any], _ context: NSManagedObjectContext) -> NSManagedObject {
+    @discardableResult private func insert(_ entity: String, _ values: [String: Any], _ context: NSManagedObjectContext) -> NSManagedObject {
         let object = NSEntityDescription.insertNewObject(forEntityName: entity, into: context)
         for (key, value) in values { object.setValue(value, forKey: key) }
         return object

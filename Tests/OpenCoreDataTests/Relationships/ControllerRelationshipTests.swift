@@ -87,7 +87,7 @@ import Testing
     /// `sectionNameKeyPath` across relationships: every key must exist, and only to-ones lead on.
     @Test func sectionKeyPathsAreCheckedThroughRelationships() throws {
         let stack = try ZooStack()
-        try stack.view.performAndWait {
+        stack.view.performAndWait {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")
             request.sortDescriptors = [NSSortDescriptor(key: "commonName", ascending: true)]
             for (path, message) in [("classification.nope", "keypath classification.nope not found in entity Animal"),
