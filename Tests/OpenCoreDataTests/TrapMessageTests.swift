@@ -87,14 +87,15 @@ struct TrapMessageTests {
         #expect(text.contains("\"first name\""))
     }
 
-    /// A predicate decoded from an archive refuses evaluation until `allowEvaluation()` (Apple's secure
-    /// coding model) on a managed object passed as one too: the compiled form's fast path
-    /// (`evaluate(with: NSManagedObject)`) checks the gate before it reads the object.
+    /// `price < 500`, archived and decoded (so refused until `allowEvaluation()`).
     static func decodedPriceBelow500() throws -> NSPredicate {
         let data = try NSKeyedArchiver.archivedData(withRootObject: NSPredicate(format: "price < 500"), requiringSecureCoding: true)
         return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSComparisonPredicate.self, from: data))
     }
 
+    /// A predicate decoded from an archive refuses evaluation until `allowEvaluation()` (Apple's secure
+    /// coding model) on a managed object passed as one too: the compiled form's fast path
+    /// (`evaluate(with: NSManagedObject)`) checks the gate before it reads the object.
     @Test func aDecodedPredicateTrapsOnAManagedObjectUntilAllowed() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let product: Products = try #require(try Self.fetchedController().fetchedObjects?.first)

@@ -110,17 +110,23 @@ extension NSManagedObject {
 
     /// The common part of the integer getters: a loaded integer is returned as it is
     /// (``NSManagedObject/loadedInteger(_:)``), without the generic conversion; anything else (a fault,
-    /// `nil`, another kind of value) takes ``read(_:_:)``, as the other getters do.
+    /// `nil`, another kind of value) is read and converted as the other getters do.
     @inline(__always)
     private func readInteger<T: ManagedAttributeValue>(_ property: ManagedProperty, _ make: (Int64) -> T) -> T {
         checkQueue("@Managed property getter")
-        if let x = loadedInteger(property.slot(in: self, .attribute)) { return make(x) }
-        return read(property) { value in if case .int(let x) = value { return make(x) }; return nil }
+        let slot = property.slot(in: self, .attribute)
+        if let x = loadedInteger(slot) { return make(x) }
+        return converted(loadedValue(slot), property) { value in if case .int(let x) = value { return make(x) }; return nil }
     }
 
     @inline(__always)
     private func read<T: ManagedAttributeValue>(_ property: ManagedProperty, _ fast: (Value) -> T?) -> T {
-        let value = attributeValue(property)
+        converted(attributeValue(property), property, fast)
+    }
+
+    /// `value` as the property's type: `fast`, else the type's own conversion, else the getter traps.
+    @inline(__always)
+    private func converted<T: ManagedAttributeValue>(_ value: Value, _ property: ManagedProperty, _ fast: (Value) -> T?) -> T {
         if let typed = fast(value) ?? T._managedValue(from: ManagedStorageValue(value: value)) { return typed }
         unreadable(value, property, as: T.self)
     }

@@ -95,6 +95,15 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     @inline(__always) private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled?.takeUnretainedValue() : prepared.compiled }
 
+    /// What the compiled form answers with `run`, when the predicate may be evaluated without checks (it
+    /// was not decoded from an archive): the first step of each `evaluate(with:)`. `nil` hands the object
+    /// over to the checked path. A predicate compiled when made is called without a retain.
+    @inline(__always) private func compiledAnswer(_ run: (CompiledPredicate) -> Bool?) -> Bool? {
+        guard archiveGate == nil else { return nil }
+        if let eagerlyCompiled { return eagerlyCompiled._withUnsafeGuaranteedRef(run) }
+        return preparedEagerly == nil ? prepared.compiled.flatMap(run) : nil
+    }
+
     /// Mirrors `NSPredicate(block:)`: a predicate that calls `block` with the evaluated object and the
     /// substitution variables (`nil` from ``evaluate(with:)``). It works wherever predicates are evaluated
     /// in memory — ``evaluate(with:)``, `filtered(using:)`, inside an ``NSCompoundPredicate`` — and, as in
@@ -139,7 +148,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     /// something that is not a collection); ``evaluate(validating:substitutionVariables:)`` throws instead.
     public func evaluate(with object: Any?) -> Bool {
         // The compiled form first, without the closure and the bindings of the general path.
-        if archiveGate == nil, let compiled, let result = compiled.evaluate(object) { return result }
+        if let result = compiledAnswer({ $0.evaluate(object) }) { return result }
         return evaluate(with: object, substitutionVariables: nil)
     }
 
@@ -153,12 +162,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
 
     /// `evaluate(with:)` for an object known to read its values without boxing (a managed object).
     package func evaluate(reader: PredicateValueReading) -> Bool {
-        // The compiled form of a predicate prepared when made, read from its `let`s: no closure, no
-        // error path, no getter (a managed object passed as one is figure 9's hot path).
-        if archiveGate == nil, let compiled = eagerlyCompiled,
-           let result = compiled._withUnsafeGuaranteedRef({ $0.evaluate(reader: reader) }) {
-            return result
-        }
+        // No closure, no error path (a managed object passed as one is figure 9's hot path).
+        if let result = compiledAnswer({ $0.evaluate(reader: reader) }) { return result }
         return trapping { try evaluate(validatingReader: reader) }
     }
 
