@@ -4,7 +4,7 @@ import SwiftSyntaxMacros
 
 // The implementation of `@Managed` (properties) and `@ManagedAccessor` (Xcode's to-many accessor
 // functions), the stand-ins for Core Data's `@NSManaged`. The macros only rewrite syntax; everything
-// they generate calls into OpenCoreData (Objects/ManagedAccessors.swift, Model/ManagedClasses.swift),
+// they generate calls into OpenCoreData (Objects/NSManagedObject+Managed.swift, Model/ManagedClasses.swift),
 // which does the work. docs/ModelClasses.md describes what a model class may declare.
 //
 // For `@Managed var name: String?` in a class (or an extension of one) `Animal`:

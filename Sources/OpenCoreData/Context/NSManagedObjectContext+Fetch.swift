@@ -102,7 +102,7 @@ extension NSManagedObjectContext {
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
             return rows.compactMap { row -> NSManagedObjectID? in
                 guard let entity = model.entity(number: row.entityID) else { return nil }
-                let key = ObjectKey.permanent(root: entity.layout.root.layout.entityID, pk: row.pk)
+                let key = ObjectKey.permanent(root: entity.layout.rootEntityID, pk: row.pk)
                 return registry[key]?.objectID ?? NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier)
             }
         default:
@@ -249,7 +249,7 @@ extension NSManagedObjectContext {
         guard !plan.relatedRoots.isEmpty else { return false }
         let model = plan.entity.managedObjectModel
         func related(_ o: NSManagedObject) -> Bool {
-            o.entity.managedObjectModel === model && plan.relatedRoots.contains(o.layout.root.layout.entityID)
+            o.entity.managedObjectModel === model && plan.relatedRoots.contains(o.layout.rootEntityID)
         }
         return inserted.contains(where: related) || deleted.values.contains(where: related)
             || touched.values.contains { related($0) && $0.isUpdated }

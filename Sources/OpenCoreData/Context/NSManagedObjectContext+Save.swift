@@ -130,7 +130,7 @@ extension NSManagedObjectContext {
         let insertedPKs = outcome.insertedPrimaryKeys
         if changes.holdsReferences {
             let renamed = KeyRenaming(zip(insertedObjects, insertedPKs).compactMap { object, pk in
-                object.assignedKey.map { ($0, ObjectKey.permanent(root: object.layout.root.layout.entityID, pk: pk)) }
+                object.assignedKey.map { ($0, ObjectKey.permanent(root: object.layout.rootEntityID, pk: pk)) }
             })
             for object in [insertedObjects, updatedObjects].joined() where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = renamed.apply(object.values, object.layout)
@@ -147,7 +147,7 @@ extension NSManagedObjectContext {
             let key = object.assignedKey
             if key?.isTemporary ?? true {
                 if let key { temporaryKeys.append(key) }
-                object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.root.layout.entityID, pk: pk),
+                object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.rootEntityID, pk: pk),
                                                     storeIdentifier: identifier)
             }
             let id = object.objectID

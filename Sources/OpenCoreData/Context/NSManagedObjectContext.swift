@@ -5,8 +5,8 @@ import Synchronization
 /// (uniquing), pending inserts, updates and deletes, fetches that see those pending changes, and saves
 /// that write them to the store in one transaction.
 ///
-/// Split by verb: this file holds the registry and change tracking; `+Fetch`, `+Save` and
-/// `+Notifications` the rest. A context is confined to one thread at a time, as in Core Data.
+/// Split by verb: this file holds the registry and change tracking; the `NSManagedObjectContext+*.swift`
+/// files beside it hold the rest, one verb each. A context is confined to one thread at a time, as in Core Data.
 open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `NSManagedObjectContextConcurrencyType`.
     public enum ConcurrencyType: UInt, Sendable {
@@ -114,10 +114,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             if object.faultState.needsRow { try readRows(of: [object]) }
             if !object.faultState.needsRow { return object }
         }
-        guard let pk = objectID.primaryKey, let coordinator = persistentStoreCoordinator else {
+        guard objectID.primaryKey != nil, let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists.")
         }
-        _ = pk
         guard let row = try coordinator.loadRows([objectID.key])[objectID.key] else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
@@ -228,7 +227,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let coordinator = persistentStoreCoordinator else { return }
         let identifier = try coordinator.backend().identifier
         let temporary = objects.filter { $0.objectID.isTemporaryID }
-        let groups = Dictionary(grouping: temporary) { $0.layout.root.layout.entityID }
+        let groups = Dictionary(grouping: temporary) { $0.layout.rootEntityID }
         for (root, group) in groups {
             let keys = try coordinator.allocateKeys(root: root, count: group.count)
             for (object, pk) in zip(group, keys) {

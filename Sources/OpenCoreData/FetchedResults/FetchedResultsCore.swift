@@ -142,7 +142,7 @@ final class FetchedResultsCore: @unchecked Sendable {
             for i in s.keys.indices {
                 let keys = s.sortValues[i].compactMap(\.value)
                 guard let entity = coordinator.managedObjectModel.entity(number: s.entities[i]), keys.count == width else { return nil }
-                let id = NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.root.layout.entityID, pk: s.keys[i]),
+                let id = NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.rootEntityID, pk: s.keys[i]),
                                            storeIdentifier: identifier)
                 let object = registered ? context.object(with: id) : context.unregisteredFault(for: id)
                 rows.append(FetchedEntry(object: object, section: s.name, keys: keys, tiebreak: s.keys[i]))

@@ -104,7 +104,7 @@ struct ResolvedKeyPath {
 
     /// The hierarchies (root entity numbers) whose rows the key path reads, its aggregate's included.
     var relatedRoots: Set<Int> {
-        var roots = Set(hops.map { $0.destination.layout.root.layout.entityID })
+        var roots = Set(hops.map { $0.destination.layout.rootEntityID })
         if case .aggregate(_, let inner) = terminal { roots.formUnion(inner.relatedRoots) }
         return roots
     }

@@ -28,8 +28,7 @@ extension NSManagedObject {
         return loadedValue(slot)
     }
 
-    // Concrete getters for the types Xcode writes most: the generic one below costs a witness-table call
-    // and an optional of unknown size per read (about 45 ns of the 75 a read took; Benchmarks, figure 13).
+    // Concrete getters for the types Xcode writes most, beside the generic one (why: Benchmarks/README.md).
 
     /// The getter of a `String?` attribute property (the generic getter's result, without its dispatch).
     public func _managedValue(_ property: ManagedProperty, as _: (String?).Type) -> String? {

@@ -12,9 +12,9 @@ enum ObjectBody {
     /// ``ObjectState``.
     case batch(FaultBatch, index: Int)
     /// Everything else: the state, and the current values by slot, kept here rather than in the state so
-    /// that reading a loaded object touches the object and its values, not its state (one cache line
-    /// fewer a read; Benchmarks/README.md, issue 15's eighth pass). The values are empty while the
-    /// object is a fault; only a loaded object, or one whose row was gone (nils), holds any.
+    /// that reading a loaded object touches the object and its values, not its state (why: Benchmarks/README.md).
+    /// The values are empty while the object is a fault; only a loaded object, or one whose row was gone
+    /// (nils), holds any.
     case full(ObjectState, values: [Value])
 }
 
@@ -38,9 +38,7 @@ final class ObjectState {
     var lifecycle: Lifecycle
     var insertIsUnannounced = false
 
-    /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place. Through `faultState.isFault`
-    /// from the object, the fault state was copied and the state retained for it (seen in the
-    /// disassembly of `NSManagedObject.isFault`).
+    /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place (why: Benchmarks/README.md).
     var isFault: Bool {
         switch faultState {
         case .loaded, .rowGone: return false

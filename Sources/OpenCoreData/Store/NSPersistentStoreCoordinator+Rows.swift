@@ -11,7 +11,7 @@ extension NSPersistentStoreCoordinator {
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
         let rows = try backend().fetchRows(plan, withValues: withValues, limited: limited)
         if withValues, rows.count <= RowCache.largestBatchCached {
-            let root = plan.layout.root.layout.entityID
+            let root = plan.layout.rootEntityID
             rowCache.put(rows.map { (.permanent(root: root, pk: $0.pk), $0) })
         }
         return rows
@@ -74,7 +74,7 @@ extension NSPersistentStoreCoordinator {
         // relationships hold references).
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
         let renamed = !changes.holdsReferences ? KeyRenaming([]) : KeyRenaming(inserted.compactMap { insert, pk in
-            insert.key.map { ($0, ObjectKey.permanent(root: insert.layout.root.layout.entityID, pk: pk)) }
+            insert.key.map { ($0, ObjectKey.permanent(root: insert.layout.rootEntityID, pk: pk)) }
         })
         if !renamed.isEmpty {
             for (key, row) in outcome.rows {
@@ -86,10 +86,10 @@ extension NSPersistentStoreCoordinator {
         // it, and no cached row can be stale).
         if changes.inserts.count <= RowCache.largestBatchCached {
             rowCache.put(inserted.map { insert, pk in
-                (.permanent(root: insert.layout.root.layout.entityID, pk: pk),
+                (.permanent(root: insert.layout.rootEntityID, pk: pk),
                  StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1,
                           values: Self.cacheable(Self.withDerived(renamed.apply(insert.values, insert.layout),
-                                                                  outcome.derivedRows[.permanent(root: insert.layout.root.layout.entityID, pk: pk)],
+                                                                  outcome.derivedRows[.permanent(root: insert.layout.rootEntityID, pk: pk)],
                                                                   insert.layout),
                                                  insert.layout)))
             })
@@ -140,7 +140,7 @@ extension NSPersistentStoreCoordinator {
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
         let members = try backend().prefetchToMany(r, owners: owners)
         if members.count <= RowCache.largestBatchCached {
-            let root = r.destination.layout.root.layout.entityID
+            let root = r.destination.layout.rootEntityID
             rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
         }
         return members

@@ -78,7 +78,7 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         let parts = url.path.split(separator: "/")
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
               parts[1].hasPrefix("p"), let pk = Int64(parts[1].dropFirst()) else { return nil }
-        return NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.root.layout.entityID, pk: pk), storeIdentifier: store.identifier)
+        return NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.rootEntityID, pk: pk), storeIdentifier: store.identifier)
     }
 
     /// The store every request goes to.

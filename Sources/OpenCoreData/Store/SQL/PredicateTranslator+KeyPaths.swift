@@ -88,11 +88,11 @@ extension PredicateTranslator {
     /// the foreign key column that names it (no join for the last hop).
     mutating func objectKey(_ hops: ArraySlice<Hop>, scope s: Int) -> Operand {
         guard let last = hops.last else {
-            return Operand(expression: scopes[s].key, kind: .object(root: scopes[s].layout.root.layout.entityID), nullable: false)
+            return Operand(expression: scopes[s].key, kind: .object(root: scopes[s].layout.rootEntityID), nullable: false)
         }
         let alias = self.alias(through: hops.dropLast(), scope: s)
         return Operand(expression: .column(alias: alias, name: Self.foreignKey(last)),
-                       kind: .object(root: last.destination.layout.root.layout.entityID), nullable: true)
+                       kind: .object(root: last.destination.layout.rootEntityID), nullable: true)
     }
 
     /// The foreign key column of a to-one hop.

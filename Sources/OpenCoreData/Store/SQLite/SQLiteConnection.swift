@@ -107,7 +107,6 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE` … `COMMIT`), rolling back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {

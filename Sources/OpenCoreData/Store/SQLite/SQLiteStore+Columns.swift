@@ -26,7 +26,7 @@ extension SQLiteStore {
                         guard !row.isNull(position) else { values.append(.null); break }
                         let destination = path.hops.last!.destination.layout!
                         let entity = widths[i] == 2 && !row.isNull(position + 1) ? Int(row.int64(position + 1)) : destination.entityID
-                        values.append(ObjectRef(key: .permanent(root: destination.root.layout.entityID, pk: row.int64(position)), entityID: entity).value)
+                        values.append(ObjectRef(key: .permanent(root: destination.rootEntityID, pk: row.int64(position)), entityID: entity).value)
                     case .aggregate(_, _, let type):
                         values.append(type == .undefinedAttributeType ? row.dynamicValue(position) : row.value(position, as: type))
                     }

@@ -5,7 +5,7 @@ extension SQLiteStore {
     /// `owners`, in one query (see ``SQLiteKeyList``), in the relationship's order per owner when it is
     /// ordered: what prefetching a to-many reads, members and their values at once.
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
-        let table = tables[r.destination.layout.root.layout.entityID]!
+        let table = tables[r.destination.layout.rootEntityID]!
         var result: [(owner: Int, row: StoreRow)] = []
         try wrap { try read { db in
             for chunk in SQLiteKeyList(owners, json: usesJSONKeyLists).chunks {
@@ -30,7 +30,7 @@ extension SQLiteStore {
     /// not a stored to-many.
     func prefetchToManySQL(_ r: RelationshipLayout, _ chunk: SQLiteKeyList.Chunk) -> (sql: String, ownerColumn: Int32)? {
         guard chunk.isJSON else { return memberRowsSQL(r, keyList: chunk.inOperand) }
-        let table = tables[r.destination.layout.root.layout.entityID]!
+        let table = tables[r.destination.layout.rootEntityID]!
         let select = "SELECT \(table.selectList), k.key FROM \(SQLiteKeyList.joined)"
         let position = Int32(3 + table.columns.count)
         switch r.storage {

@@ -40,7 +40,7 @@ extension SQLiteStore {
                 }
             case .inverseForeignKey(_, let order?):
                 // The members' foreign keys are written by their own rows; their positions here.
-                let table = tables[r.destination.layout.root.layout.entityID]!
+                let table = tables[r.destination.layout.rootEntityID]!
                 for (i, ref) in new.objectRefs.enumerated() {
                     let member = try keys.primaryKey(ref, layout: layout, slot: slot)
                     try db.run("UPDATE \(table.name) SET \(order) = ? WHERE Z_PK = ?", [.int(Int64(i + 1)), .int(member)])
@@ -76,7 +76,7 @@ extension SQLiteStore {
     /// whose text is made once per relationship.
     func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
         guard let members = oneOwnerMembersSQL[ObjectIdentifier(r)] else { return [] }
-        let root = r.destination.layout.root.layout.entityID
+        let root = r.destination.layout.rootEntityID
         let entity = r.destination.layout.entityID
         var result: [ObjectRef] = []
         try wrap { try read { db in
@@ -101,7 +101,7 @@ extension SQLiteStore {
     }
 
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64], _ db: SQLiteConnection) throws -> [Int64: [ObjectRef]] {
-        let root = r.destination.layout.root.layout.entityID
+        let root = r.destination.layout.rootEntityID
         let entity = r.destination.layout.entityID
         var result: [Int64: [ObjectRef]] = [:]
         for owner in owners { result[owner] = [] }
@@ -122,7 +122,7 @@ extension SQLiteStore {
     /// reads the foreign key's index alone, a many-to-many its join table alone. `nil` for a
     /// relationship that is not a stored to-many.
     func membersSQL(_ r: RelationshipLayout, keyList: String) -> MembersSQL? {
-        let table = tables[r.destination.layout.root.layout.entityID]!
+        let table = tables[r.destination.layout.rootEntityID]!
         let oneEntity = r.destination.layout.entityIDs.count == 1
         switch r.storage {
         case .inverseForeignKey(let column, let order):
@@ -148,7 +148,7 @@ extension SQLiteStore {
     /// each row's owner key (in the select list when the inverse is a to-one, appended for a
     /// many-to-many). `nil` for a relationship that is not a stored to-many.
     func memberRowsSQL(_ r: RelationshipLayout, keyList: String) -> (sql: String, ownerColumn: Int32)? {
-        let table = tables[r.destination.layout.root.layout.entityID]!
+        let table = tables[r.destination.layout.rootEntityID]!
         switch r.storage {
         case .inverseForeignKey(let column, let order):
             let rest = "FROM \(table.name) t0 WHERE t0.\(column) IN \(keyList) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"

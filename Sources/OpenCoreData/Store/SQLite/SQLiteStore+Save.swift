@@ -47,13 +47,13 @@ extension SQLiteStore {
         // Keys for inserts that have none yet, all before any row is written: a row may name another
         // inserted object in a foreign key.
         var needed: [Int: Int] = [:]
-        for i in changes.inserts where i.key?.primaryKey == nil { needed[i.layout.root.layout.entityID, default: 0] += 1 }
+        for i in changes.inserts where i.key?.primaryKey == nil { needed[i.layout.rootEntityID, default: 0] += 1 }
         var pools: [Int: [Int64]] = [:]
         for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
         var insertedPKs: [Int64] = []
         insertedPKs.reserveCapacity(changes.inserts.count)
         for insert in changes.inserts {
-            insertedPKs.append(insert.key?.primaryKey ?? pools[insert.layout.root.layout.entityID]!.removeLast())
+            insertedPKs.append(insert.key?.primaryKey ?? pools[insert.layout.rootEntityID]!.removeLast())
         }
         outcome.insertedPrimaryKeys = insertedPKs
         // Only rows with relationships name other objects, by key.
@@ -97,7 +97,7 @@ extension SQLiteStore {
                 continue
             }
             // The row changed or vanished since the object read it.
-            let current = try loadRows(root: update.layout.root.layout.entityID, pks: [pk], db)[pk]
+            let current = try loadRows(root: update.layout.rootEntityID, pks: [pk], db)[pk]
             conflicts.append(StoreConflict(key: update.key, isDelete: false, current: current, objectVersion: update.version))
             layouts[update.key] = update.layout
         }
@@ -112,7 +112,7 @@ extension SQLiteStore {
                 continue
             }
             // Gone already is no conflict; a row at another version is.
-            guard let current = try loadRows(root: delete.layout.root.layout.entityID, pks: [pk], db)[pk] else {
+            guard let current = try loadRows(root: delete.layout.rootEntityID, pks: [pk], db)[pk] else {
                 try deleteJoinRows(delete.layout, pk: pk, db)
                 outcome.rows[delete.key] = .some(nil)
                 continue

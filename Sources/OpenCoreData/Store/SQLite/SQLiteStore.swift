@@ -64,7 +64,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         }
         self.tables = tables
         var insertSQL: [Int: String] = [:]
-        for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.root.layout.entityID]!) }
+        for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.rootEntityID]!) }
         self.insertSQL = insertSQL
         self.joinTables = JoinTableInfo.all(of: model)
         let derived = try DerivedColumn.all(model, tables)
@@ -138,7 +138,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return recorder.recorded
     }
 
-    func table(for layout: EntityLayout) -> TableInfo { tables[layout.root.layout.entityID]! }
+    func table(for layout: EntityLayout) -> TableInfo { tables[layout.rootEntityID]! }
 
     // MARK: - Fetching
 

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+/// Where an entity's values live: the storage slot and SQLite column of each property (attributes and
+/// relationships), its entity number, table, subentities and class. Computed once when the model is frozen.
+final class EntityLayout: @unchecked Sendable {
+    /// Core Data's `Z_ENT`.
+    let entityID: Int
+    unowned let root: NSEntityDescription
+    /// The root's `Z_ENT` (`root.layout.entityID`, kept as a number: hot paths read it per row).
+    let rootEntityID: Int
+    /// `Z` + the root entity's name, upper-cased (Core Data's naming).
+    let tableName: String
+    /// Every property, inherited first; a property's index is its storage slot.
+    let properties: [NSPropertyDescription]
+    /// What each slot holds.
+    let kinds: [SlotKind]
+    /// The SQLite column per slot: attributes and to-one relationships (`nil` for transient properties
+    /// and to-many relationships, which have no column of their own).
+    let columns: [String?]
+    /// This entity's `Z_ENT` and those of all its subentities.
+    let entityIDs: [Int]
+    let objectClass: NSManagedObject.Type
+    let slotByName: [String: Int]
+    /// Slots saved to the store: attributes, to-one and to-many relationships that are not transient.
+    let persistentSlots: [Int]
+    /// The same, as a set (every slot of a saved insert changed).
+    let persistentSlotSet: Set<Int>
+    /// The attributes a save validates, with their slots: the persistent ones that are not derived (the
+    /// store computes those). Made once, so that validating an object casts no property.
+    let validatedAttributes: [(slot: Int, attribute: NSAttributeDescription)]
+    /// Slots with a column of the entity's table (attributes and to-ones).
+    let columnSlots: [Int]
+    /// Slots of relationships (to-one and to-many).
+    let relationshipSlots: [Int]
+    /// Each slot's value for a new object: the attribute's default value, nil for a to-one, the empty
+    /// set (or ordered set) for a to-many.
+    let defaultValues: [Value]
+    /// A number no other layout of this process has, ever (an address can be reused once a layout is
+    /// freed): compiled predicates remember a key's slot per layout by it.
+    let serial: Int
+    private static let serials = Atomic<Int>(0)
+
+    init(entityID: Int, root: NSEntityDescription, rootEntityID: Int, tableName: String, properties: [NSPropertyDescription], kinds: [SlotKind],
+         columns: [String?], entityIDs: [Int], objectClass: NSManagedObject.Type) {
+        self.entityID = entityID
+        self.root = root
+        self.rootEntityID = rootEntityID
+        self.tableName = tableName
+        self.properties = properties
+        self.kinds = kinds
+        self.columns = columns
+        self.entityIDs = entityIDs
+        self.objectClass = objectClass
+        self.slotByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        self.persistentSlots = properties.indices.filter { !properties[$0].isTransient && (columns[$0] != nil || kinds[$0].relationship != nil) }
+        self.persistentSlotSet = Set(persistentSlots)
+        self.validatedAttributes = persistentSlots.compactMap { slot in
+            guard let a = properties[slot] as? NSAttributeDescription, !(a is NSDerivedAttributeDescription) else { return nil }
+            return (slot, a)
+        }
+        self.columnSlots = columns.indices.filter { columns[$0] != nil }
+        self.relationshipSlots = kinds.indices.filter { kinds[$0].relationship != nil }
+        self.defaultValues = properties.indices.map { i in
+            switch kinds[i] {
+            case .attribute(let type):
+                let a = properties[i] as? NSAttributeDescription
+                return a?.defaultValue.flatMap { type.coerce(Value(any: $0)) } ?? .null
+            case .toOne: return .null
+            case .toMany(let r): return r.isOrdered ? .array([]) : .set([])
+            }
+        }
+        self.serial = Self.serials.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Slots of persistent derived attributes (`NSDerivedAttributeDescription`): the store computes them.
+    var derivedSlots: [Int] {
+        properties.indices.filter { properties[$0] is NSDerivedAttributeDescription && !properties[$0].isTransient }
+    }
+
+    /// The attribute in a slot, `nil` for a relationship.
+    func attribute(_ slot: Int) -> NSAttributeDescription? { properties[slot] as? NSAttributeDescription }
+
+    /// The relationship in a slot, `nil` for an attribute.
+    func relationship(_ slot: Int) -> RelationshipLayout? { kinds[slot].relationship }
+}

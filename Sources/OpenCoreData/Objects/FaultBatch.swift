@@ -1,0 +1,72 @@
+import Foundation
+
+/// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch. Or
+/// the rows a plain fetch brought (``rows``): firing one fault takes its row, no query.
+///
+/// Its objects are made as bare faults (``ObjectBody/batch(_:)``) and registered with their context
+/// lazily (``ObjectRegistry/register(_:allNew:)``): a batched fetch costs the key query, one small object per
+/// row, and no hashing, until something looks a key up.
+final class FaultBatch {
+    let size: Int
+    let root: Int
+    /// The keys of a batched fetch (empty when the batch holds ``rows``: the keys are theirs).
+    let primaryKeys: [Int64]
+    /// The rows of a plain fetch, values included, in result order (empty for a batched fetch). They are
+    /// kept while an object of the fetch is still a bare fault.
+    let rows: [StoreRow]
+    /// The fetch's `relationshipKeyPathsForPrefetching`, prefetched for each batch as it loads.
+    let prefetch: [PrefetchNode]
+    /// The context that fetched it (its objects' context while they are bare faults).
+    weak var context: NSManagedObjectContext?
+    /// The store the rows are in (for the objects' IDs).
+    let storeIdentifier: String
+    /// Its objects, in result order, while its context keeps them. They hold the batch, so the context
+    /// empties this when it lets them go (`reset()`, or its end): see ``ObjectRegistry/detachBatches()``.
+    var objects: [NSManagedObject] = []
+    /// Its context was reset: its bare faults are detached.
+    var isDetached = false
+
+    init(size: Int, root: Int, primaryKeys: [Int64] = [], rows: [StoreRow] = [], prefetch: [PrefetchNode] = [],
+         context: NSManagedObjectContext? = nil, storeIdentifier: String = "") {
+        self.size = size
+        self.root = root
+        self.primaryKeys = primaryKeys
+        self.rows = rows
+        self.prefetch = prefetch
+        self.context = context
+        self.storeIdentifier = storeIdentifier
+    }
+
+    /// The objects of the part of the batch that holds `index`.
+    func chunk(of index: Int) -> Range<Int> {
+        let start = (index / size) * size
+        return start..<min(start + size, rows.isEmpty ? primaryKeys.count : rows.count)
+    }
+
+    /// The primary key of the object at `index`.
+    func primaryKey(_ index: Int) -> Int64 { rows.isEmpty ? primaryKeys[index] : rows[index].pk }
+
+    /// The key of the object at `index`.
+    func key(_ index: Int) -> ObjectKey { .permanent(root: root, pk: primaryKey(index)) }
+
+    /// Where its bare faults are in their life: fetched (`.new`, as any fetched object), or detached
+    /// by their context's `reset()`.
+    var lifecycle: Lifecycle { isDetached ? .detached : .new }
+
+    /// What a bare fault at `index` is: one of the batch to load, or one holding its row.
+    func faultState(_ index: Int) -> FaultState {
+        guard !rows.isEmpty, let values = rows[index].values else { return .inBatch(self, index: index) }
+        return .holdingRow(values, version: rows[index].version)
+    }
+}
+
+/// The part of a ``FaultBatch`` that loaded together (its keys `range`): the objects whose to-many
+/// faults are read together.
+final class BatchChunk {
+    let batch: FaultBatch
+    let range: Range<Int>
+    init(_ batch: FaultBatch, _ range: Range<Int>) {
+        self.batch = batch
+        self.range = range
+    }
+}
