@@ -7,6 +7,29 @@ struct InsertedObjects {
     private var entries: [(object: NSManagedObject, index: Int)] = []
     /// How many entries count.
     private(set) var count = 0
+    /// Counts inserts: the last insertion index given.
+    private var counter = 0
+
+    /// The list's state at one moment: a list of its objects taken then is still the whole list while no
+    /// insert has happened since and as many objects count.
+    struct Mark: Equatable {
+        fileprivate let counter: Int
+        fileprivate let count: Int
+    }
+
+    /// The list's state now.
+    var mark: Mark { Mark(counter: counter, count: count) }
+
+    /// Whether `objects`, the list's objects (or a set of them) taken at `mark`, are still all of them.
+    func isWhole(_ objects: some Collection, listedAt mark: Mark) -> Bool {
+        mark == self.mark && objects.count == count
+    }
+
+    /// The insertion index of an object being inserted now (ties between unsaved objects sort by it).
+    mutating func nextIndex() -> Int {
+        counter += 1
+        return counter
+    }
 
     var isEmpty: Bool { count == 0 }
 
@@ -26,10 +49,15 @@ struct InsertedObjects {
         }
     }
 
-    /// Forgets every entry (every listed object has left the inserted state).
-    mutating func removeAll() {
+    /// Makes `objects` persisted after their save when they are the whole list taken at `mark`: their
+    /// lifecycles set directly and the list emptied at once, instead of one removal each (a large import
+    /// saves every object it inserted). Returns false, changing nothing, when they are not the whole list.
+    mutating func persistAll(_ objects: [NSManagedObject], listedAt mark: Mark) -> Bool {
+        guard isWhole(objects, listedAt: mark) else { return false }
+        for object in objects { object.lifecycle = .persisted }
         entries.removeAll()
         count = 0
+        return true
     }
 
     /// The inserted objects, in insertion order.

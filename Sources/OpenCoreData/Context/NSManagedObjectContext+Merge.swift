@@ -55,8 +55,7 @@ extension NSManagedObjectContext {
                 let entity = coordinator.managedObjectModel.entity(number: row.entityID) ?? id.entity
                 let real = NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
                 let old = registry[id.key]?.snapshot
-                let changed = Set(entity.layout.persistentSlots.filter { old == nil || old![$0] != values[$0] })
-                return .init(id: real, values: values, version: row.version, changedSlots: changed)
+                return .init(id: real, values: values, version: row.version, changedSlots: entity.layout.changedSlots(from: old, to: values))
             }
         }
         saved.inserted = rows(inserted)

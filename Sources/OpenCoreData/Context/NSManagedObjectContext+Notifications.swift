@@ -34,9 +34,9 @@ extension NSManagedObjectContext {
     }
 
     /// ``processPendingChanges()``, returning the set of inserted objects it announced when that was every
-    /// inserted object of the context, with ``insertionCounter`` at that moment (`save()` posts the same
-    /// set in `DidSave` rather than hashing every object again, if no insert happened in between).
-    func announcePendingChanges() -> (objects: Set<NSManagedObject>, insertionCounter: Int)? {
+    /// inserted object of the context, with the inserted list's mark at that moment (`save()` posts the
+    /// same set in `DidSave` rather than hashing every object again, if it is still the whole list).
+    func announcePendingChanges() -> AnnouncedInserts? {
         if !deletesToPropagate.isEmpty { propagateDeletes() }
         let changes = unprocessed
         guard !changes.isEmpty else { return nil }
@@ -47,7 +47,7 @@ extension NSManagedObjectContext {
             insertedSet.insert(object)
         }
         guard !insertedSet.isEmpty || !changes.deleted.isEmpty || !changes.updated.isEmpty else { return nil }
-        let announced = insertedSet.count == inserted.count ? (insertedSet, insertionCounter) : nil
+        let announced = insertedSet.count == inserted.count ? AnnouncedInserts(objects: insertedSet, mark: inserted.mark) : nil
         var info: [AnyHashable: Any] = [:]
         if !insertedSet.isEmpty { info[NSInsertedObjectsKey] = insertedSet }
         // One pass over the updates for both the set and the changed slots (an object is updated once).
@@ -75,6 +75,13 @@ extension Notification.Name {
     public static let NSManagedObjectContextWillSave = NSManagedObjectContext.willSaveObjectsNotification
     /// Mirrors `NSManagedObjectContextDidSave`.
     public static let NSManagedObjectContextDidSave = NSManagedObjectContext.didSaveObjectsNotification
+}
+
+/// The set of inserted objects an `ObjectsDidChange` announced when it was every inserted object of the
+/// context, and the inserted list's mark then.
+struct AnnouncedInserts {
+    let objects: Set<NSManagedObject>
+    let mark: InsertedObjects.Mark
 }
 
 /// What an `ObjectsDidChange` carries beyond Core Data's keys, under one userInfo key: for each updated

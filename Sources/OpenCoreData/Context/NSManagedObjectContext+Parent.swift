@@ -84,19 +84,15 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// A child's save: validates, then applies its inserts, updates and deletes to the parent (as the
+    /// A child's save: prepared as a save into the store is (without the uniqueness check, which the
+    /// store save makes), then its inserts, updates and deletes are applied to the parent (as the
     /// parent's own pending changes) on the parent's queue.
     func saveToParent(_ parent: NSManagedObjectContext) throws {
-        processPendingChanges()
-        NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
-        var (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
-        if try callWillSave([insertedObjects, updatedObjects, deletedObjects]) {
-            (insertedObjects, updatedObjects, deletedObjects) = pendingObjects()
-        }
-        try validate([insertedObjects, updatedObjects], deleted: deletedObjects)
-        let inserts = insertedObjects.map { ($0.objectID, $0.values) }
-        let updates = updatedObjects.map { o in (o.objectID, o.layout.persistentSlots.filter { o.snapshot![$0] != o.values[$0] }, o.values) }
-        let deletes = deletedObjects.map(\.objectID)
+        let draft = try prepareSave(policy: nil)
+        let changed = draft.updated.map { $0.layout.changedSlots(from: $0.snapshot!, to: $0.values) }
+        let inserts = draft.inserted.map { ($0.objectID, $0.values) }
+        let updates = zip(draft.updated, changed).map { object, slots in (object.objectID, slots, object.values) }
+        let deletes = draft.deleted.map(\.objectID)
         parent.performAndWait {
             for (id, values) in inserts {
                 let object = id.entity.layout.objectClass.init(entity: id.entity, insertInto: nil)
@@ -119,16 +115,15 @@ extension NSManagedObjectContext {
         }
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject))
         saved.reachedStore = false
-        for object in insertedObjects {
-            setLifecycle(.persisted, of: object)
+        setPersisted(draft.inserted, listedAt: draft.mark)
+        for object in draft.inserted {
             object.snapshot = object.values
             saved.inserted.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: object.layout.persistentSlotSet))
         }
-        for object in updatedObjects {
-            let changed = Set(object.layout.persistentSlots.filter { object.snapshot![$0] != object.values[$0] })
+        for (object, slots) in zip(draft.updated, changed) {
             object.snapshot = object.values
-            saved.updated.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: changed))
+            saved.updated.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: slots))
         }
-        finishSave(saved, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        finishSave(saved, draft)
     }
 }

@@ -97,8 +97,7 @@ extension NSManagedObjectContext {
         var changes = RelatedChanges(keyPaths: keyPaths)
         for object in touched.values where object.isUpdated && !object.isDeleted && !object.isFault {
             guard let snapshot = object.snapshot else { continue }
-            let changed = Set(object.layout.persistentSlots.filter { object.values[$0] != snapshot[$0] })
-            changes.note(.object(object), entity: object.entity, changed: changed)
+            changes.note(.object(object), entity: object.entity, changed: object.layout.changedSlots(from: snapshot, to: object.values))
         }
         for object in deleted.values { changes.note(.object(object), entity: object.entity, changed: nil) }
         return rows(of: plan, reading: changes)?.objects

@@ -36,14 +36,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
     /// registered anew; `nil` otherwise.
     var newlyRegistered: [NSManagedObject]?
-    /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)`` alone.
+    /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)`` and
+    /// ``setPersisted(_:listedAt:)`` alone.
     private(set) var inserted = InsertedObjects()
     private(set) var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
     var touched: [ObjectIdentifier: NSManagedObject] = [:]
-    /// Counts inserts: an announced set of inserted objects is still the set of inserted objects while
-    /// it has not moved (see ``save()``).
-    private(set) var insertionCounter = 0
     /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`).
     var deletesToPropagate: [NSManagedObject] = []
 
@@ -158,9 +156,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if state == .deleted { deleted[id] = object } else if old == .deleted { deleted[id] = nil }
     }
 
-    /// Empties the inserted list in one step, when a save has made every object on it persisted (setting
-    /// their lifecycle itself, rather than one removal each).
-    func insertedListSaved() { inserted.removeAll() }
+    /// Makes a save's inserted objects persisted: all at once when they are the whole inserted list taken
+    /// at `mark` (an import), else one by one.
+    func setPersisted(_ objects: [NSManagedObject], listedAt mark: InsertedObjects.Mark) {
+        guard !inserted.persistAll(objects, listedAt: mark) else { return }
+        for object in objects { setLifecycle(.persisted, of: object) }
+    }
 
     /// Mirrors `insert(_:)`.
     open func insert(_ object: NSManagedObject) {
@@ -178,8 +179,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.managedObjectContext = self
         // Registered under its key if it has one; else when it is first given one (`objectKey`).
         if let key = object.assignedKey { registry[key] = object }
-        insertionCounter += 1
-        object.insertionIndex = insertionCounter
+        object.insertionIndex = inserted.nextIndex()
         setLifecycle(.inserted, of: object)
         object.insertIsUnannounced = true
         unprocessed.inserted.append(object)

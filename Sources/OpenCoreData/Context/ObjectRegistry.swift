@@ -42,8 +42,6 @@ struct ObjectRegistry {
     var count: Int { stored.count + temporary.count + unsettled.reduce(0) { $0 + $1.count } }
     /// Whether no object is registered.
     var isEmpty: Bool { stored.isEmpty && temporary.isEmpty && unsettled.isEmpty }
-    /// Objects registered under temporary keys.
-    var temporaryCount: Int { temporary.count }
 
     /// Room for `count` objects with permanent keys.
     mutating func reserveCapacity(_ count: Int) { stored.reserveCapacity(count) }
@@ -68,9 +66,17 @@ struct ObjectRegistry {
         batches.append(WeakBatch(batch: batch))
     }
 
-    /// Registers objects a save gave their store keys, as a group entered in the table of stored objects
-    /// when a key is first looked up (an import that nobody looks up again hashes none of them).
-    mutating func registerSaved(_ objects: [NSManagedObject]) {
+    /// Registers objects a save gave their store keys, which were registered under `formerKeys` (their
+    /// temporary keys). When those were every temporary key registered (an import), that table is emptied
+    /// at once. The objects are registered as one group, entered in the table of stored objects when a key
+    /// is first looked up (an import that nobody looks up again hashes none of them); objects registered
+    /// under their store keys already (by `obtainPermanentIDs`) are entered again, harmlessly.
+    mutating func registerSaved(_ objects: [NSManagedObject], formerKeys: [ObjectKey]) {
+        if !formerKeys.isEmpty, formerKeys.count == temporary.count {
+            temporary.removeAll()
+        } else {
+            for key in formerKeys { self[key] = nil }
+        }
         if !objects.isEmpty { unsettled.append(objects) }
     }
 
@@ -97,9 +103,6 @@ struct ObjectRegistry {
         }
         batches = []
     }
-
-    /// Forgets every object registered under a temporary key (all of them took permanent keys).
-    mutating func removeAllTemporary() { temporary.removeAll() }
 }
 
 /// A batch the registry lists without keeping it alive (see ``ObjectRegistry/detachBatches(reset:)``).

@@ -73,6 +73,15 @@ final class EntityLayout: @unchecked Sendable {
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
 
+    /// The persistent slots whose values differ between `old` and `new` (every one when there is no
+    /// `old`: a row new to the reader).
+    func changedSlots(from old: [Value]?, to new: [Value]) -> Set<Int> {
+        guard let old else { return persistentSlotSet }
+        var changed = Set<Int>()
+        for slot in persistentSlots where old[slot] != new[slot] { changed.insert(slot) }
+        return changed
+    }
+
     /// Slots of persistent derived attributes (`NSDerivedAttributeDescription`): the store computes them.
     var derivedSlots: [Int] {
         properties.indices.filter { properties[$0] is NSDerivedAttributeDescription && !properties[$0].isTransient }

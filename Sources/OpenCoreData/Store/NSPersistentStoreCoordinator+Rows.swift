@@ -70,12 +70,9 @@ extension NSPersistentStoreCoordinator {
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
         var outcome = try backend().save(changes, resolve: resolve)
-        // Rows name objects inserted by this save by their new keys from now on (only rows with
-        // relationships hold references).
+        // Rows name objects inserted by this save by their new keys from now on.
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
-        let renamed = !changes.holdsReferences ? KeyRenaming([]) : KeyRenaming(inserted.compactMap { insert, pk in
-            insert.key.map { ($0, ObjectKey.permanent(root: insert.layout.rootEntityID, pk: pk)) }
-        })
+        let renamed = outcome.renaming
         if !renamed.isEmpty {
             for (key, row) in outcome.rows {
                 guard let row, let values = row.values else { continue }

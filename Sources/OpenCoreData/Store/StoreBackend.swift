@@ -78,10 +78,13 @@ struct StoreChanges {
     var holdsReferences: Bool {
         inserts.contains { !$0.layout.relationshipSlots.isEmpty } || updates.contains { !$0.layout.relationshipSlots.isEmpty }
     }
-    /// The primary key of each inserted object by its key at save time, for rows that name them.
-    func insertedKeys(_ primaryKeys: [Int64]) -> [ObjectKey: Int64] {
-        Dictionary(zip(inserts.lazy.map(\.key), primaryKeys).lazy.compactMap { key, pk in key.map { ($0, pk) } },
-                   uniquingKeysWith: { first, _ in first })
+    /// The keys inserted objects had at save time and the store keys they now have (`primaryKeys`, in
+    /// the order of ``inserts``), for the rows that name them: empty when no row holds references.
+    func renaming(_ primaryKeys: [Int64]) -> KeyRenaming {
+        guard holdsReferences else { return KeyRenaming([]) }
+        return KeyRenaming(zip(inserts, primaryKeys).compactMap { insert, pk in
+            insert.key.map { ($0, ObjectKey.permanent(root: insert.layout.rootEntityID, pk: pk)) }
+        })
     }
 }
 
@@ -112,6 +115,9 @@ struct StoreSaveOutcome {
     /// The primary key of each insert, in the order of `StoreChanges.inserts` (an array, not a dictionary
     /// by key: a large import would hash every key several times).
     var insertedPrimaryKeys: [Int64] = []
+    /// The inserted objects' keys at save time and their store keys, for every reference to them
+    /// (``StoreChanges/renaming(_:)``; empty when no written row holds references).
+    var renaming = KeyRenaming([])
     var rows: [ObjectKey: StoreRow?] = [:]
     /// Rows whose derived attributes the store recomputed in this save, as they are now, by permanent
     /// key (inserted, updated, and rows the save did not write whose sources changed).
@@ -140,6 +146,9 @@ struct KeyRenaming {
     private let map: [ObjectKey: ObjectKey]
     init(_ pairs: [(ObjectKey, ObjectKey)]) { map = Dictionary(pairs, uniquingKeysWith: { a, _ in a }) }
     var isEmpty: Bool { map.isEmpty }
+
+    /// The store key an inserted object's key at save time became.
+    subscript(key: ObjectKey) -> ObjectKey? { map[key] }
 
     func apply(_ ref: ObjectRef) -> ObjectRef {
         map[ref.key].map { ObjectRef(key: $0, entityID: ref.entityID) } ?? ref

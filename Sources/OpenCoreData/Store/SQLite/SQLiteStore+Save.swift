@@ -57,7 +57,8 @@ extension SQLiteStore {
         }
         outcome.insertedPrimaryKeys = insertedPKs
         // Only rows with relationships name other objects, by key.
-        let keys = KeyResolver(inserted: changes.holdsReferences ? changes.insertedKeys(insertedPKs) : [:])
+        outcome.renaming = changes.renaming(insertedPKs)
+        let keys = KeyResolver(inserted: outcome.renaming)
         func writeInserts() throws {
             // One prepared INSERT per entity, bound and stepped for each of its rows.
             var statements: [Int: SQLiteStatement] = [:]
@@ -220,10 +221,10 @@ extension SQLiteStore {
 /// Primary keys of the objects a save's rows name: saved rows by their key, objects inserted by this
 /// save by the key it gave them. Naming an unsaved object that this save does not insert is an error.
 struct KeyResolver {
-    let inserted: [ObjectKey: Int64]
+    let inserted: KeyRenaming
 
     func primaryKey(_ ref: ObjectRef, layout: EntityLayout, slot: Int) throws -> Int64 {
-        if let pk = ref.key.primaryKey ?? inserted[ref.key] { return pk }
+        if let pk = ref.key.primaryKey ?? inserted[ref.key]?.primaryKey { return pk }
         throw CoreDataError(NSManagedObjectValidationError,
                             "Dangling reference to an invalid object: \(layout.properties[slot].entity?.name ?? "?").\(layout.properties[slot].name) names an object that is not saved and not inserted in this context.",
                             userInfo: [NSValidationKeyErrorKey: layout.properties[slot].name])
