@@ -39,6 +39,7 @@ extension NSManagedObjectContext {
     /// A child's fetch: the parent's rows, this context's own pending changes on top, then sort, offset
     /// and limit in memory.
     func fetchThroughParent<T>(_ parent: NSManagedObjectContext, _ request: NSFetchRequest<T>, plan: FetchPlan) throws -> [NSManagedObject] {
+        adoptParentsStoreKeys(parent)
         var result: [NSManagedObject] = []
         for row in try parentRows(parent, request, plan: plan) {
             let object: NSManagedObject
@@ -86,7 +87,8 @@ extension NSManagedObjectContext {
 
     /// A child's save: prepared as a save into the store is (without the uniqueness check, which the
     /// store save makes), then its inserts, updates and deletes are applied to the parent (as the
-    /// parent's own pending changes) on the parent's queue.
+    /// parent's own pending changes) on the parent's queue, which processes them at once: the parent
+    /// posts `ObjectsDidChange` and its fetched results controllers follow, as for its own edits.
     func saveToParent(_ parent: NSManagedObjectContext) throws {
         let draft = try prepareSave(policy: nil)
         let changed = draft.updated.map { $0.layout.changedSlots(from: $0.snapshot!, to: $0.values) }
@@ -99,6 +101,7 @@ extension NSManagedObjectContext {
                 object.objectID = id
                 object.values = values
                 parent.insert(object)
+                parent.childStoreKeys.noteInserted(id.key)
             }
             for (id, slots, values) in updates {
                 let object = parent.object(with: id)
@@ -112,6 +115,7 @@ extension NSManagedObjectContext {
                 let object = parent.object(with: id)
                 if object.managedObjectContext === parent { parent.delete(object) }
             }
+            parent.processPendingChanges()
         }
         var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject))
         saved.reachedStore = false

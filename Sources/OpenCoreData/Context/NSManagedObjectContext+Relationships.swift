@@ -174,7 +174,8 @@ extension NSManagedObjectContext {
     }
 
     /// Relationship rules checked at save: a required to-one is set; a to-many read into memory holds
-    /// at least `minCount` (at least one if required) and at most `maxCount` objects.
+    /// at least `minCount` and at most `maxCount` objects (an optional one may also be empty). As in Core
+    /// Data, a required to-many with no minimum count may be empty: counts are `minCount`'s to enforce.
     func relationshipErrors(_ object: NSManagedObject) -> [CoreDataError] {
         var errors: [CoreDataError] = []
         let entityName = object.entity.name ?? "?"
@@ -189,7 +190,7 @@ extension NSManagedObjectContext {
             }
             guard !object.values[slot].isToManyFault else { continue }
             let count = object.values[slot].referenceCount
-            let minimum = max(d.minCount, d.isOptional ? 0 : 1)
+            let minimum = d.minCount
             if count < minimum, !(d.isOptional && count == 0) {
                 errors.append(CoreDataError(NSValidationRelationshipLacksMinimumCountError,
                                             "\(entityName).\(name) has \(count) object\(count == 1 ? "" : "s"), fewer than its minimum count \(minimum).", userInfo: info))

@@ -33,12 +33,13 @@ extension NSManagedObjectContext {
     /// (the default, `NSErrorMergePolicy`, throws `NSManagedObjectMergeError` with the
     /// `NSMergeConflict`s under `NSPersistentStoreSaveConflictsErrorKey`). If validation, a conflict or
     /// the store fails, it throws and neither the store nor the context changes. Posts `WillSave`, then
-    /// `DidSave` (objects) and `didSaveObjectIDsNotification` (IDs).
+    /// `DidSave` (objects) and `didSaveObjectIDsNotification` (IDs) — as Core Data does, also when there
+    /// is nothing to save (with empty sets; check `hasChanges` first to skip that work).
     public func save() throws {
         checkQueue("save()")
         // Even when nothing is left to write (an insert deleted again).
         let announced = announcePendingChanges()
-        guard hasChanges else { return }
+        guard hasChanges else { return postEmptySave() }
         if let parent { return try saveToParent(parent) }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
@@ -133,9 +134,12 @@ extension NSManagedObjectContext {
         for (object, pk) in zip(draft.inserted, outcome.insertedPrimaryKeys) {
             let key = object.assignedKey
             if key?.isTemporary ?? true {
-                if let key { formerKeys.append(key) }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.rootEntityID, pk: pk),
                                                     storeIdentifier: storeIdentifier)
+                if let key {
+                    formerKeys.append(key)
+                    childStoreKeys.noteSaved(key, as: object.objectID)
+                }
             }
             let id = object.objectID
             if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[id.key] {
@@ -247,6 +251,15 @@ extension NSManagedObjectContext {
         postDidSave(saved, inserted: insertedSet ?? Set(draft.inserted), insertedIDs: insertedIDs ?? Set(saved.inserted.map(\.id)),
                     updated: draft.updated, deleted: draft.deleted)
         for object in draft.all.joined() { object.didSave() }
+    }
+
+    /// A save with nothing to save: `WillSave` and `DidSave` with empty sets, as Core Data posts them.
+    private func postEmptySave() {
+        NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
+        let coordinator: AnyObject = persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject
+        var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
+        saved.reachedStore = parent == nil
+        postDidSave(saved, inserted: [], insertedIDs: [], updated: [], deleted: [])
     }
 
     func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, insertedIDs: Set<NSManagedObjectID>,

@@ -31,6 +31,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let blockThread = Atomic<UInt>(0)
     var mergeObserver: NSObjectProtocol?
     var _parent: NSManagedObjectContext?
+    /// Store keys taken by objects its children inserted (see ``ChildStoreKeys``).
+    var childStoreKeys = ChildStoreKeys()
 
     var registry = ObjectRegistry()
     /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
@@ -269,6 +271,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             setLifecycle(.detached, of: object)
         }
         registry.removeAll()
+        childStoreKeys.removeAll()
         touched.removeAll()
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
@@ -310,7 +313,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Reads the rows of faults: from the parent context, or through the coordinator (its row cache,
     /// else one query per hierarchy).
     func readRows(of objects: [NSManagedObject], bypassingCache: Bool = false) throws {
-        if let parent { return readRowsFromParent(parent, objects) }
+        if let parent {
+            adoptParentsStoreKeys(parent)
+            return readRowsFromParent(parent, objects)
+        }
         guard let coordinator = persistentStoreCoordinator else { return }
         var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
         for object in objects {

@@ -40,6 +40,8 @@ struct ObjectRegistry {
     /// Every registered object (made on each call).
     var values: [NSManagedObject] { Array(stored.values) + Array(temporary.values) + unsettled.joined() }
     var count: Int { stored.count + temporary.count + unsettled.reduce(0) { $0 + $1.count } }
+    /// Whether an object is registered under a temporary key.
+    var holdsTemporaryKeys: Bool { !temporary.isEmpty }
     /// Whether no object is registered.
     var isEmpty: Bool { stored.isEmpty && temporary.isEmpty && unsettled.isEmpty }
 

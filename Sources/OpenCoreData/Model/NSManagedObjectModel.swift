@@ -54,6 +54,20 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Mirrors `isEqual(_:)`: as on Apple platforms, two models are equal when they describe the same
+    /// entities, properties, configurations and fetch request templates — two models loaded from one
+    /// model file are equal (and so `==`). Compared here as the model files they would write; a model
+    /// that cannot be written as a file (a block predicate in it) is equal only to itself.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSManagedObjectModel else { return false }
+        if other === self { return true }
+        guard let mine = try? modelFileContents(), let theirs = try? other.modelFileContents() else { return false }
+        return mine == theirs
+    }
+
+    /// Mirrors `hash`: of the entities' names (equal models have the same names).
+    public override var hash: Int { _entities.compactMap(\.name).sorted().hashValue }
+
     /// Mirrors `entitiesByName`.
     public var entitiesByName: [String: NSEntityDescription] {
         Dictionary(_entities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
