@@ -89,7 +89,7 @@ struct EverydayBehaviourTests {
         let fetched = try child.fetch(request)
         #expect(fetched.count == 2)
         #expect(fetched[0] === capuchin && fetched[1] === gorilla)
-        #expect(!capuchin.objectID.isTemporaryID && capuchin.objectID == parent.registeredObjects.first { $0.string("commonName") == "Capuchin" }?.objectID)
+        #expect(!capuchin.objectID.isTemporaryID && capuchin.objectID == parent.registeredObjects.first { $0.entity.name == "Animal" && $0.string("commonName") == "Capuchin" }?.objectID)
         // References between them follow: one object per row, from either side.
         #expect(capuchin.value(forKey: "classification") as? NSManagedObject === order)
         #expect(order.set("animals") == [capuchin, gorilla])
@@ -126,6 +126,24 @@ struct EverydayBehaviourTests {
         let context2 = try store2.container(model2).viewContext
         context2.make("Zoo", ["name": "Empty"])
         #expect { try context2.save() } throws: { ($0 as NSError).code == NSValidationRelationshipLacksMinimumCountError }
+    }
+
+    @Test func anInvalidModelIsReportedByLoadPersistentStores() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let bad = NSEntityDescription(name: "Item", properties: [NSAttributeDescription(name: "first name", type: .stringAttributeType)])
+        let container = NSPersistentContainer(name: "Bad", managedObjectModel: NSManagedObjectModel(entities: [bad]))
+        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: store.url)]
+        var reported: [NSError] = []
+        container.loadPersistentStores { _, error in if let error { reported.append(error as NSError) } }
+        #expect(reported.count == 1)
+        #expect(reported.first?.domain == NSCocoaErrorDomain)
+        #expect("\(reported.first.map { $0 } as Any)".contains("entity Item") && "\(reported.first.map { $0 } as Any)".contains("first name"))
+        #expect(!FileManager.default.fileExists(atPath: store.url.path))
+        // The coordinator says the same to a store added by hand.
+        #expect(throws: (any Error).self) {
+            try container.persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store.url)
+        }
     }
 
     @Test func twoModelsLoadedFromOneFileAreEqual() throws {

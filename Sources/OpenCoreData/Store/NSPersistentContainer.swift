@@ -12,14 +12,22 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
     /// Mirrors `persistentStoreDescriptions`: one SQLite store at `defaultDirectoryURL()/NAME.sqlite` by default.
     public var persistentStoreDescriptions: [NSPersistentStoreDescription]
     private var _viewContext: NSManagedObjectContext?
-    /// Why `init(name:)` found no model (or could not read it): reported by `loadPersistentStores`.
+    /// Why `init(name:)` found no model (or could not read it), or why the model is invalid: reported by
+    /// `loadPersistentStores`.
     private var modelLoadingError: (any Error)?
 
-    /// Mirrors `init(name:managedObjectModel:)`. Traps on an invalid model, as Core Data raises.
+    /// Mirrors `init(name:managedObjectModel:)`. An invalid model (names, reserved columns, clashing
+    /// tables) does not trap here: `loadPersistentStores` reports it to its completion handler, an
+    /// `NSError` naming the entity and what is wrong.
     public init(name: String, managedObjectModel model: NSManagedObjectModel) {
         self.name = name
         self.managedObjectModel = model
-        self.persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        do {
+            self.persistentStoreCoordinator = try NSPersistentStoreCoordinator(validatingModel: model)
+        } catch {
+            self.persistentStoreCoordinator = NSPersistentStoreCoordinator(unvalidatedModel: model)
+            modelLoadingError = error
+        }
         let description = NSPersistentStoreDescription(url: Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite"))
         self.persistentStoreDescriptions = [description]
         super.init()

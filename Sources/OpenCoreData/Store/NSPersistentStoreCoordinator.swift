@@ -26,6 +26,13 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// A coordinator whose model did not validate (a container reports the error when it loads its
+    /// stores); adding a store to it throws that error.
+    init(unvalidatedModel model: NSManagedObjectModel) {
+        self.managedObjectModel = model
+        super.init()
+    }
+
     /// Mirrors `persistentStores`.
     public var persistentStores: [NSPersistentStore] { lock.withLock { stores } }
 
@@ -39,6 +46,7 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         if storeType == NSSQLiteStoreType, storeURL == nil {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "A SQLite store needs a URL")
         }
+        try managedObjectModel.freeze()
         return try lock.withLock {
             guard stores.isEmpty else {
                 throw CoreDataError(NSPersistentStoreOperationError, "This coordinator already has a store; one store per coordinator is supported")
