@@ -30,6 +30,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// checks (see `ConcurrencyDebug`).
     let blockThread = Atomic<UInt>(0)
     var mergeObserver: NSObjectProtocol?
+    /// The context's fetched results controllers, told of its changes as typed values (see ``ContextChange``).
+    let changeObservers = ContextObservers()
     var _parent: NSManagedObjectContext?
 
     var registry = ObjectRegistry()
@@ -272,6 +274,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         touched.removeAll()
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
+        changeObservers.tell(.invalidatedAll)
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
     }

@@ -49,7 +49,7 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
     /// Mirrors `delegate` (held weakly, as in Core Data).
     public weak var delegate: NSFetchedResultsControllerDelegate? {
         get { core.delegate }
-        set { core.delegate = newValue; core.deliveryMode = nil }
+        set { core.delegate = newValue }
     }
 
     /// Mirrors `performFetch()`. Throws if the request has no sort descriptors, or if the objects are not
