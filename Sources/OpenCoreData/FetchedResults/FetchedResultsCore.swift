@@ -169,7 +169,9 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
         keys.reserveCapacity(order.descriptors.count)
         for (descriptor, slot) in zip(order.descriptors, slots.sort) {
             // An attribute's value in place when key-value coding would give back an equal value (for
-            // numbers, one that orders the same: `1` may come back a boolean), else through it.
+            // numbers, one that orders the same: `1` may come back a boolean), else through it. A key
+            // path that cannot be read sorts as nil, as SQL's NULL (no store is read here: a fault's
+            // row comes through the context, which handles its own errors).
             if let slot, let value = Self.sortKey(object.value(at: slot)) {
                 keys.append(value)
             } else {
