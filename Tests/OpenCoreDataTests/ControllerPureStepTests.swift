@@ -121,3 +121,64 @@ struct ControllerPureStepTests {
         return (table.errors, table.rows)
     }
 }
+
+/// The pure step under `fetchLimit`/`fetchOffset` (`FetchedWindow.apply`), with the edge read from a
+/// reference that sorts every row from scratch, as the collect step reads it from the store: the known
+/// rows must stay the first rows of the results, and the window their slice. Each failure names its seed.
+@Suite("Controller update: the window's pure step against a sort from scratch")
+struct WindowPureStepTests {
+    @Test(arguments: Array(UInt64(0)..<4))
+    func seededHistoriesKeepTheKnownRowsAPrefixOfTheResults(_ chunk: UInt64) throws {
+        let context = try makeItemsContext()
+        try context.performAndWait {
+            let objects = (0..<80).map { _ in NSEntityDescription.insertNewObject(forEntityName: "Item", into: context) }
+            for i in 0..<25 { history(seed: 50_000 &+ chunk &* 1_000 &+ UInt64(i), objects) }
+        }
+    }
+
+    func history(seed: UInt64, _ objects: [NSManagedObject]) {
+        var rng = SeededRandom(seed: seed)
+        let order = FetchedOrder(descriptors: [NSSortDescriptor(key: "rank", ascending: rng.chance(0.5))])
+        func entry(_ i: Int, _ rng: inout SeededRandom) -> FetchedEntry {
+            FetchedEntry(object: objects[i], section: "", keys: [.int(Int64(rng.int(0...30)))], tiebreak: Int64(i))
+        }
+        let limit = rng.chance(0.2) ? 0 : rng.int(1...8), offset = limit == 0 ? rng.int(1...6) : rng.int(0...6)
+        var shown: [Int: FetchedEntry] = [:]
+        for i in objects.indices where rng.chance(rng.chance(0.5) ? 0.2 : 0.7) { shown[i] = entry(i, &rng) }
+        let number = Dictionary(uniqueKeysWithValues: objects.enumerated().map { (ObjectIdentifier($1), $0) })
+        func numbered<C: Collection>(_ rows: C) -> [Int] where C.Element == FetchedEntry { rows.map { number[ObjectIdentifier($0.object)]! } }
+        func results() -> [FetchedEntry] { shown.values.sorted(by: order.precedes) }
+        /// What the store answers for the rows from position `from` on, at most `asked` (0: all).
+        func edge(from: Int, asked: Int) -> [FetchedEntry] {
+            Array(results().dropFirst(from).prefix(asked == 0 ? Int.max : asked))
+        }
+
+        var window = FetchedWindow(offset: offset, limit: limit, order: order)
+        window.append(edge: edge(from: 0, asked: window.edgeLimit), asked: window.edgeLimit)
+        for step in 0..<30 {
+            let label = "seed \(seed), step \(step), offset \(offset), limit \(limit)"
+            var changes = FetchedChangeSet()
+            for i in objects.indices.shuffled(using: &rng).prefix(rng.int(1...12)) {
+                if shown[i] != nil, rng.chance(0.15) {
+                    changes.gone.append(objects[i].objectID)  // a merged delete of a row never registered
+                    shown[i] = nil
+                    continue
+                }
+                let e = rng.chance(0.7) ? entry(i, &rng) : nil
+                changes.objects.append(FetchedChange(object: objects[i], entry: e, updated: shown[i] != nil, keepsPlace: false))
+                shown[i] = e
+            }
+            window.apply(changes)
+            if window.needsEdge {
+                let asked = window.edgeLimit
+                window.append(edge: edge(from: window.rows.count, asked: asked), asked: asked)
+            }
+            window.trim()
+            let expected = results()
+            #expect(numbered(window.rows) == numbered(expected.prefix(window.rows.count)), "\(label): the known rows")
+            let end = limit == 0 ? expected.count : min(offset + limit, expected.count)
+            #expect(numbered(window.rows[window.windowRange]) == numbered(expected[min(offset, end)..<end]), "\(label): the window")
+            if window.complete { #expect(window.rows.count == expected.count, "\(label): complete") }
+        }
+    }
+}

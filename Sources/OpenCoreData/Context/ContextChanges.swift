@@ -52,12 +52,6 @@ final class ContextObservers: @unchecked Sendable {
     private var entries: [Entry] = []
     private let lock = NSLock()
 
-    /// Whether anyone observes (the context then skips building the value).
-    var isEmpty: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return entries.isEmpty
-    }
-
     /// Adds `observer` (once).
     func add(_ observer: any ContextChangeObserver) {
         lock.lock(); defer { lock.unlock() }
@@ -67,7 +61,8 @@ final class ContextObservers: @unchecked Sendable {
     }
 
     /// Hands `change` to every observer still alive, in the order they were added. The list is read
-    /// under the lock and the observers called outside it (an observer may add another).
+    /// under the lock and the observers called outside it (an observer may add another); the value is
+    /// built only when someone observes.
     func tell(_ change: @autoclosure () -> ContextChange) {
         lock.lock()
         let current = entries
