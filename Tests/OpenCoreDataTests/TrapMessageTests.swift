@@ -77,10 +77,12 @@ struct TrapMessageTests {
         #expect(byPrice.map(\.price) == objects.map(\.price).sorted(by: >))
     }
 
-    @Test func aContainerTrapsAtLoadOnAnInvalidModelNamingTheProperty() async {
+    /// A coordinator made directly traps on an invalid model, as Core Data raises; a container reports
+    /// the same error through `loadPersistentStores` (EverydayBehaviourTests).
+    @Test func aCoordinatorTrapsOnAnInvalidModelNamingTheProperty() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let item = NSEntityDescription(name: "Item", properties: [NSAttributeDescription(name: "first name", type: .stringAttributeType)])
-            _ = NSPersistentContainer(name: "Test", managedObjectModel: NSManagedObjectModel(entities: [item]))
+            _ = NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel(entities: [item]))
         }
         let text = Self.stderr(result)
         #expect(text.contains("entity Item"))

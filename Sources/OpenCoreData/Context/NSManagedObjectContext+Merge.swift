@@ -102,15 +102,17 @@ extension NSManagedObjectContext {
         }
         guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty && unregistered.isEmpty && unregisteredDeletes.isEmpty) else { return }
         var announced = AnnouncedChanges(changedSlots: changedKeys)
+        (announced.inserted, announced.updated, announced.deleted) = (Set(insertedHere), Set(updatedHere), Set(deletedHere))
         announced.unregisteredUpdated = unregistered
         announced.unregisteredDeleted = unregisteredDeletes
-        var info: [AnyHashable: Any] = [AnnouncedChanges.userInfoKey: announced]
-        if !insertedHere.isEmpty { info[NSInsertedObjectsKey] = Set(insertedHere) }
+        changeObservers.tell(.objects(announced))
+        var info: [AnyHashable: Any] = [:]
+        if !insertedHere.isEmpty { info[NSInsertedObjectsKey] = announced.inserted }
         if !updatedHere.isEmpty {
-            info[NSUpdatedObjectsKey] = Set(updatedHere)
-            info[NSRefreshedObjectsKey] = Set(updatedHere)
+            info[NSUpdatedObjectsKey] = announced.updated
+            info[NSRefreshedObjectsKey] = announced.updated
         }
-        if !deletedHere.isEmpty { info[NSDeletedObjectsKey] = Set(deletedHere) }
+        if !deletedHere.isEmpty { info[NSDeletedObjectsKey] = announced.deleted }
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
     }
 
@@ -221,7 +223,13 @@ extension NSManagedObjectContext {
         for object in objects where !object.isInserted {
             refresh(object, mergeChanges: object.hasChanges)
         }
+        let refreshed = Set(objects)
+        changeObservers.tell({
+            var announced = AnnouncedChanges(changedSlots: [:])
+            announced.updated = refreshed
+            return .objects(announced)
+        }())
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
-                                        userInfo: [NSRefreshedObjectsKey: Set(objects)])
+                                        userInfo: [NSRefreshedObjectsKey: refreshed])
     }
 }

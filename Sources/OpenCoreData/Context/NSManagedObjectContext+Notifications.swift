@@ -60,9 +60,11 @@ extension NSManagedObjectContext {
         let deletedSet = changes.deleted.isEmpty ? [] : Set(changes.deleted.values)
         if !updatedSet.isEmpty { info[NSUpdatedObjectsKey] = updatedSet }
         if !deletedSet.isEmpty { info[NSDeletedObjectsKey] = deletedSet }
-        var ours = AnnouncedChanges(changedSlots: changedSlots)
-        ours.objects = (insertedSet, updatedSet, deletedSet)
-        info[AnnouncedChanges.userInfoKey] = ours
+        changeObservers.tell({
+            var ours = AnnouncedChanges(changedSlots: changedSlots)
+            (ours.inserted, ours.updated, ours.deleted) = (insertedSet, updatedSet, deletedSet)
+            return .objects(ours)
+        }())
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
         return announced
     }
@@ -82,29 +84,4 @@ extension Notification.Name {
 struct AnnouncedInserts {
     let objects: Set<NSManagedObject>
     let mark: InsertedObjects.Mark
-}
-
-/// What an `ObjectsDidChange` carries beyond Core Data's keys, under one userInfo key: for each updated
-/// object the storage slots whose values changed (so that a fetched results controller knows whether an
-/// update can move an object), and the rows of a merged save that the context never registered — not
-/// announced (Core Data announces registered objects only), but evaluated by fetched results controllers
-/// against their requests (updated rows) or allowed to move a `fetchLimit`/`fetchOffset` window (deleted
-/// rows); Core Data's controllers miss both.
-struct AnnouncedChanges: @unchecked Sendable {
-    static let userInfoKey = "OpenCoreDataAnnouncedChanges"
-    let changedSlots: [NSManagedObjectID: Set<Int>]
-    var unregisteredUpdated: [SavedChanges.Row] = []
-    var unregisteredDeleted: [NSManagedObjectID] = []
-    /// The announced objects, typed (the same sets as under Core Data's keys), when the context's own
-    /// `processPendingChanges()` posted the notification: a controller reads them here rather than
-    /// looking up and casting a `userInfo` value per key (a hash of the key and a dynamic cast each).
-    var objects: (inserted: Set<NSManagedObject>, updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>)?
-
-    init(changedSlots pairs: [(NSManagedObjectID, Set<Int>)]) {
-        changedSlots = Dictionary(pairs, uniquingKeysWith: { a, b in a.union(b) })
-    }
-
-    init(changedSlots: [NSManagedObjectID: Set<Int>]) {
-        self.changedSlots = changedSlots
-    }
 }

@@ -34,8 +34,8 @@ extension NSManagedObjectContext {
     /// `changes` changed: each changed object is followed back, hop by hop, to the fetched entity — through
     /// the inverse relationship (``follow(_:through:to:)``), or by a fetch where the relationship has none
     /// (``holders(of:through:toMany:entity:)``). Returns them as objects of this context and those
-    /// registered for this (``objects(for:)``); `nil` if such a fetch failed.
-    func rows(of plan: FetchPlan, reading changes: RelatedChanges) -> (objects: [NSManagedObject], made: [NSManagedObject])? {
+    /// registered for this (``objects(for:)``). Throws the store's error.
+    func rows(of plan: FetchPlan, reading changes: RelatedChanges) throws -> (objects: [NSManagedObject], made: [NSManagedObject]) {
         guard !changes.isEmpty else { return ([], []) }
         var roots = Set<ObjectRef>()
         for (key, nodes) in changes.reached {
@@ -43,25 +43,24 @@ extension NSManagedObjectContext {
             var refs = Set<ObjectRef>()
             for hop in key.back {
                 if let inverse = hop.inverse {
-                    refs = follow(current, through: inverse, to: hop.entity)
+                    refs = try follow(current, through: inverse, to: hop.entity)
                 } else {
-                    guard let found = try? holders(of: Set(current.map(\.ref)), through: hop.forward, toMany: hop.forwardIsToMany,
-                                                   entity: hop.entity) else { return nil }
-                    refs = found
+                    refs = try holders(of: Set(current.map(\.ref)), through: hop.forward, toMany: hop.forwardIsToMany, entity: hop.entity)
                 }
                 current = refs.map { .ref($0) }
             }
             roots.formUnion(refs)
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
-        return objects(for: roots.filter { included.contains($0.entityID) })
+        return try objects(for: roots.filter { included.contains($0.entityID) })
     }
 
     /// Reads, for all of `objects` together, the to-many relationships named in `keys` that are still
     /// faults: one query per relationship (per 500 owners) instead of one per object when a predicate
     /// like `ANY zoos.name == 'Bronx'` is evaluated on each. Objects holding their row take it first (no
-    /// query). A child context leaves them to its parent, one by one, when they are read.
-    func readToManys(of objects: [NSManagedObject], keys: Set<String>) {
+    /// query). A child context leaves them to its parent, one by one, when they are read. Throws the
+    /// store's error.
+    func readToManys(of objects: [NSManagedObject], keys: Set<String>) throws {
         guard parent == nil, let coordinator = persistentStoreCoordinator, !objects.isEmpty else { return }
         var owners: [ObjectIdentifier: (r: RelationshipLayout, slot: Int, objects: [NSManagedObject])] = [:]
         for object in objects {
@@ -74,7 +73,7 @@ extension NSManagedObjectContext {
             }
         }
         for (r, slot, owned) in owners.values {
-            guard let map = try? coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey)) else { continue }
+            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey))
             for object in owned {
                 let refs = map[object.objectID.primaryKey!] ?? []
                 let value: Value = r.isOrdered ? .array(refs.map(\.value)) : .set(Set(refs.map(\.value)))
@@ -100,7 +99,7 @@ extension NSManagedObjectContext {
             changes.note(.object(object), entity: object.entity, changed: object.layout.changedSlots(from: snapshot, to: object.values))
         }
         for object in deleted.values { changes.note(.object(object), entity: object.entity, changed: nil) }
-        return rows(of: plan, reading: changes)?.objects
+        return (try? rows(of: plan, reading: changes))?.objects
     }
 
     /// The objects that `nodes` reach through their relationship named `key`, kept when they are of
@@ -112,7 +111,7 @@ extension NSManagedObjectContext {
     /// owners for the to-many relationships not read into memory yet (as a to-many fault reads them).
     /// A registered object whose to-many relationship was not read is as the store has it: changing a
     /// relationship in memory reads both sides first.
-    func follow(_ nodes: [GraphNode], through key: String, to entity: NSEntityDescription) -> Set<ObjectRef> {
+    func follow(_ nodes: [GraphNode], through key: String, to entity: NSEntityDescription) throws -> Set<ObjectRef> {
         guard let coordinator = persistentStoreCoordinator else { return [] }
         let model = coordinator.managedObjectModel
         var found = Set<ObjectRef>()
@@ -176,15 +175,14 @@ extension NSManagedObjectContext {
                 }
             }
         }
-        if !rowsToRead.isEmpty, let rows = try? coordinator.loadRows(rowsToRead) {
-            for (objectKey, row) in rows {
+        if !rowsToRead.isEmpty {
+            for (objectKey, row) in try coordinator.loadRows(rowsToRead) {
                 guard let values = row.values, let layout = model.entity(number: row.entityID)?.layout else { continue }
                 take(values, layout, objectKey)
             }
         }
         for (r, pks) in owners.values {
-            guard let map = try? coordinator.loadRelationship(r, owners: pks) else { continue }
-            for refs in map.values { found.formUnion(refs) }
+            for refs in try coordinator.loadRelationship(r, owners: pks).values { found.formUnion(refs) }
         }
         return found.filter { model.entity(number: $0.entityID)?.isKindOf(entity: entity) ?? false }
     }
@@ -211,7 +209,7 @@ extension NSManagedObjectContext {
     /// unregistered references are read together, in one query (or from the row cache). Returns the
     /// objects and those made now (the caller unregisters the ones it has no use for). A reference
     /// whose row is gone is left out.
-    func objects(for refs: [ObjectRef]) -> (objects: [NSManagedObject], made: [NSManagedObject]) {
+    func objects(for refs: [ObjectRef]) throws -> (objects: [NSManagedObject], made: [NSManagedObject]) {
         var objects: [NSManagedObject] = []
         var missing: [ObjectKey] = []
         if parent != nil {
@@ -228,8 +226,9 @@ extension NSManagedObjectContext {
         for ref in refs {
             if let object = registry[ref.key] { objects.append(object) } else if ref.key.primaryKey != nil { missing.append(ref.key) }
         }
-        guard !missing.isEmpty, let coordinator = persistentStoreCoordinator, let identifier = try? coordinator.backend().identifier,
-              let rows = try? coordinator.loadRows(missing) else { return (objects, []) }
+        guard !missing.isEmpty, let coordinator = persistentStoreCoordinator else { return (objects, []) }
+        let identifier = try coordinator.backend().identifier
+        let rows = try coordinator.loadRows(missing)
         var made: [NSManagedObject] = []
         for objectKey in missing {
             guard let row = rows[objectKey], let values = row.values,

@@ -264,6 +264,7 @@ extension NSManagedObjectContext {
 
     func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, insertedIDs: Set<NSManagedObjectID>,
                      updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        changeObservers.tell(.saved(inserted: inserted))
         let center = NotificationCenter.default
         center.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
             NSInsertedObjectsKey: inserted,

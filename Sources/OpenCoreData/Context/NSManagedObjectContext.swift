@@ -30,6 +30,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// checks (see `ConcurrencyDebug`).
     let blockThread = Atomic<UInt>(0)
     var mergeObserver: NSObjectProtocol?
+    /// The context's fetched results controllers, told of its changes as typed values (see ``ContextChange``).
+    let changeObservers = ContextObservers()
     var _parent: NSManagedObjectContext?
     /// Store keys taken by objects its children inserted (see ``ChildStoreKeys``).
     var childStoreKeys = ChildStoreKeys()
@@ -275,6 +277,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         touched.removeAll()
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
+        changeObservers.tell(.invalidatedAll)
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
     }

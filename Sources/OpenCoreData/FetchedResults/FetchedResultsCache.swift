@@ -70,9 +70,9 @@ enum FetchedResultsCache {
 
     /// What a cache for this controller must record, read before the fetch (a save between the two
     /// makes the cache look older than it is, never newer).
-    static func signature(_ core: FetchedResultsCore, plan: FetchPlan) -> File? {
-        guard let coordinator = core.context.persistentStoreCoordinator, let store = try? coordinator.store(),
-              let generation = try? coordinator.generation() else { return nil }
+    static func signature(_ core: FetchedResultsCore, plan: FetchPlan) throws -> File? {
+        guard let coordinator = core.context.persistentStoreCoordinator else { return nil }
+        let store = try coordinator.store(), generation = try coordinator.generation()
         let request = core.request
         return File(entity: plan.entity.name ?? "", modelVersion: plan.entity.managedObjectModel.versionHash,
                     predicate: request.predicate?.predicateFormat ?? "",

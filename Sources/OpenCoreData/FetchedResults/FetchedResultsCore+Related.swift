@@ -16,19 +16,20 @@ extension FetchedResultsCore {
     /// A relationship without an inverse is followed back by a fetch (``NSManagedObjectContext/holders(of:through:toMany:entity:)``).
     ///
     /// Returns the rows as objects of the context and those registered for this (the caller unregisters
-    /// the ones it does not show); `nil` when such a fetch failed: the caller fetches again.
-    func rowsReadingRelatedChanges(updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>, announced: AnnouncedChanges?)
-        -> (objects: [NSManagedObject], made: [NSManagedObject])? {
+    /// the ones it does not show). Throws the store's error (the caller's policy:
+    /// ``trackingFailed(_:)``).
+    func rowsReadingRelatedChanges(updated: Set<NSManagedObject>, deleted: Set<NSManagedObject>, announced: AnnouncedChanges) throws
+        -> (objects: [NSManagedObject], made: [NSManagedObject]) {
         guard let keyPaths, keyPaths.readsRelatedObjects, let plan else { return ([], []) }
         var changes = RelatedChanges(keyPaths: keyPaths)
-        let changedSlots = announced?.changedSlots ?? [:]
+        let changedSlots = announced.changedSlots
         for object in updated { changes.note(.object(object), entity: object.entity, changed: changedSlots[object.objectID]) }
         for object in deleted { changes.note(.object(object), entity: object.entity, changed: nil) }
-        for row in announced?.unregisteredUpdated ?? [] { changes.note(.row(row.id, row.values), entity: row.id.entity, changed: row.changedSlots) }
-        for id in announced?.unregisteredDeleted ?? [] {
+        for row in announced.unregisteredUpdated { changes.note(.row(row.id, row.values), entity: row.id.entity, changed: row.changedSlots) }
+        for id in announced.unregisteredDeleted {
             guard let layout = id.entity.layout else { continue }
             changes.note(.ref(ObjectRef(key: id.key, entityID: layout.entityID)), entity: id.entity, changed: nil)
         }
-        return context.rows(of: plan, reading: changes)
+        return try context.rows(of: plan, reading: changes)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Mirrors Core Data's `NSFetchedResultsController<ResultType>`: fetches once, groups into sections, and
 /// (with a delegate) keeps its results current from the context's processed changes — its own edits
 /// after `processPendingChanges()`, its saves, merges from other contexts — telling the delegate which
-/// sections and rows changed. It never refetches to track changes (see `FetchedResultsCore.process`).
+/// sections and rows changed. It tracks changes without refetching (docs/FetchedResults.md says when it queries).
 ///
 /// Three modes, as in Core Data: no delegate (no tracking), a delegate (memory tracking), a delegate and
 /// a `cacheName` (sections loaded from a cache file when it still matches the request and the store;
@@ -49,7 +49,7 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
     /// Mirrors `delegate` (held weakly, as in Core Data).
     public weak var delegate: NSFetchedResultsControllerDelegate? {
         get { core.delegate }
-        set { core.delegate = newValue; core.deliveryMode = nil }
+        set { core.delegate = newValue }
     }
 
     /// Mirrors `performFetch()`. Throws if the request has no sort descriptors, or if the objects are not

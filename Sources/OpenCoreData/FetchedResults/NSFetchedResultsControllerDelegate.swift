@@ -4,6 +4,9 @@ import Foundation
 /// implementations do nothing). As in Core Data, a delegate that implements the snapshot method gets
 /// only it; otherwise one that implements the difference method gets only it when the controller has no
 /// `sectionNameKeyPath`; otherwise the classic will-change / did-change / did-change-content sequence.
+/// Whether your delegate implements the snapshot, difference and section index title methods is learned
+/// from the first real call of each (the default implementations report that they ran) and kept while
+/// it stays the delegate; it is never called with made-up data to find out.
 ///
 /// The controller passed is `NSFetchedResultsController<NSFetchRequestResult>`, as in Core Data's Swift
 /// API: a type-erased view sharing the state of your `NSFetchedResultsController<Conversation>` (Swift
@@ -39,13 +42,13 @@ extension NSFetchedResultsControllerDelegate {
                            atSectionIndex sectionIndex: Int, for type: NSFetchedResultsChangeType) {}
     public func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) {}
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, sectionIndexTitleForSectionName sectionName: String) -> String? {
-        controller.core.notImplemented = true
+        controller.core.reportDefault()
         return nil
     }
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChangeContentWith snapshot: NSDiffableDataSourceSnapshotReference) {
-        controller.core.notImplemented = true
+        controller.core.reportDefault()
     }
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChangeContentWith diff: CollectionDifference<NSManagedObjectID>) {
-        controller.core.notImplemented = true
+        controller.core.reportDefault()
     }
 }
