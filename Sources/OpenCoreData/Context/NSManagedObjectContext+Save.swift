@@ -113,7 +113,7 @@ extension NSManagedObjectContext {
             }
             if let restorePoint { restore(restorePoint) }
             // A row the check could not see (written by another coordinator since) met the unique index.
-            if let error = error as? CoreDataError, error.code == NSSQLiteError, error.message.contains("UNIQUE constraint failed") {
+            if let error = error as? CoreDataError, error.sqliteError?.isUniqueConstraintViolation == true {
                 throw CoreDataError(NSManagedObjectConstraintMergeError,
                                     "Could not merge changes: a uniqueness constraint conflict with a row saved meanwhile (\(error.message)).",
                                     userInfo: [NSPersistentStoreSaveConflictsErrorKey: [NSConstraintConflict](), NSUnderlyingErrorKey: error])

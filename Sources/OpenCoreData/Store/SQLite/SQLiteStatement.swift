@@ -8,6 +8,8 @@ final class SQLiteStatement {
     let raw: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
+    /// The values bound since the last ``reset()``, for the error of a failing step.
+    private var arguments: [Value] = []
 
     init(_ raw: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.raw = raw
@@ -20,9 +22,12 @@ final class SQLiteStatement {
     func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
+        arguments = []
     }
 
+    /// Binds `values` to the placeholders, in order (values are never spliced into SQL text).
     func bind(_ values: [Value]) throws {
+        arguments = values
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let rc: Int32
@@ -46,9 +51,9 @@ final class SQLiteStatement {
                 rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(raw, index, $0.baseAddress, 16, SQLITE_TRANSIENT) }
             case .url(let u): rc = sqlite3_bind_text(raw, index, u.absoluteString, -1, SQLITE_TRANSIENT)
             case .array, .set, .object:
-                throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql)
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql, arguments: values)
             }
-            guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: connection.lastErrorMessage, sql: sql) }
+            guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: values) }
         }
     }
 
@@ -58,7 +63,7 @@ final class SQLiteStatement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteError(code: rc, message: connection.lastErrorMessage, sql: sql)
+        default: throw connection.error(rc, sql: sql, arguments: arguments)
         }
     }
 
