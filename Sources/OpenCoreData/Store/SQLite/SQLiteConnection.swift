@@ -77,9 +77,11 @@ final class SQLiteConnection {
         logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
         var rows = 0
         defer { statement.reset() }
-        while try statement.step() {
-            rows += 1
-            try row(statement)
+        try statement.steps(with: arguments) {
+            while try statement.step() {
+                rows += 1
+                try row(statement)
+            }
         }
         if let logger {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -102,7 +104,7 @@ final class SQLiteConnection {
         queryCount += 1
         logger?.debug("CoreData: sql: \(statement.sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
         defer { statement.reset() }
-        while try statement.step() {}
+        try statement.steps(with: arguments) { while try statement.step() {} }
         return Int(sqlite3_changes(handle))
     }
 

@@ -8,8 +8,6 @@ final class SQLiteStatement {
     let raw: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
-    /// The values bound since the last ``reset()``, for the error of a failing step.
-    private var arguments: [Value] = []
 
     init(_ raw: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.raw = raw
@@ -22,12 +20,10 @@ final class SQLiteStatement {
     func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
-        arguments = []
     }
 
     /// Binds `values` to the placeholders, in order (values are never spliced into SQL text).
     func bind(_ values: [Value]) throws {
-        arguments = values
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             let rc: Int32
@@ -63,7 +59,17 @@ final class SQLiteStatement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error(rc, sql: sql, arguments: arguments)
+        default: throw connection.error(rc, sql: sql)
+        }
+    }
+
+    /// Runs `body`, the steps of one execution with `arguments` bound; a step's failure gets them.
+    func steps<T>(with arguments: [Value], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as SQLiteError where error.sql == sql && error.arguments.isEmpty {
+            error.arguments = arguments
+            throw error
         }
     }
 
