@@ -16,6 +16,19 @@ enum FetchSelection {
     /// alone.
     case dictionaries(distinct: Bool, Projection)
 
+    /// Whether the rows come in the sort descriptors' order (a count's order does not matter).
+    var isOrdered: Bool {
+        if case .count = self { return false }
+        return true
+    }
+
+    /// Whether rows whose sort keys tie come in store key order, as objects do in memory (dictionaries
+    /// and counts have no key to order by).
+    var breaksTiesByKey: Bool {
+        if case .objects = self { return true }
+        return false
+    }
+
     /// The fetched rows' key, entity number and version: `t0.Z_PK`, `t0.Z_ENT`, `t0.Z_OPT`.
     static var key: SQLExpression { .column(alias: SQLGenerationContext.rootAlias, name: "Z_PK") }
     static var entity: SQLExpression { .column(alias: SQLGenerationContext.rootAlias, name: "Z_ENT") }
@@ -45,14 +58,11 @@ extension SQLSelect {
             (columns, distinct, groupBy) = (.columns(projected.columns), isDistinct, projected.groupBy ?? [])
         }
         let condition = try plan.predicate.map { try translator.condition($0) }
-        var orderBy: [Ordering] = []
-        if case .count = selection {} else {
-            orderBy = try plan.sorts.map { s in
-                let value = try translator.value(of: s.keyPath, scope: 0).expression
-                return Ordering(expression: s.isString ? .collate(value, s.collation) : value, ascending: s.ascending)
-            }
-        }
-        if case .objects = selection { orderBy.append(Ordering(expression: FetchSelection.key, ascending: true)) }
+        var orderBy: [Ordering] = selection.isOrdered ? try plan.sorts.map { s in
+            let value = try translator.value(of: s.keyPath, scope: 0).expression
+            return Ordering(expression: s.isString ? .collate(value, s.collation) : value, ascending: s.ascending)
+        } : []
+        if selection.breaksTiesByKey { orderBy.append(Ordering(expression: FetchSelection.key, ascending: true)) }
         self.init(distinct: distinct, selection: columns, source: .table(plan.layout.tableName, alias: SQLGenerationContext.rootAlias),
                   joins: translator.context.joins, conditions: Self.conditions(plan, condition), groupBy: groupBy, orderBy: orderBy)
         if limited, windowed {

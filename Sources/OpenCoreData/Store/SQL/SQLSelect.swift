@@ -2,7 +2,7 @@ import Foundation
 
 /// A whole `SELECT` statement as a value, independent of the database that runs it: what it selects,
 /// from where, the joins, the conditions, grouping, ordering and the window. A dialect's printer renders
-/// it (``SQLitePrinter/sql(_:_:)-(SQLSelect,_)`` for SQLite), binding its values in text order through a
+/// it (``SQLitePrinter`` for SQLite), binding its values in text order through a
 /// ``SQLGenerationContext``, so a second SQL store adds a printer, not a second query builder.
 ///
 /// `SQLSelect(fetching:…)` (`SQLSelect+Fetch.swift`) builds the one of a fetch from its ``FetchPlan``.
