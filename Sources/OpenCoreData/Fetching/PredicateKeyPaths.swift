@@ -17,6 +17,9 @@ struct PredicateKeyPaths {
     /// The resolver of predicate key paths (its errors say "keypath … not found in entity …").
     let resolver = KeyPathResolver(use: .predicate)
 
+    /// How many key paths are resolved.
+    var count: Int { resolved.count }
+
     /// `text` read from objects of `layout` (named `entityName` in errors), without judging how many
     /// values it gives.
     mutating func resolve(_ text: String, from layout: EntityLayout, named entityName: String) throws -> ResolvedKeyPath {
