@@ -86,4 +86,50 @@ struct SQLiteErrorTests {
         #expect(!error.description.contains("42"))
         #expect(error.withPublicArguments().description.contains("with arguments [42]"))
     }
+
+    /// A policy that lets another coordinator save a row with the same unique value while it resolves
+    /// the save's own conflicts: the save then meets the unique index in SQLite.
+    private final class WriterMeanwhile: NSMergePolicy, @unchecked Sendable {
+        let write: () throws -> Void
+        init(_ write: @escaping () throws -> Void) {
+            self.write = write
+            super.init(merge: .mergeByPropertyObjectTrumpMergePolicyType)
+        }
+        override func resolve(constraintConflicts list: [NSConstraintConflict]) throws {
+            try super.resolve(constraintConflicts: list)
+            try write()
+        }
+    }
+
+    /// The save recognises the unique index's refusal by its extended code and reports Core Data's
+    /// constraint error, with the SQLite failure (and its message) underneath.
+    @Test func aRowSavedMeanwhileIsAConstraintConflict() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let model = UniquenessConstraintTests.model()
+        let container = try store.container(model)
+        let other = try store.container(model)
+        let context = container.viewContext
+        context.mergePolicy = WriterMeanwhile {
+            let meanwhile = other.newBackgroundContext()
+            try meanwhile.performAndWait {
+                NSEntityDescription.insertNewObject(forEntityName: "Person", into: meanwhile).setValue("x@x", forKey: "email")
+                try meanwhile.save()
+            }
+        }
+        for name in ["first", "second"] {
+            let person = NSEntityDescription.insertNewObject(forEntityName: "Person", into: context)
+            person.setValue("x@x", forKey: "email")
+            person.setValue(name, forKey: "name")
+        }
+        var caught: NSError?
+        do { try context.save() } catch { caught = error as NSError }
+        let error = try #require(caught as? CoreDataError)
+        #expect(error.code == NSManagedObjectConstraintMergeError)
+        #expect(error.message.contains("a row saved meanwhile") && error.message.contains("UNIQUE constraint failed: ZPERSON.ZEMAIL"))
+        let underlying = try #require(error.userInfo[NSUnderlyingErrorKey] as? CoreDataError)
+        #expect(underlying.code == NSSQLiteError)
+        #expect(underlying.sqliteError?.extendedCode == 2067)
+        #expect(underlying.sqliteError?.sql?.hasPrefix("INSERT INTO ZPERSON") == true)
+    }
 }
