@@ -111,7 +111,7 @@ extension NSManagedObjectContext {
     /// A row the context's constraint check could not see (written by another coordinator since) met the
     /// unique index: Core Data's constraint merge error, the store's error beneath it.
     private static func constraintMergeError(_ error: Error) -> CoreDataError? {
-        guard let error = error as? CoreDataError, error.code == NSSQLiteError, error.message.contains("UNIQUE constraint failed") else { return nil }
+        guard let error = error as? CoreDataError, error.sqliteError?.isUniqueConstraintViolation == true else { return nil }
         return CoreDataError(NSManagedObjectConstraintMergeError,
                              "Could not merge changes: a uniqueness constraint conflict with a row saved meanwhile (\(error.message)).",
                              userInfo: [NSPersistentStoreSaveConflictsErrorKey: [NSConstraintConflict](), NSUnderlyingErrorKey: error])

@@ -23,12 +23,13 @@ extension FetchPlan {
     /// throws Core Data's "to-many key not allowed here", `ANY`/`ALL` need a to-many key path, a
     /// transient property throws; variables must be bound (`SUBQUERY` binds its own).
     /// A block predicate anywhere in it throws unless `blocksInMemory` (the in-memory store).
-    /// Returns the hierarchies (root entity numbers) whose rows the key paths read through relationships,
-    /// and whether the predicate holds a block.
-    static func check(_ node: PredicateNode, entity: NSEntityDescription, blocksInMemory: Bool) throws -> (relatedRoots: Set<Int>, hasBlock: Bool) {
+    /// Returns the key paths resolved (for the SQL translator), the hierarchies (root entity numbers)
+    /// whose rows they read through relationships, and whether the predicate holds a block.
+    static func check(_ node: PredicateNode, entity: NSEntityDescription,
+                      blocksInMemory: Bool) throws -> (keyPaths: PredicateKeyPaths, relatedRoots: Set<Int>, hasBlock: Bool) {
         var check = PredicateKeyPathCheck(layout: entity.layout, entityName: entity.name ?? "?", blocksInMemory: blocksInMemory)
         try check.check(node)
-        return (check.relatedRoots, check.hasBlock)
+        return (check.keyPaths, check.relatedRoots, check.hasBlock)
     }
 
     /// Checks a fetched results controller's `sectionNameKeyPath`: one value per object, through to-one
@@ -39,13 +40,16 @@ extension FetchPlan {
     }
 }
 
-/// The walk behind ``FetchPlan/check(_:entity:)``; it applies the rules the SQL translator applies.
+/// The walk behind ``FetchPlan/check(_:entity:blocksInMemory:)``; it applies the rules the SQL
+/// translator applies, and resolves each key path once for it.
 private struct PredicateKeyPathCheck {
     let layout: EntityLayout
     let entityName: String
     /// Whether the store evaluates block predicates in memory (the in-memory store).
     let blocksInMemory: Bool
-    let resolver = KeyPathResolver(use: .predicate)
+    /// The key paths resolved so far.
+    var keyPaths = PredicateKeyPaths()
+    var resolver: KeyPathResolver { keyPaths.resolver }
     /// Whether a block predicate was met.
     var hasBlock = false
     /// `SUBQUERY` variables in scope, innermost last, with the entity of their objects (`nil`: unknown).
@@ -120,7 +124,7 @@ private struct PredicateKeyPathCheck {
     /// Resolves a key path in its role; for a collection, the entity of its elements when they are objects.
     private mutating func resolve(_ text: String, from layout: EntityLayout, named name: String, _ role: KeyPathRole,
                                   modifier: NSComparisonPredicate.Modifier?) throws -> (layout: EntityLayout, name: String)? {
-        let path = try resolver.resolve(text, from: layout, named: name)
+        let path = try keyPaths.resolve(text, from: layout, named: name)
         relatedRoots.formUnion(path.relatedRoots)
         switch role {
         case .single:

@@ -19,6 +19,9 @@ struct FetchPlan {
     let entityIDs: [Int]?
     /// The predicate; `nil` for none.
     private(set) var predicate: PredicateNode?
+    /// The predicate's key paths, resolved against the model when the plan was made (the SQL translator
+    /// reads them here rather than resolving them again).
+    let keyPaths: PredicateKeyPaths
     /// Whether the predicate holds a block (`NSPredicate(block:)`, anywhere in it), which only the
     /// in-memory store accepts: the fetch reads every row of the entity and evaluates the predicate on
     /// the objects, then sorts and applies offset and limit in memory, as Core Data's in-memory store does.
@@ -65,6 +68,7 @@ struct FetchPlan {
         self.entityIDs = ids.count == tableIDs.count ? nil : ids
         var related = Set<Int>()
         var hasBlock = false
+        var keyPaths = PredicateKeyPaths()
         if let predicate = request.predicate {
             let node: PredicateNode
             do {
@@ -72,11 +76,12 @@ struct FetchPlan {
             } catch let error as PredicateEvaluationError {
                 throw CoreDataError(NSCoreDataError, "cannot fetch entity \(name): \(error)")
             }
-            (related, hasBlock) = try FetchPlan.check(node, entity: entity, blocksInMemory: blocksInMemory)
+            (keyPaths, related, hasBlock) = try FetchPlan.check(node, entity: entity, blocksInMemory: blocksInMemory)
             self.predicate = node
         } else {
             self.predicate = nil
         }
+        self.keyPaths = keyPaths
         self.evaluatesInMemory = hasBlock
         self.descriptors = request.sortDescriptors ?? []
         let sortResolver = KeyPathResolver(use: .sortDescriptor)

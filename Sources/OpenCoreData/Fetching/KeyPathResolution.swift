@@ -4,6 +4,8 @@ import Foundation
 /// property is fine for a section name, not for SQL) and how errors name the place.
 enum KeyPathUse {
     case predicate, sortDescriptor, sectionNameKeyPath, propertiesToFetch, propertiesToGroupBy
+    /// The key path of a derived attribute's `derivationExpression`, which the store computes.
+    case derivation
 
     /// Appended to "keypath … not found in entity …".
     var placeSuffix: String {
@@ -13,6 +15,7 @@ enum KeyPathUse {
         case .sectionNameKeyPath: return " (sectionNameKeyPath)"
         case .propertiesToFetch: return " (propertiesToFetch)"
         case .propertiesToGroupBy: return " (propertiesToGroupBy)"
+        case .derivation: return " (derivationExpression)"
         }
     }
 
@@ -24,6 +27,7 @@ enum KeyPathUse {
         case .sectionNameKeyPath: return ""
         case .propertiesToFetch: return "cannot be fetched into a dictionary"
         case .propertiesToGroupBy: return "cannot be used in propertiesToGroupBy"
+        case .derivation: return "cannot be the source of a derived attribute"
         }
     }
 
@@ -212,14 +216,13 @@ struct KeyPathResolver {
     /// A key path that must give one value per object: to-many relationships only under `@count` or an
     /// aggregate; otherwise Core Data's "to-many key not allowed here".
     func single(_ text: String, from entity: EntityLayout, named entityName: String) throws -> ResolvedKeyPath {
-        let path = try resolve(text, from: entity, named: entityName)
-        guard path.isSingleValued else { throw toManyNotAllowed(text, entityName) }
-        return path
+        try single(resolve(text, from: entity, named: entityName), entityName: entityName)
     }
 
-    /// A key path that gives a collection through one to-many relationship, `nil` when it gives one value.
-    func collection(_ text: String, from entity: EntityLayout, named entityName: String) throws -> CollectionKeyPath? {
-        try collection(resolve(text, from: entity, named: entityName), entityName: entityName)
+    /// `path` if it gives one value per object, else Core Data's "to-many key not allowed here".
+    func single(_ path: ResolvedKeyPath, entityName: String) throws -> ResolvedKeyPath {
+        guard path.isSingleValued else { throw toManyNotAllowed(path.text, entityName) }
+        return path
     }
 
     /// The collection form of a resolved key path (`nil` when it gives one value).

@@ -35,9 +35,9 @@ extension PredicateTranslator {
 
     typealias Hop = ResolvedKeyPath.Hop
 
-    /// A single-valued key path read from scope `s`'s object, as an operand.
-    mutating func keyPathOperand(_ text: String, scope s: Int, use: KeyPathUse = .predicate) throws -> Operand {
-        let path = try KeyPathResolver(use: use).single(text, from: scopes[s].layout, named: scopes[s].entityName)
+    /// A single-valued key path read from scope `s`'s object, as an operand (resolved by the plan).
+    mutating func keyPathOperand(_ text: String, scope s: Int) throws -> Operand {
+        let path = try keyPaths.single(text, from: scopes[s].layout, named: scopes[s].entityName)
         return try value(of: path, scope: s)
     }
 

@@ -15,21 +15,21 @@ extension PredicateTranslator {
     /// The variable name that stands for the element an `ANY`/`ALL` compares (not a valid `$name`).
     static let elementPlaceholder = "\u{1}element"
 
-    /// The collection a key path gives through one to-many relationship, and the scope it is read from;
-    /// `nil` for an expression that is not such a key path.
+    /// The collection a key path gives through one to-many relationship (resolved by the plan), and the
+    /// scope it is read from; `nil` for an expression that is not such a key path.
     mutating func collectionPath(_ node: ExpressionNode) throws -> (path: CollectionKeyPath, scope: Int)? {
-        let resolver = KeyPathResolver(use: .predicate)
+        let s: Int
+        let text: String
         switch node {
-        case .keyPath(let text):
-            let path = try resolver.resolve(text, from: scopes[0].layout, named: scopes[0].entityName)
-            return try resolver.collection(path, entityName: scopes[0].entityName).map { ($0, 0) }
-        case .member(.variable(let name), let text):
-            guard let s = scope(ofVariable: name), scopes[s].value == nil else { return nil }
-            let path = try resolver.resolve(text, from: scopes[s].layout, named: scopes[s].entityName)
-            return try resolver.collection(path, entityName: scopes[s].entityName).map { ($0, s) }
+        case .keyPath(let path):
+            (s, text) = (0, path)
+        case .member(.variable(let name), let path):
+            guard let found = scope(ofVariable: name), scopes[found].value == nil else { return nil }
+            (s, text) = (found, path)
         default:
             return nil
         }
+        return try keyPaths.collection(text, from: scopes[s].layout, named: scopes[s].entityName).map { ($0, s) }
     }
 
     /// `ANY`/`ALL` (and `NONE`, which is `NOT ANY`) over a to-many key path.

@@ -26,12 +26,21 @@ struct PredicateTranslator {
     var context: SQLGenerationContext
     /// The rows key paths are read from: the fetched entity's, then those of open subqueries.
     var scopes: [Scope]
+    /// The predicate's key paths, as the plan resolved them.
+    var keyPaths: PredicateKeyPaths
 
-    init(layout: EntityLayout, entityName: String, context: SQLGenerationContext = SQLGenerationContext()) {
+    init(layout: EntityLayout, entityName: String, context: SQLGenerationContext = SQLGenerationContext(),
+         keyPaths: PredicateKeyPaths = PredicateKeyPaths()) {
         self.layout = layout
         self.entityName = entityName
         self.context = context
         self.scopes = [.root(layout, entityName)]
+        self.keyPaths = keyPaths
+    }
+
+    /// A translator for the plan's entity that reads the key paths the plan resolved.
+    init(_ plan: FetchPlan) {
+        self.init(layout: plan.layout, entityName: plan.entity.name ?? "", keyPaths: plan.keyPaths)
     }
 
     /// The condition a row must meet to match `node`.

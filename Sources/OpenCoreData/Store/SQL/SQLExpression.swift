@@ -16,6 +16,9 @@ indirect enum SQLExpression: Hashable {
     case null
     /// A literal truth value (`1`/`0` in SQLite, `TRUE`/`FALSE` elsewhere).
     case literal(Bool)
+    /// A number of the schema in the text (an entity number, `t0.Z_ENT = 2`): never a value of a request,
+    /// which is a ``parameter(_:)``.
+    case integer(Int)
     /// `left op right`; `NULL` when either side is `NULL`.
     case compare(SQLExpression, SQLComparisonOperator, SQLExpression)
     /// `x IS NULL`.

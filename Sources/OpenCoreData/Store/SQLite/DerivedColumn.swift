@@ -53,40 +53,21 @@ struct DerivedColumn {
         return result
     }
 
-    private static func fail(_ entity: NSEntityDescription, _ attribute: NSAttributeDescription, _ reason: String) -> CoreDataError {
+    fileprivate static func fail(_ entity: NSEntityDescription, _ attribute: NSAttributeDescription, _ reason: String) -> CoreDataError {
         CoreDataError(NSPersistentStoreInvalidTypeError,
                       "The derived attribute \(entity.name ?? "?").\(attribute.name) cannot be computed by the SQLite store: \(reason). Supported: a key path (through to-one relationships) to an attribute, canonical:(keyPath), a to-many's @count, and now().",
                       userInfo: [NSValidationKeyErrorKey: attribute.name])
     }
 
     private static func make(_ attribute: NSDerivedAttributeDescription, entity: NSEntityDescription, number: Int) throws -> DerivedColumn {
-        let layout = entity.layout!
         guard let expression = attribute.derivationExpression else { throw fail(entity, attribute, "it has no derivationExpression") }
-        let slot = layout.slotByName[attribute.name]!
-        let table = layout.tableName
-        let ids = layout.entityIDs.map(String.init).joined(separator: ", ")
-        let n = number
-        let mark = "INSERT OR IGNORE INTO Z_OCDDERIVED (Z_ATTRIBUTE, Z_PK)"
-        func trigger(_ name: String, _ event: String, on target: String, when: String?, _ body: String) -> String {
-            "CREATE TEMP TRIGGER IF NOT EXISTS Z_OCDDERIVED_\(n)_\(name) AFTER \(event) ON main.\(target) FOR EACH ROW"
-                + (when.map { " WHEN \($0)" } ?? "") + " BEGIN \(body); END"
-        }
-        let ownInsert = trigger("INSERT", "INSERT", on: table, when: "NEW.Z_ENT IN (\(ids))", "\(mark) VALUES (\(n), NEW.Z_PK)")
-        func column(_ slot: Int) -> String { layout.columns[slot] ?? "" }
-        func make(value: String?, triggers: [String]) -> DerivedColumn {
-            DerivedColumn(number: n, entityName: entity.name ?? "", attributeName: attribute.name, slot: slot,
-                          rootEntityID: layout.rootEntityID, table: table, column: column(slot), entityIDs: layout.entityIDs,
-                          valueSQL: value, triggers: triggers)
-        }
-
+        let derivation = Derivation(attribute: attribute, entity: entity, number: number)
+        let path: String
         var canonical = false
-        var path: String
         switch expression.node {
         case .function("now", let args) where args.isEmpty:
             guard attribute.attributeType == .dateAttributeType else { throw fail(entity, attribute, "now() needs a Date attribute") }
-            // Every save that writes the row advances Z_OPT; the store's own derived updates do not.
-            return make(value: nil, triggers: [ownInsert, trigger("UPDATE", "UPDATE OF Z_OPT", on: table, when: "NEW.Z_ENT IN (\(ids))",
-                                                                 "\(mark) VALUES (\(n), NEW.Z_PK)")])
+            return derivation.now()
         case .function("canonical:", let args) where args.count == 1:
             guard case .keyPath(let p) = args[0] else { throw fail(entity, attribute, "canonical: takes a key path") }
             guard attribute.attributeType == .stringAttributeType else { throw fail(entity, attribute, "canonical: needs a String attribute") }
@@ -97,91 +78,153 @@ struct DerivedColumn {
         default:
             throw fail(entity, attribute, "\(expression) is not a supported derivation")
         }
-
-        let parts = path.split(separator: ".").map(String.init)
-        // `items.@count`: a to-many of the entity, counted.
-        if parts.count == 2, parts[1] == "@count" {
-            guard let s = layout.slotByName[parts[0]], case .toMany(let r) = layout.kinds[s] else {
-                throw fail(entity, attribute, "\(parts[0]) is not a to-many relationship of \(entity.name ?? "?")")
-            }
-            guard [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType].contains(attribute.attributeType) else {
-                throw fail(entity, attribute, "@count needs an integer attribute")
-            }
-            switch r.storage {
-            case .inverseForeignKey(let fk, _):
-                let members = r.destination.layout.tableName
-                let value = "(SELECT COUNT(*) FROM \(members) WHERE \(members).\(fk) = \(table).Z_PK)"
-                return make(value: value, triggers: [
-                    ownInsert,
-                    trigger("MEMBER_INSERT", "INSERT", on: members, when: "NEW.\(fk) IS NOT NULL", "\(mark) VALUES (\(n), NEW.\(fk))"),
-                    trigger("MEMBER_DELETE", "DELETE", on: members, when: "OLD.\(fk) IS NOT NULL", "\(mark) VALUES (\(n), OLD.\(fk))"),
-                    trigger("MEMBER_UPDATE", "UPDATE OF \(fk)", on: members, when: nil,
-                            "\(mark) SELECT \(n), OLD.\(fk) WHERE OLD.\(fk) IS NOT NULL; \(mark) SELECT \(n), NEW.\(fk) WHERE NEW.\(fk) IS NOT NULL"),
-                ])
-            case .joinTable(let t):
-                let value = "(SELECT COUNT(*) FROM \(t.name) WHERE \(t.name).\(t.sourceColumn) = \(table).Z_PK)"
-                return make(value: value, triggers: [
-                    ownInsert,
-                    trigger("MEMBER_INSERT", "INSERT", on: t.name, when: nil, "\(mark) VALUES (\(n), NEW.\(t.sourceColumn))"),
-                    trigger("MEMBER_DELETE", "DELETE", on: t.name, when: nil, "\(mark) VALUES (\(n), OLD.\(t.sourceColumn))"),
-                ])
-            default:
-                throw fail(entity, attribute, "\(parts[0]) is not stored")
-            }
+        let resolved: ResolvedKeyPath
+        do {
+            resolved = try KeyPathResolver(use: .derivation).resolve(path, from: derivation.layout, named: entity.name ?? "?")
+        } catch let error as CoreDataError {
+            throw fail(entity, attribute, error.message)
         }
-        guard !parts.contains(where: { $0.hasPrefix("@") }) else { throw fail(entity, attribute, "\(path): only a to-many's @count is supported") }
+        return try derivation.make(resolved, canonical: canonical)
+    }
+}
 
-        // A key path: to-ones, then an attribute.
-        var hops: [(layout: EntityLayout, slot: Int)] = []  // the to-one slots, each in the layout it starts from
-        var current = layout
-        for (i, part) in parts.enumerated() {
-            guard let s = current.slotByName[part] else { throw fail(entity, attribute, "\(path): no property \(part) in \(current.root.name ?? "?")") }
-            if i == parts.count - 1 {
-                guard case .attribute(let type) = current.kinds[s], current.columns[s] != nil else {
-                    throw fail(entity, attribute, "\(path) does not end at a stored attribute")
+/// The SQL of one derived attribute: its value for a row of the owner's table and the triggers that
+/// mark the rows to recompute (see ``DerivedColumn``).
+private struct Derivation {
+    let attribute: NSDerivedAttributeDescription
+    let entity: NSEntityDescription
+    let number: Int
+    let layout: EntityLayout
+    let table: String
+    /// The owner's entity numbers, as SQL (`1, 2`).
+    let ids: String
+    let mark = "INSERT OR IGNORE INTO Z_OCDDERIVED (Z_ATTRIBUTE, Z_PK)"
+
+    init(attribute: NSDerivedAttributeDescription, entity: NSEntityDescription, number: Int) {
+        self.attribute = attribute
+        self.entity = entity
+        self.number = number
+        layout = entity.layout!
+        table = layout.tableName
+        ids = layout.entityIDs.map(String.init).joined(separator: ", ")
+    }
+
+    func trigger(_ name: String, _ event: String, on target: String, when: String?, _ body: String) -> String {
+        "CREATE TEMP TRIGGER IF NOT EXISTS Z_OCDDERIVED_\(number)_\(name) AFTER \(event) ON main.\(target) FOR EACH ROW"
+            + (when.map { " WHEN \($0)" } ?? "") + " BEGIN \(body); END"
+    }
+
+    /// The trigger that marks the owner's inserted rows.
+    var ownInsert: String {
+        trigger("INSERT", "INSERT", on: table, when: "NEW.Z_ENT IN (\(ids))", "\(mark) VALUES (\(number), NEW.Z_PK)")
+    }
+
+    func column(value: String?, triggers: [String]) -> DerivedColumn {
+        let slot = layout.slotByName[attribute.name]!
+        return DerivedColumn(number: number, entityName: entity.name ?? "", attributeName: attribute.name, slot: slot,
+                             rootEntityID: layout.rootEntityID, table: table, column: layout.columns[slot] ?? "", entityIDs: layout.entityIDs,
+                             valueSQL: value, triggers: triggers)
+    }
+
+    func fail(_ reason: String) -> CoreDataError { DerivedColumn.fail(entity, attribute, reason) }
+
+    /// `now()`: every save that writes the row advances Z_OPT; the store's own derived updates do not.
+    func now() -> DerivedColumn {
+        column(value: nil, triggers: [ownInsert, trigger("UPDATE", "UPDATE OF Z_OPT", on: table, when: "NEW.Z_ENT IN (\(ids))",
+                                                          "\(mark) VALUES (\(number), NEW.Z_PK)")])
+    }
+
+    /// A resolved key path: a to-many's `@count`, or to-ones then a stored attribute.
+    func make(_ path: ResolvedKeyPath, canonical: Bool) throws -> DerivedColumn {
+        switch path.terminal {
+        case .count where path.hops.count == 1 && !canonical:
+            return try count(path.hops[0])
+        case .count, .aggregate:
+            throw fail("\(path.text): only a to-many's @count is supported")
+        case .object:
+            throw fail("\(path.text) does not end at a stored attribute")
+        case .attribute(_, let type, let column):
+            guard let column else { throw fail("\(path.text) does not end at a stored attribute") }
+            if canonical, type != .stringAttributeType { throw fail("canonical: needs a String source") }
+            var steps: [(table: String, column: String)] = []
+            var from = table
+            for hop in path.hops {
+                guard !hop.isToMany, case .foreignKey(let key, _) = hop.relationship.storage else {
+                    throw fail("\(hop.name) in \(path.text) is not a to-one relationship")
                 }
-                if canonical, type != .stringAttributeType { throw fail(entity, attribute, "canonical: needs a String source") }
-                hops.append((current, s))
-            } else {
-                guard case .toOne(let r) = current.kinds[s] else { throw fail(entity, attribute, "\(part) in \(path) is not a to-one relationship") }
-                hops.append((current, s))
-                current = r.destination.layout
+                steps.append((from, key))
+                from = hop.destination.layout.tableName
             }
+            steps.append((from, column))
+            return copy(steps, canonical: canonical)
         }
-        func fold(_ sql: String) -> String { canonical ? "ocd_fold(\(sql), 3)" : sql }
-        let last = hops[hops.count - 1]
-        guard hops.count > 1 else {
-            let source = last.layout.columns[last.slot]!
-            return make(value: fold("\(table).\(source)"), triggers: [
+    }
+
+    /// `items.@count`: the number of members of a to-many of the entity.
+    private func count(_ hop: ResolvedKeyPath.Hop) throws -> DerivedColumn {
+        guard [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType].contains(attribute.attributeType) else {
+            throw fail("@count needs an integer attribute")
+        }
+        let n = number
+        switch hop.relationship.storage {
+        case .inverseForeignKey(let fk, _):
+            let members = hop.destination.layout.tableName
+            let value = "(SELECT COUNT(*) FROM \(members) WHERE \(members).\(fk) = \(table).Z_PK)"
+            return column(value: value, triggers: [
                 ownInsert,
-                trigger("UPDATE", "UPDATE OF \(source)", on: table, when: "NEW.Z_ENT IN (\(ids))", "\(mark) VALUES (\(n), NEW.Z_PK)"),
+                trigger("MEMBER_INSERT", "INSERT", on: members, when: "NEW.\(fk) IS NOT NULL", "\(mark) VALUES (\(n), NEW.\(fk))"),
+                trigger("MEMBER_DELETE", "DELETE", on: members, when: "OLD.\(fk) IS NOT NULL", "\(mark) VALUES (\(n), OLD.\(fk))"),
+                trigger("MEMBER_UPDATE", "UPDATE OF \(fk)", on: members, when: nil,
+                        "\(mark) SELECT \(n), OLD.\(fk) WHERE OLD.\(fk) IS NOT NULL; \(mark) SELECT \(n), NEW.\(fk) WHERE NEW.\(fk) IS NOT NULL"),
+            ])
+        case .joinTable(let t):
+            let value = "(SELECT COUNT(*) FROM \(t.name) WHERE \(t.name).\(t.sourceColumn) = \(table).Z_PK)"
+            return column(value: value, triggers: [
+                ownInsert,
+                trigger("MEMBER_INSERT", "INSERT", on: t.name, when: nil, "\(mark) VALUES (\(n), NEW.\(t.sourceColumn))"),
+                trigger("MEMBER_DELETE", "DELETE", on: t.name, when: nil, "\(mark) VALUES (\(n), OLD.\(t.sourceColumn))"),
+            ])
+        default:
+            throw fail("\(hop.name) is not stored")
+        }
+    }
+
+    /// A copy of a value read through to-ones: `steps` are each table on the way with the column read
+    /// there (a to-one's foreign key; the attribute's column last).
+    private func copy(_ steps: [(table: String, column: String)], canonical: Bool) -> DerivedColumn {
+        let n = number
+        func fold(_ sql: String) -> String { canonical ? "ocd_fold(\(sql), 3)" : sql }
+        let last = steps[steps.count - 1]
+        guard steps.count > 1 else {
+            return column(value: fold("\(table).\(last.column)"), triggers: [
+                ownInsert,
+                trigger("UPDATE", "UPDATE OF \(last.column)", on: table, when: "NEW.Z_ENT IN (\(ids))", "\(mark) VALUES (\(n), NEW.Z_PK)"),
             ])
         }
         // (SELECT t2.ZNAME FROM ZB t1 JOIN ZC t2 ON t2.Z_PK = t1.ZC WHERE t1.Z_PK = ZA.ZB)
         var from = ""
-        for i in 1..<hops.count {
-            let t = hops[i].layout.tableName
-            from += i == 1 ? "\(t) t1" : " JOIN \(t) t\(i) ON t\(i).Z_PK = t\(i - 1).\(hops[i - 1].layout.columns[hops[i - 1].slot]!)"
+        for i in 1..<steps.count {
+            from += i == 1 ? "\(steps[i].table) t1" : " JOIN \(steps[i].table) t\(i) ON t\(i).Z_PK = t\(i - 1).\(steps[i - 1].column)"
         }
-        let firstColumn = hops[0].layout.columns[hops[0].slot]!
-        let value = fold("(SELECT t\(hops.count - 1).\(last.layout.columns[last.slot]!) FROM \(from) WHERE t1.Z_PK = \(table).\(firstColumn))")
+        let firstColumn = steps[0].column
+        let value = fold("(SELECT t\(steps.count - 1).\(last.column) FROM \(from) WHERE t1.Z_PK = \(table).\(firstColumn))")
         var triggers = [ownInsert, trigger("UPDATE", "UPDATE OF \(firstColumn)", on: table, when: "NEW.Z_ENT IN (\(ids))", "\(mark) VALUES (\(n), NEW.Z_PK)")]
-        // The owners that reach a row of hop i's table, whose key is `key`.
+        // The owners that reach a row of step i's table, whose key is `key`.
         func owners(_ i: Int, _ key: String) -> String {
             var condition = "= \(key)"
             var j = i - 1
             while j >= 1 {
-                condition = "IN (SELECT Z_PK FROM \(hops[j].layout.tableName) WHERE \(hops[j].layout.columns[hops[j].slot]!) \(condition))"
+                condition = "IN (SELECT Z_PK FROM \(steps[j].table) WHERE \(steps[j].column) \(condition))"
                 j -= 1
             }
             return "\(mark) SELECT \(n), Z_PK FROM \(table) WHERE \(firstColumn) \(condition) AND Z_ENT IN (\(ids))"
         }
-        for i in 1..<hops.count {
-            let t = hops[i].layout.tableName
-            let watched = hops[i].layout.columns[hops[i].slot]!
+        for i in 1..<steps.count {
+            let t = steps[i].table
+            let watched = steps[i].column
             triggers.append(trigger("HOP\(i)_UPDATE", "UPDATE OF \(watched)", on: t, when: nil, owners(i, "NEW.Z_PK")))
             triggers.append(trigger("HOP\(i)_DELETE", "DELETE", on: t, when: nil, owners(i, "OLD.Z_PK")))
         }
-        return make(value: value, triggers: triggers)
+        return column(value: value, triggers: triggers)
     }
 }

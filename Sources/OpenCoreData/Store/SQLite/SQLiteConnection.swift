@@ -22,8 +22,9 @@ final class SQLiteConnection {
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let extended = db.map { sqlite3_extended_errcode($0) } ?? rc
             if let db { sqlite3_close_v2(db) }
-            throw SQLiteError(code: rc, message: "cannot open \(path): \(message)", sql: nil)
+            throw SQLiteError(code: rc, extendedCode: extended, message: "cannot open \(path): \(message)", sql: nil)
         }
         self.handle = db
         self.path = path
@@ -37,17 +38,15 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
-
     /// Runs SQL without arguments (schema, pragmas, transaction control); several statements allowed.
     func execute(_ sql: String) throws {
         logger?.debug("CoreData: sql: \(sql)")
         var error: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &error)
         if rc != SQLITE_OK {
-            let message = error.map { String(cString: $0) } ?? lastErrorMessage
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw SQLiteError(code: rc, message: message, sql: sql)
+            throw SQLiteError(code: rc, extendedCode: sqlite3_extended_errcode(handle), message: message, sql: sql)
         }
     }
 
@@ -60,7 +59,7 @@ final class SQLiteConnection {
         var raw: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else {
-            throw SQLiteError(code: rc, message: lastErrorMessage, sql: sql)
+            throw error(rc, sql: sql)
         }
         let statement = SQLiteStatement(raw, connection: self, sql: sql)
         if cache.count > 256 { cache.removeAll() }
@@ -78,9 +77,11 @@ final class SQLiteConnection {
         logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
         var rows = 0
         defer { statement.reset() }
-        while try statement.step() {
-            rows += 1
-            try row(statement)
+        try statement.steps(with: arguments) {
+            while try statement.step() {
+                rows += 1
+                try row(statement)
+            }
         }
         if let logger {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -103,7 +104,7 @@ final class SQLiteConnection {
         queryCount += 1
         logger?.debug("CoreData: sql: \(statement.sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
         defer { statement.reset() }
-        while try statement.step() {}
+        try statement.steps(with: arguments) { while try statement.step() {} }
         return Int(sqlite3_changes(handle))
     }
 
@@ -128,36 +129,4 @@ final class SQLRecorder: @unchecked Sendable {
     private var statements: [String] = []
     func append(_ sql: String) { lock.withLock { statements.append(sql) } }
     var recorded: [String] { lock.withLock { statements } }
-}
-
-/// A SQLite failure: result code, SQLite's message, and the SQL that failed (arguments are never
-/// included in the message; `redacted` shows their types only).
-struct SQLiteError: Error, CustomStringConvertible {
-    let code: Int32
-    let message: String
-    let sql: String?
-
-    var description: String {
-        "SQLite error \(code): \(message)" + (sql.map { " — while executing: \($0)" } ?? "")
-    }
-
-    static func redacted(_ arguments: [Value]) -> String {
-        "[" + arguments.map { v -> String in
-            switch v {
-            case .null: return "NULL"
-            case .string: return "<text>"
-            case .data, .uuid: return "<blob>"
-            default: return "<number>"
-            }
-        }.joined(separator: ", ") + "]"
-    }
-
-    var coreDataError: CoreDataError {
-        // SQLite's parser holds about 50 levels of parentheses, and expressions at most 1,000 deep.
-        if message.contains("parser stack overflow") || message.contains("Expression tree is too large") {
-            return CoreDataError(NSCoreDataError, "the predicate is too deeply nested for SQLite (\(message)); nest it less, or evaluate it in memory with filtered(using:)",
-                                 userInfo: [NSSQLiteErrorDomain: Int(code)])
-        }
-        return CoreDataError(NSSQLiteError, description, userInfo: [NSSQLiteErrorDomain: Int(code)])
-    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Renders a ``SQLExpression`` as SQLite text, binding its values through the ``SQLGenerationContext``
+/// Renders a ``SQLSelect`` or a ``SQLExpression`` as SQLite text, binding its values through the ``SQLGenerationContext``
 /// (one `?` per value, in text order):
 ///
 /// - truth values are `1`/`0`; two-valued `NOT p` is `NOT COALESCE(p, 0)`;
@@ -23,6 +23,7 @@ enum SQLitePrinter {
             return "?"
         case .null: return "NULL"
         case .literal(let b): return b ? "1" : "0"
+        case .integer(let i): return String(i)
         case .compare(let l, let op, let r):
             let left = sql(l, &context)
             return "\(left) \(text(op)) \(sql(r, &context))"
@@ -62,6 +63,36 @@ enum SQLitePrinter {
         case .exists(let subquery): return "EXISTS (\(select(subquery, &context)))"
         case .scalar(let subquery): return "(\(select(subquery, &context)))"
         }
+    }
+
+    /// The SQLite text of a whole statement; its values are appended to `context`'s arguments, in text
+    /// order. A window without a limit is `LIMIT -1 OFFSET n` (SQLite needs a `LIMIT` before `OFFSET`).
+    static func sql(_ select: SQLSelect, _ context: inout SQLGenerationContext) -> String {
+        var text = select.distinct ? "SELECT DISTINCT " : "SELECT "
+        switch select.selection {
+        case .columns(let columns): text += columns.map { sql($0, &context) }.joined(separator: ", ")
+        case .count: text += "COUNT(*)"
+        }
+        switch select.source {
+        case .table(let name, let alias): text += " FROM \(name) \(alias)"
+        case .select(let inner): text += " FROM (\(sql(inner, &context)))"
+        }
+        text += joins(select.joins, &context)
+        if !select.conditions.isEmpty {
+            text += " WHERE " + select.conditions.map { sql($0, &context) }.joined(separator: " AND ")
+        }
+        if !select.groupBy.isEmpty {
+            text += " GROUP BY " + select.groupBy.map { sql($0, &context) }.joined(separator: ", ")
+        }
+        if let having = select.having { text += " HAVING " + sql(having, &context) }
+        if !select.orderBy.isEmpty {
+            text += " ORDER BY " + select.orderBy.map { sql($0.expression, &context) + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+        }
+        if select.limit != nil || select.offset != nil {
+            text += " LIMIT \(select.limit ?? -1)"
+            if let offset = select.offset { text += " OFFSET \(offset)" }
+        }
+        return text
     }
 
     /// The joins after `FROM table t0`, each with a leading space:

@@ -13,6 +13,8 @@ struct TableInfo {
     let indexedColumns: [String]
     /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, …`
     let selectList: String
+    /// The same columns, for a ``SQLSelect``.
+    let selectColumns: [SQLExpression]
     /// Per entity: for each storage slot, the position of its column in `selectList` (nil: transient or
     /// to-many).
     let slotPositions: [Int: [Int32?]]
@@ -54,6 +56,8 @@ struct TableInfo {
         }
         self.columns = columns
         indexedColumns = indexed
+        selectColumns = [FetchSelection.key, FetchSelection.entity, FetchSelection.version]
+            + columns.map { .column(alias: SQLGenerationContext.rootAlias, name: $0.0) }
         selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.0)" }).joined(separator: ", ")
         var positions: [Int: [Int32?]] = [:]
         var entityPositions: [Int: [Int: Int32]] = [:]

@@ -22,6 +22,7 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(raw)
     }
 
+    /// Binds `values` to the placeholders, in order (values are never spliced into SQL text).
     func bind(_ values: [Value]) throws {
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
@@ -46,9 +47,9 @@ final class SQLiteStatement {
                 rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(raw, index, $0.baseAddress, 16, SQLITE_TRANSIENT) }
             case .url(let u): rc = sqlite3_bind_text(raw, index, u.absoluteString, -1, SQLITE_TRANSIENT)
             case .array, .set, .object:
-                throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql)
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql, arguments: values)
             }
-            guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: connection.lastErrorMessage, sql: sql) }
+            guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: values) }
         }
     }
 
@@ -58,7 +59,17 @@ final class SQLiteStatement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteError(code: rc, message: connection.lastErrorMessage, sql: sql)
+        default: throw connection.error(rc, sql: sql)
+        }
+    }
+
+    /// Runs `body`, the steps of one execution with `arguments` bound; a step's failure gets them.
+    func steps<T>(with arguments: [Value], _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as SQLiteError where error.sql == sql && error.arguments.isEmpty {
+            error.arguments = arguments
+            throw error
         }
     }
 

@@ -39,11 +39,11 @@ extension SQLiteStore {
 
     /// The `SELECT` of a dictionary-result fetch.
     func columnsSQL(_ plan: FetchPlan, _ request: DictionaryColumns) throws -> (String, [Value]) {
-        try selectSQL(plan, limited: true, distinct: request.distinct) { translator in
+        try selectSQL(plan, .dictionaries(distinct: request.distinct) { translator in
             let columns = try request.columns.flatMap { try Self.expressions($0, &translator) }
             let groups = try request.groupBy.map { try $0.flatMap { try Self.expressions($0, &translator) } }
             return (columns, groups)
-        }
+        }, limited: true)
     }
 
     /// The SQL of a column: its value (joined through to-ones), a to-one's key and entity column, or an

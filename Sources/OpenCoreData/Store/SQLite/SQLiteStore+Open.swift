@@ -269,6 +269,7 @@ extension SQLiteStore {
         let reason: String
         if let error = error as? SQLiteError {
             userInfo[NSSQLiteErrorDomain] = Int(error.code)
+            userInfo[NSUnderlyingErrorKey] = error
             reason = error.description
         } else {
             let error = error as NSError
@@ -303,9 +304,4 @@ extension SQLiteStore {
                       "cannot \(operation): the store at \(path) was added read-only (NSReadOnlyPersistentStoreOption); nothing was written",
                       userInfo: [NSFilePathErrorKey: path])
     }
-}
-
-extension SQLiteError {
-    /// The primary result code (the low byte of an extended code).
-    var primaryCode: Int32 { code & 0xff }
 }

@@ -142,55 +142,23 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 
     // MARK: - Fetching
 
-    /// Columns (and `GROUP BY` terms) a dictionary fetch selects, made by the translator that joins the
-    /// tables their key paths cross.
-    typealias Projection = (inout PredicateTranslator) throws -> (columns: [SQLExpression], groupBy: [SQLExpression]?)
+    /// The SQLite text of a statement and the values bound to it, in placeholder order.
+    func sql(_ select: SQLSelect) -> (String, [Value]) {
+        var context = SQLGenerationContext()
+        let text = SQLitePrinter.sql(select, &context)
+        return (text, context.arguments)
+    }
 
-    /// The `SELECT` for a plan: `columns` (or `table.selectList`, or the `projection`'s), the joins its
-    /// key paths need, `WHERE`, `GROUP BY`, `ORDER BY` unless `ordered` is false, and, if asked,
-    /// `LIMIT`/`OFFSET`.
-    func selectSQL(_ plan: FetchPlan, columns: String? = nil, limited: Bool, ordered: Bool = true, distinct: Bool = false,
-                   groupBy: String? = nil, projection: Projection? = nil) throws -> (String, [Value]) {
-        let table = self.table(for: plan.layout)
-        var translator = PredicateTranslator(layout: plan.layout, entityName: plan.entity.name ?? "")
-        let projected = try projection.map { try $0(&translator) }
-        let condition = try plan.predicate.map { try translator.condition($0) }
-        let sortTerms = ordered ? try plan.sorts.map { s -> (SQLExpression, Bool) in
-            let value = try translator.value(of: s.keyPath, scope: 0).expression
-            return (s.isString ? .collate(value, s.collation) : value, s.ascending)
-        } : []
-        var context = translator.context
-        let list = projected.map { $0.columns.map { SQLitePrinter.sql($0, &context) }.joined(separator: ", ") } ?? columns ?? table.selectList
-        var sql = "SELECT \(distinct ? "DISTINCT " : "")\(list) FROM \(table.name) t0" + SQLitePrinter.joins(context.joins, &context)
-        var conditions: [String] = []
-        if let ids = plan.entityIDs {
-            conditions.append(ids.count == 1 ? "t0.Z_ENT = \(ids[0])" : "t0.Z_ENT IN (\(ids.map(String.init).joined(separator: ", ")))")
-        }
-        if let condition, condition != .literal(true) { conditions.append(SQLitePrinter.sql(condition, &context)) }
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        if let terms = projected?.groupBy, !terms.isEmpty {
-            sql += " GROUP BY " + terms.map { SQLitePrinter.sql($0, &context) }.joined(separator: ", ")
-        } else if let groupBy {
-            sql += " GROUP BY " + groupBy
-        }
-        let grouped = groupBy != nil || projected?.groupBy != nil
-        var order = sortTerms.map { term, ascending -> String in
-            let text = SQLitePrinter.sql(term, &context)
-            return ascending ? text : text + " DESC"
-        }
-        // Ties break by store key, as in memory, for every fetch of objects or IDs (not for dictionaries).
-        if !grouped, !distinct, projected == nil, columns == nil || columns!.hasPrefix("t0.Z_PK") { order.append("t0.Z_PK") }
-        if ordered, !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-        if limited, plan.limit > 0 || plan.offset > 0 {
-            sql += " LIMIT \(plan.limit > 0 ? plan.limit : -1)"
-            if plan.offset > 0 { sql += " OFFSET \(plan.offset)" }
-        }
-        return (sql, context.arguments)
+    /// The `SELECT` of a fetch (see ``SQLSelect/init(fetching:_:limited:)``): `selection`, or every
+    /// column of the objects' rows when `nil`; `LIMIT`/`OFFSET` when `limited`.
+    func selectSQL(_ plan: FetchPlan, _ selection: FetchSelection? = nil, limited: Bool) throws -> (String, [Value]) {
+        sql(try SQLSelect(fetching: plan, selection ?? .objects(table(for: plan.layout).selectColumns), limited: limited))
     }
 
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
         let table = self.table(for: plan.layout)
-        let (sql, arguments) = try selectSQL(plan, columns: withValues ? nil : "t0.Z_PK, t0.Z_ENT, t0.Z_OPT", limited: limited)
+        let keys = FetchSelection.objects([FetchSelection.key, FetchSelection.entity, FetchSelection.version])
+        let (sql, arguments) = try selectSQL(plan, withValues ? nil : keys, limited: limited)
         var rows: [StoreRow] = []
         try wrap {
             try read { db in
@@ -207,7 +175,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// A batched fetch's first query: the keys in the plan's order, with each row's entity number when
     /// the entity has subentities.
     func keysSQL(_ plan: FetchPlan) throws -> (sql: String, arguments: [Value]) {
-        try selectSQL(plan, columns: plan.layout.entityIDs.count > 1 ? "t0.Z_PK, t0.Z_ENT" : "t0.Z_PK", limited: true)
+        let columns = plan.layout.entityIDs.count > 1 ? [FetchSelection.key, FetchSelection.entity] : [FetchSelection.key]
+        return try selectSQL(plan, .objects(columns), limited: true)
     }
 
     func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
@@ -288,9 +257,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 
     /// `SELECT COUNT(*)` of the matches, unordered; of the ordered window when the plan has a limit or offset.
     func countSQL(_ plan: FetchPlan) throws -> (String, [Value]) {
-        let windowed = plan.limit > 0 || plan.offset > 0
-        let (sql, arguments) = try selectSQL(plan, columns: windowed ? "t0.Z_PK" : "COUNT(*)", limited: true, ordered: windowed)
-        return (windowed ? "SELECT COUNT(*) FROM (\(sql))" : sql, arguments)
+        try selectSQL(plan, .count, limited: true)
     }
 
     func count(_ plan: FetchPlan) throws -> Int {
