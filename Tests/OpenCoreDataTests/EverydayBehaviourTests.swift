@@ -146,6 +146,17 @@ struct EverydayBehaviourTests {
         }
     }
 
+    @Test func contextsMadeWithApplesConcurrencyTypes() throws {
+        let main = NSManagedObjectContext(.mainQueue)
+        let background = NSManagedObjectContext(.privateQueue)
+        #expect(main.concurrencyType == .mainQueueConcurrencyType)
+        #expect(background.concurrencyType == .privateQueueConcurrencyType)
+        let legacy: NSManagedObjectContextConcurrencyType = .privateQueueConcurrencyType
+        #expect(NSManagedObjectContext(concurrencyType: legacy).concurrencyType.rawValue == 1)
+        #expect(main.queue.label == DispatchQueue.main.label && background.queue.label != DispatchQueue.main.label)
+        #expect(NSManagedObjectContext.ConcurrencyType.mainQueue != .privateQueue)
+    }
+
     @Test func twoModelsLoadedFromOneFileAreEqual() throws {
         let url = try #require(Bundle.module.url(forResource: "Zoo", withExtension: "xcdatamodeld"))
         let a = try NSManagedObjectModel(validatingContentsOf: url)

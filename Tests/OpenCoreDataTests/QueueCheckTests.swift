@@ -13,7 +13,7 @@ struct QueueCheckTests {
     static let violation = "CoreData`+[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__]"
 
     /// A context of `type` on an in-memory store holding 3 products.
-    static func context(_ type: NSManagedObjectContext.ConcurrencyType = .privateQueueConcurrencyType) throws -> NSManagedObjectContext {
+    static func context(_ type: NSManagedObjectContextConcurrencyType = .privateQueueConcurrencyType) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: makeProductsModel())
         try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
         let context = NSManagedObjectContext(concurrencyType: type)

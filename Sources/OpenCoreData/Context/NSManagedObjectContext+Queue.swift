@@ -17,7 +17,7 @@ extension NSManagedObjectContext {
         DispatchQueue.getSpecific(key: contextQueueKey)?.contains(ObjectIdentifier(queue)) == true
     }
 
-    static func makeQueue(for type: ConcurrencyType, name: String) -> DispatchQueue {
+    static func makeQueue(for type: NSManagedObjectContextConcurrencyType, name: String) -> DispatchQueue {
         let queue = type == .mainQueueConcurrencyType ? DispatchQueue.main : DispatchQueue(label: name)
         var marks = queue.getSpecific(key: contextQueueKey) ?? []
         marks.insert(ObjectIdentifier(queue))

@@ -7,16 +7,28 @@ import Synchronization
 ///
 /// Split by verb: this file holds the registry and change tracking; the `NSManagedObjectContext+*.swift`
 /// files beside it hold the rest, one verb each. A context is confined to one thread at a time, as in Core Data.
+/// Mirrors `NSManagedObjectContextConcurrencyType`. `.confinementConcurrencyType` (deprecated by Apple)
+/// runs `perform` blocks inline on the caller's thread and is never queue-checked.
+public enum NSManagedObjectContextConcurrencyType: UInt, Sendable {
+    case confinementConcurrencyType = 0
+    case privateQueueConcurrencyType = 1
+    case mainQueueConcurrencyType = 2
+}
+
 open class NSManagedObjectContext: NSObject, @unchecked Sendable {
-    /// Mirrors `NSManagedObjectContextConcurrencyType`.
-    public enum ConcurrencyType: UInt, Sendable {
-        case confinementConcurrencyType = 0
-        case privateQueueConcurrencyType = 1
-        case mainQueueConcurrencyType = 2
+    /// Mirrors `NSManagedObjectContext.ConcurrencyType`: the queue a context made with ``init(_:)`` runs
+    /// on, `.mainQueue` or `.privateQueue`.
+    public struct ConcurrencyType: Hashable, Sendable {
+        /// The legacy enumeration value it stands for (``concurrencyType`` reports it).
+        let legacy: NSManagedObjectContextConcurrencyType
+        /// Mirrors `NSManagedObjectContext.ConcurrencyType.mainQueue`.
+        public static let mainQueue = ConcurrencyType(legacy: .mainQueueConcurrencyType)
+        /// Mirrors `NSManagedObjectContext.ConcurrencyType.privateQueue`.
+        public static let privateQueue = ConcurrencyType(legacy: .privateQueueConcurrencyType)
     }
 
     /// Mirrors `concurrencyType`.
-    public let concurrencyType: ConcurrencyType
+    public let concurrencyType: NSManagedObjectContextConcurrencyType
     /// Mirrors `persistentStoreCoordinator`.
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// Mirrors `name`.
@@ -52,8 +64,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
 
+    /// Mirrors `init(_:)`: a context on the main queue or a private queue of its own.
+    public convenience init(_ type: ConcurrencyType) {
+        self.init(concurrencyType: type.legacy)
+    }
+
     /// Mirrors `init(concurrencyType:)`.
-    public init(concurrencyType ct: ConcurrencyType) {
+    public init(concurrencyType ct: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = ct
         self.queue = NSManagedObjectContext.makeQueue(for: ct, name: "NSManagedObjectContext \(ct)")
         super.init()
