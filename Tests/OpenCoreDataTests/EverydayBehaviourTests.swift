@@ -157,6 +157,42 @@ struct EverydayBehaviourTests {
         #expect(NSManagedObjectContext.ConcurrencyType.mainQueue != .privateQueue)
     }
 
+    @Test func mergesAndStoreChangesPostTheirNotifications() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let view = container.viewContext
+        let kept = SeedModel.insertProducts(view, count: 2)
+        try view.save()
+        let background = container.newBackgroundContext()
+        let merged = Counter(.NSManagedObjectContextDidMergeChangesObjectIDs, view)
+        let changedID = kept[0].objectID
+        let note = Counter(.NSManagedObjectContextDidSaveObjectIDs, background)
+        try background.performAndWait {
+            try background.existingObject(with: changedID).setValue("renamed", forKey: "name")
+            SeedModel.insertProducts(background, count: 1, seed: 7)
+            try background.save()
+        }
+        let saved = try #require(note.notes.first)
+        view.mergeChanges(fromContextDidSave: saved)
+        let info = try #require(merged.notes.first?.userInfo)
+        #expect((info[NSManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue] as? Set<NSManagedObjectID>) == [changedID])
+        #expect((info[NSInsertedObjectIDsKey] as? Set<NSManagedObjectID>)?.count == 1)
+        #expect((info[NSRefreshedObjectIDsKey] as? Set<NSManagedObjectID>) == [changedID])
+        #expect(NSManagedObjectContext.NotificationKey.insertedObjects.rawValue == NSInsertedObjectsKey)
+
+        let coordinator = container.persistentStoreCoordinator
+        let willRemove = Counter(.NSPersistentStoreCoordinatorWillRemoveStore, coordinator.persistentStores[0])
+        let didChange = Counter(.NSPersistentStoreCoordinatorStoresDidChange, coordinator)
+        let removed = coordinator.persistentStores[0]
+        try coordinator.remove(removed)
+        #expect(willRemove.notes.count == 1)
+        #expect((didChange.notes.first?.userInfo?[NSRemovedPersistentStoresKey] as? [NSPersistentStore])?.first === removed)
+        #expect(throws: (any Error).self) { try coordinator.remove(removed) }
+        let added = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store.url)
+        #expect((didChange.notes.last?.userInfo?[NSAddedPersistentStoresKey] as? [NSPersistentStore])?.first === added)
+    }
+
     @Test func twoModelsLoadedFromOneFileAreEqual() throws {
         let url = try #require(Bundle.module.url(forResource: "Zoo", withExtension: "xcdatamodeld"))
         let a = try NSManagedObjectModel(validatingContentsOf: url)

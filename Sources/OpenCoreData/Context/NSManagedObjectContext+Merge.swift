@@ -64,8 +64,20 @@ extension NSManagedObjectContext {
         merge(saved)
     }
 
-    /// Applies saved changes to this context's registered objects and announces them.
+    /// Applies saved changes to this context's registered objects and announces them
+    /// (`ObjectsDidChange`), then posts `didMergeChangesObjectIDsNotification`.
     func merge(_ saved: SavedChanges) {
+        let refreshed = mergeRows(saved)
+        NotificationCenter.default.post(name: NSManagedObjectContext.didMergeChangesObjectIDsNotification, object: self, userInfo: [
+            NSInsertedObjectIDsKey: Set(saved.inserted.map(\.id)),
+            NSUpdatedObjectIDsKey: Set(saved.updated.map(\.id)),
+            NSDeletedObjectIDsKey: Set(saved.deleted),
+            NSRefreshedObjectIDsKey: refreshed,
+        ])
+    }
+
+    /// The merge itself: returns the IDs of the registered objects it refreshed.
+    private func mergeRows(_ saved: SavedChanges) -> Set<NSManagedObjectID> {
         processPendingChanges()
         var insertedHere: [NSManagedObject] = []
         var updatedHere: [NSManagedObject] = []
@@ -100,7 +112,8 @@ extension NSManagedObjectContext {
             setLifecycle(.removed, of: object)
             deletedHere.append(object)
         }
-        guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty && unregistered.isEmpty && unregisteredDeletes.isEmpty) else { return }
+        let refreshed = Set(updatedHere.map(\.objectID))
+        guard !(insertedHere.isEmpty && updatedHere.isEmpty && deletedHere.isEmpty && unregistered.isEmpty && unregisteredDeletes.isEmpty) else { return refreshed }
         var announced = AnnouncedChanges(changedSlots: changedKeys)
         (announced.inserted, announced.updated, announced.deleted) = (Set(insertedHere), Set(updatedHere), Set(deletedHere))
         announced.unregisteredUpdated = unregistered
@@ -114,6 +127,7 @@ extension NSManagedObjectContext {
         }
         if !deletedHere.isEmpty { info[NSDeletedObjectsKey] = announced.deleted }
         NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+        return refreshed
     }
 
     /// The registered object for a merged row, or a fault holding the row (no query) registered now, and

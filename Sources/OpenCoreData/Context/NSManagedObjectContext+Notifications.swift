@@ -23,6 +23,30 @@ extension NSManagedObjectContext {
     /// Mirrors `NSManagedObjectContext.didSaveObjectIDsNotification`: the same save, by object ID
     /// (`NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`), safe to read on any thread.
     public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// Mirrors `NSManagedObjectContext.didMergeChangesObjectIDsNotification`: posted by a context after it
+    /// merged a save (`mergeChanges(fromContextDidSave:)`, `automaticallyMergesChangesFromParent`,
+    /// `mergeChanges(fromRemoteContextSave:into:)`), with the merged object IDs under
+    /// `NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey` and, for the registered
+    /// objects it refreshed, `NSRefreshedObjectIDsKey`.
+    public static let didMergeChangesObjectIDsNotification = Notification.Name("NSManagedObjectContextDidMergeChangesObjectIDsNotification")
+
+    /// Mirrors `NSManagedObjectContext.NotificationKey`: the userInfo keys of the context's notifications,
+    /// the same strings as the `NS…Key` constants.
+    public enum NotificationKey: String, Sendable {
+        case insertedObjects = "inserted"
+        case updatedObjects = "updated"
+        case deletedObjects = "deleted"
+        case refreshedObjects = "refreshed"
+        case invalidatedObjects = "invalidated"
+        case invalidatedAllObjects = "invalidatedAll"
+        case insertedObjectIDs = "inserted_objectIDs"
+        case updatedObjectIDs = "updated_objectIDs"
+        case deletedObjectIDs = "deleted_objectIDs"
+        case refreshedObjectIDs = "refreshed_objectIDs"
+        case invalidatedObjectIDs = "invalidated_objectIDs"
+        /// The query generation of a context pinned to one (`NSQueryGenerationToken`).
+        case queryGeneration = "NSManagedObjectContextQueryGenerationKey"
+    }
 
     /// Mirrors `processPendingChanges()`: announces the inserts, updates and deletes made since the last
     /// call with `ObjectsDidChange` (userInfo: `NSInsertedObjectsKey`, `NSUpdatedObjectsKey`,
@@ -77,7 +101,31 @@ extension Notification.Name {
     public static let NSManagedObjectContextWillSave = NSManagedObjectContext.willSaveObjectsNotification
     /// Mirrors `NSManagedObjectContextDidSave`.
     public static let NSManagedObjectContextDidSave = NSManagedObjectContext.didSaveObjectsNotification
+    /// Mirrors `NSManagedObjectContextDidSaveObjectIDs`.
+    public static let NSManagedObjectContextDidSaveObjectIDs = NSManagedObjectContext.didSaveObjectIDsNotification
+    /// Mirrors `NSManagedObjectContextDidMergeChangesObjectIDs`.
+    public static let NSManagedObjectContextDidMergeChangesObjectIDs = NSManagedObjectContext.didMergeChangesObjectIDsNotification
+    /// Mirrors `NSPersistentStoreCoordinatorStoresWillChange`: posted before a store is removed
+    /// (`NSRemovedPersistentStoresKey`).
+    public static let NSPersistentStoreCoordinatorStoresWillChange = Notification.Name("NSPersistentStoreCoordinatorStoresWillChangeNotification")
+    /// Mirrors `NSPersistentStoreCoordinatorStoresDidChange`: posted after a store was added
+    /// (`NSAddedPersistentStoresKey`) or removed (`NSRemovedPersistentStoresKey`).
+    public static let NSPersistentStoreCoordinatorStoresDidChange = Notification.Name("NSPersistentStoreCoordinatorStoresDidChangeNotification")
+    /// Mirrors `NSPersistentStoreCoordinatorWillRemoveStore`: posted with the store as the object, before
+    /// it is removed.
+    public static let NSPersistentStoreCoordinatorWillRemoveStore = Notification.Name("NSPersistentStoreCoordinatorWillRemoveStoreNotification")
 }
+
+/// Mirrors `NSRefreshedObjectIDsKey`.
+public let NSRefreshedObjectIDsKey = "refreshed_objectIDs"
+/// Mirrors `NSInvalidatedObjectIDsKey`.
+public let NSInvalidatedObjectIDsKey = "invalidated_objectIDs"
+/// Mirrors `NSAddedPersistentStoresKey`.
+public let NSAddedPersistentStoresKey = "added"
+/// Mirrors `NSRemovedPersistentStoresKey`.
+public let NSRemovedPersistentStoresKey = "removed"
+/// Mirrors `NSUUIDChangedPersistentStoresKey`.
+public let NSUUIDChangedPersistentStoresKey = "changedUUID"
 
 /// The set of inserted objects an `ObjectsDidChange` announced when it was every inserted object of the
 /// context, and the inserted list's mark then.

@@ -47,7 +47,7 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "A SQLite store needs a URL")
         }
         try managedObjectModel.freeze()
-        return try lock.withLock {
+        let store = try lock.withLock {
             guard stores.isEmpty else {
                 throw CoreDataError(NSPersistentStoreOperationError, "This coordinator already has a store; one store per coordinator is supported")
             }
@@ -57,6 +57,9 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             stores.append(store)
             return store
         }
+        NotificationCenter.default.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self,
+                                        userInfo: [NSAddedPersistentStoresKey: [store]])
+        return store
     }
 
     /// Mirrors `addPersistentStore(with:completionHandler:)`. The handler runs before this returns.
@@ -75,9 +78,18 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// in-memory store does; the SQLite store refuses them.
     var evaluatesBlockPredicates: Bool { persistentStores.first?.type == NSInMemoryStoreType }
 
-    /// Mirrors `remove(_:)`.
+    /// Mirrors `remove(_:)`: posts `NSPersistentStoreCoordinatorWillRemoveStore` (the store as object) and
+    /// `NSPersistentStoreCoordinatorStoresWillChange` before, `NSPersistentStoreCoordinatorStoresDidChange`
+    /// after (`NSRemovedPersistentStoresKey`). A store this coordinator does not hold throws.
     public func remove(_ store: NSPersistentStore) throws {
+        guard persistentStores.contains(where: { $0 === store }) else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The store at \(store.url?.path ?? "?") is not one of this coordinator's stores.")
+        }
+        let center = NotificationCenter.default
+        center.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)
+        center.post(name: .NSPersistentStoreCoordinatorStoresWillChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
         lock.withLock { stores.removeAll { $0 === store } }
+        center.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
     }
 
     /// Mirrors `managedObjectID(forURIRepresentation:)`.
