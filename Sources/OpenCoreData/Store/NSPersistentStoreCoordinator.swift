@@ -12,6 +12,8 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let lock = NSRecursiveLock()
     /// Rows last read or written, shared by every context of this coordinator (see `+Rows`).
     let rowCache = RowCache()
+    /// The queue of `perform(_:)` / `performAndWait(_:)`.
+    let queue = DispatchQueue(label: "NSPersistentStoreCoordinator")
 
     /// Mirrors `init(managedObjectModel:)`. Traps if the model is invalid (Core Data raises); use
     /// ``init(validatingModel:)`` to get the error.
@@ -24,6 +26,7 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         try model.freeze()
         self.managedObjectModel = model
         super.init()
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// A coordinator whose model did not validate (a container reports the error when it loads its
@@ -31,6 +34,7 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     init(unvalidatedModel model: NSManagedObjectModel) {
         self.managedObjectModel = model
         super.init()
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// Mirrors `persistentStores`.

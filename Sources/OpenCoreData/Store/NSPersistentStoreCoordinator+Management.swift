@@ -1,0 +1,101 @@
+import Foundation
+
+extension NSPersistentStore {
+    /// Mirrors `NSPersistentStore.StoreType`: a store type for the coordinator's `type:` methods, beside
+    /// the older string constants (`NSSQLiteStoreType`, …) that Apple now marks deprecated. Core Data's
+    /// binary and XML store types are not here yet: adding one throws "Unknown store type".
+    public struct StoreType: Hashable, Sendable, RawRepresentable {
+        /// The type's string, as the older constants spell it.
+        public let rawValue: String
+        /// Mirrors `init(rawValue:)`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Mirrors `NSPersistentStore.StoreType.sqlite`.
+        public static let sqlite = StoreType(rawValue: NSSQLiteStoreType)
+        /// Mirrors `NSPersistentStore.StoreType.inMemory`.
+        public static let inMemory = StoreType(rawValue: NSInMemoryStoreType)
+    }
+}
+
+extension NSPersistentStoreCoordinator {
+    /// Mirrors `addPersistentStore(type:configuration:at:options:)`.
+    @discardableResult
+    public func addPersistentStore(type: NSPersistentStore.StoreType, configuration: String? = nil, at storeURL: URL,
+                                   options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+        try addPersistentStore(ofType: type.rawValue, configurationName: configuration,
+                               at: type == .inMemory ? nil : storeURL, options: options)
+    }
+
+    /// Mirrors `persistentStore(for:)`: the store added at `url`, if any.
+    public func persistentStore(for url: URL) -> NSPersistentStore? {
+        persistentStores.first { $0.url?.standardizedFileURL == url.standardizedFileURL }
+    }
+
+    /// Mirrors `url(for:)`.
+    public func url(for store: NSPersistentStore) -> URL {
+        store.url ?? URL(fileURLWithPath: "/dev/null")
+    }
+
+    /// Mirrors `destroyPersistentStore(at:type:options:)`: removes the store at `url` from this coordinator
+    /// if it was added, then deletes the SQLite file, its `-wal` and `-shm` files and the folder of its
+    /// externally stored values. A file that does not exist is not an error (as in Core Data); a file that
+    /// exists but is not a SQLite database throws `NSPersistentStoreInvalidTypeError` and is left as it is.
+    public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
+        try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)
+    }
+
+    /// Mirrors `destroyPersistentStore(at:ofType:options:)` (the older spelling of
+    /// ``destroyPersistentStore(at:type:options:)``).
+    public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
+        guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
+        }
+        guard storeType == NSSQLiteStoreType else { return }
+        if let store = persistentStore(for: url) { try remove(store) }
+        let manager = FileManager.default
+        if manager.fileExists(atPath: url.path) {
+            let header = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)) ?? Data()
+            guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
+                throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) is not a SQLite store; it was not destroyed.")
+            }
+        }
+        let name = url.deletingPathExtension().lastPathComponent
+        let support = url.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT", isDirectory: true)
+        for file in [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm"), support]
+        where manager.fileExists(atPath: file.path) {
+            do {
+                try manager.removeItem(at: file)
+            } catch {
+                throw CoreDataError(NSPersistentStoreOperationError, "Could not destroy the store at \(url.path): \(error.localizedDescription)",
+                                    userInfo: [NSUnderlyingErrorKey: error])
+            }
+        }
+    }
+
+    /// Mirrors `perform(_:)`: runs `block` asynchronously on the coordinator's queue.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Mirrors `performAndWait(_:)`: runs `block` on the coordinator's queue and waits for it (inline
+    /// when called from that queue), returning its value and rethrowing its error.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    /// Mirrors the async `perform(_:)`: runs `block` on the coordinator's queue and returns its value.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: block()) }
+        }
+    }
+
+    /// Mirrors the async `perform(_:)` with a throwing block (Apple's is `rethrows`).
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try block() }) }
+        }
+    }
+
+    static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+}
