@@ -193,6 +193,24 @@ struct EverydayBehaviourTests {
         #expect((didChange.notes.last?.userInfo?[NSAddedPersistentStoresKey] as? [NSPersistentStore])?.first === added)
     }
 
+    @Test func deletesPropagateAtSaveWhenNotAtTheEndOfEachEvent() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container(RelationshipModel.make()).viewContext
+        let owner = context.make("Owner", ["name": "Ann"])
+        let pet = context.make("Pet", ["name": "Rex", "owner": owner])
+        try context.save()
+        context.propagatesDeletesAtEndOfEvent = false
+        context.delete(owner)
+        context.processPendingChanges()
+        #expect(!pet.isDeleted && pet.value(forKey: "owner") as? NSManagedObject === owner)
+        try context.save()
+        #expect(pet.managedObjectContext == nil)  // cascaded at the save, and saved: gone from the context
+        #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Pet")) == 0)
+        context.userInfo["key"] = "value"
+        #expect(context.userInfo["key"] as? String == "value")
+    }
+
     @Test func twoModelsLoadedFromOneFileAreEqual() throws {
         let url = try #require(Bundle.module.url(forResource: "Zoo", withExtension: "xcdatamodeld"))
         let a = try NSManagedObjectModel(validatingContentsOf: url)

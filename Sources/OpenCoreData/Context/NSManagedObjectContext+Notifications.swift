@@ -61,7 +61,7 @@ extension NSManagedObjectContext {
     /// inserted object of the context, with the inserted list's mark at that moment (`save()` posts the
     /// same set in `DidSave` rather than hashing every object again, if it is still the whole list).
     func announcePendingChanges() -> AnnouncedInserts? {
-        if !deletesToPropagate.isEmpty { propagateDeletes() }
+        if !deletesToPropagate.isEmpty, propagatesDeletesAtEndOfEvent { propagateDeletes() }
         let changes = unprocessed
         guard !changes.isEmpty else { return nil }
         unprocessed = UnannouncedChanges()

@@ -61,6 +61,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Deleted objects whose delete rules have not run yet (see `propagateDeletes()`).
     var deletesToPropagate: [NSManagedObject] = []
 
+    /// Mirrors `propagatesDeletesAtEndOfEvent`: whether the delete rules of deleted objects (nullify,
+    /// cascade, deny) run when pending changes are processed (true, the default) or only when the context
+    /// saves (false). Linux has no run loop to end an event: "the end of an event" is
+    /// `processPendingChanges()`, which runs before each save and whenever you call it.
+    public var propagatesDeletesAtEndOfEvent = true
+
+    /// Mirrors `userInfo`: the context's own dictionary, for whatever the app keeps with it.
+    public private(set) lazy var userInfo = NSMutableDictionary()
+
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
 

@@ -27,6 +27,7 @@ extension NSManagedObjectContext {
     /// Validation skips rows deleted elsewhere unless the policy writes them back: the store reports that
     /// conflict, naming the object.
     func prepareSave(policy: NSMergePolicy?) throws -> SaveDraft {
+        if !deletesToPropagate.isEmpty { propagateDeletes() }  // also when not at the end of each event
         processPendingChanges()
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
         var draft = pendingChanges()
@@ -72,6 +73,7 @@ extension NSManagedObjectContext {
                                     + "a willSave() that sets a value should first check that the value differs (Apple: otherwise willSave is called until the program crashes)")
             }
             let changed = unprocessed.inserted.filter(\.insertIsUnannounced) + unprocessed.updated.values.map(\.object) + unprocessed.deleted.values
+            if !deletesToPropagate.isEmpty { propagateDeletes() }
             processPendingChanges()
             var seen = Set<ObjectIdentifier>()
             for object in changed where seen.insert(ObjectIdentifier(object)).inserted
