@@ -30,8 +30,9 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Mirrors `options`.
     public let options: [AnyHashable: Any]?
     let backend: any StoreBackend
-    /// Queries run on the store so far (for tests that count queries). Not in Core Data.
-    public var queryCount: Int { backend.queryCount }
+    /// Not in Core Data: queries run on the store so far, for the tests and the products demo that count
+    /// queries. A test hook, not API: `package`, so that only this package's targets see it.
+    package var queryCount: Int { backend.queryCount }
 
     private let versionHash: String
 
