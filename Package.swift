@@ -73,6 +73,12 @@ let package = Package(
         .executableTarget(name: "zoo-codegen", dependencies: ["OpenCoreData"],
                           resources: [.copy("Zootastic.xcdatamodeld")],
                           plugins: ["OpenCoreDataCodegen"]),
+        // The macros' expansions and diagnostics, through swift-syntax's expansion test support (its generic
+        // form, reporting to Swift Testing).
+        .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
+            "OpenCoreDataMacroSyntax",
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        ]),
         .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
                     resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],
