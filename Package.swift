@@ -79,6 +79,8 @@ let package = Package(
             "OpenCoreDataMacroSyntax",
             .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
         ]),
+        // The model file parser: every construct it accepts and every error it gives.
+        .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
         .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
                     resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],
