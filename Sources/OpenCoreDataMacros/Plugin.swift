@@ -14,7 +14,7 @@ struct OpenCoreDataMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self]
 }
 
-/// `@Managed`: ``ManagedPropertyExpansion``.
+/// `@Managed`, the stand-in for Core Data's `@NSManaged` on a property: ``ManagedPropertyExpansion``.
 public enum ManagedMacro: AccessorMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
@@ -27,7 +27,8 @@ public enum ManagedMacro: AccessorMacro, PeerMacro {
     }
 }
 
-/// `@ManagedAccessor`: ``ManagedAccessorExpansion``.
+/// `@ManagedAccessor`, the stand-in for `@NSManaged` on Xcode's to-many accessor functions:
+/// ``ManagedAccessorExpansion``.
 public enum ManagedAccessorMacro: BodyMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingBodyFor declaration: some DeclSyntaxProtocol & WithOptionalCodeBlockSyntax,
                                  in context: some MacroExpansionContext) throws -> [CodeBlockItemSyntax] {

@@ -23,8 +23,8 @@ import SwiftSyntaxMacros
 // `ocd_managed` linker section, where the model finds it when it loads (to check the class against its
 // entity, before any object is made).
 
-/// `@Managed` on a stored-looking property: accessors over the object's storage slot, a slot cache and
-/// a section record. (The plugin's `ManagedMacro` forwards to it.)
+/// `@Managed` (Core Data's `@NSManaged` on a property) on a stored-looking property: accessors over the
+/// object's storage slot, a slot cache and a section record. (The plugin's `ManagedMacro` forwards to it.)
 public enum ManagedPropertyExpansion: AccessorMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
@@ -50,9 +50,10 @@ public enum ManagedPropertyExpansion: AccessorMacro, PeerMacro {
     }
 }
 
-/// `@ManagedAccessor` on a body-less function with one of Xcode's to-many accessor names: the body, and
-/// a section record (so that a function naming a relationship the entity lacks fails when the model loads).
-/// (The plugin's `ManagedAccessorMacro` forwards to it.)
+/// `@ManagedAccessor` (Core Data's `@NSManaged` on an accessor function) on a body-less function with one
+/// of Xcode's to-many accessor names: the body, and a section record (so that a function naming a
+/// relationship the entity lacks fails when the model loads). (The plugin's `ManagedAccessorMacro`
+/// forwards to it.)
 public enum ManagedAccessorExpansion: BodyMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingBodyFor declaration: some DeclSyntaxProtocol & WithOptionalCodeBlockSyntax,
                                  in context: some MacroExpansionContext) throws -> [CodeBlockItemSyntax] {
