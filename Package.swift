@@ -26,11 +26,17 @@ let package = Package(
         .target(name: "OpenCoreDataPredicates"),
         // The strict XML parser of model files, shared by OpenCoreData and the class generator.
         .target(name: "OpenCoreDataModelXML"),
-        // @Managed / @ManagedAccessor, the stand-ins for @NSManaged (declared in OpenCoreData/Objects/Managed.swift).
+        // @Managed / @ManagedAccessor, the stand-ins for @NSManaged (declared in OpenCoreData/Objects/Managed.swift):
+        // the compiler plugin, and the macros in a library of their own (Syntax/) that the macro tests use
+        // (a test target depending on a macro target would make SwiftPM build every test target for the host).
         .macro(name: "OpenCoreDataMacros", dependencies: [
+            "OpenCoreDataMacroSyntax",
             .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-        ]),
+        ], exclude: ["Syntax"]),
+        .target(name: "OpenCoreDataMacroSyntax", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        ], path: "Sources/OpenCoreDataMacros/Syntax"),
         // The bounds of the linker section where each @Managed property leaves its record.
         .target(name: "CManagedSection"),
         .target(name: "OpenCoreData", dependencies: [
@@ -67,6 +73,14 @@ let package = Package(
         .executableTarget(name: "zoo-codegen", dependencies: ["OpenCoreData"],
                           resources: [.copy("Zootastic.xcdatamodeld")],
                           plugins: ["OpenCoreDataCodegen"]),
+        // The macros' expansions and diagnostics, through swift-syntax's expansion test support (its generic
+        // form, reporting to Swift Testing).
+        .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [
+            "OpenCoreDataMacroSyntax",
+            .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        ]),
+        // The model file parser: every construct it accepts and every error it gives.
+        .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
         .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
                     resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],

@@ -1,4 +1,4 @@
-import OpenCoreData
+@_spi(StoreDiagnostics) import OpenCoreData
 import OpenCoreDataTesting
 
 // The seed 000 article ("NSFetchRequest and NSFetchedResultsController"), live on a SQLite store.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import OpenCoreData
+@_spi(StoreDiagnostics) @testable import OpenCoreData
 import OpenCoreDataTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCoreData
+@_spi(StoreDiagnostics) import OpenCoreData
 import OpenCoreDataTesting
 import Testing
 

@@ -1,4 +1,4 @@
-import OpenCoreData
+@_spi(StoreDiagnostics) import OpenCoreData
 import OpenCoreDataTesting
 
 /// The scale of a run. `rows` sets every size: the fetch figures read about `rows` objects (the fetch

@@ -1,4 +1,4 @@
-import OpenCoreData
+@_spi(StoreDiagnostics) import OpenCoreData
 
 // Figures 10-12: relationships (issue 13), on seed 003's shape (ZooFixtures.swift).
 extension Figures {

@@ -1,4 +1,4 @@
-import OpenCoreData
+@_spi(StoreDiagnostics) import OpenCoreData
 import OpenCoreDataTesting
 
 // Figures 10-12 read seed 003's shape: animals, each with a classification (to-one), whose inverse is

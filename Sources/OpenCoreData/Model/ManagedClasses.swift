@@ -4,8 +4,8 @@ import Synchronization
 
 /// What a `@Managed` property's declared type asks of the entity's property.
 enum ManagedPropertyShape {
-    /// An attribute whose type `fits` accepts.
-    case attribute(fits: (NSAttributeType) -> Bool)
+    /// An attribute whose type the table of supported types (`ManagedAttributeTypes`) says `declared` fits.
+    case attribute(declared: Any.Type)
     /// A custom type: a transformable (or undefined) attribute.
     case transformable
     /// A to-one whose destination's class is `destination` or a subclass of it.
@@ -13,6 +13,33 @@ enum ManagedPropertyShape {
     /// A to-many (`ordered`: `NSOrderedSet`; `nil`: either) whose destination's class is `destination`
     /// or a subclass of it.
     case toMany(destination: NSManagedObject.Type, ordered: Bool?)
+
+    /// The shape of a property declared `declared`, and the declaration as messages show it
+    /// (`legs: Int16`, `classification: Classification?`, `zoos: Set<Zoo>`). It tells the kinds of type
+    /// apart as the overloads of the property's getter do (NSManagedObject+Managed.swift).
+    static func of(_ declared: Any.Type, name: String) -> (shape: ManagedPropertyShape, declaration: String) {
+        if declared is any _ManagedMacroSupport.AttributeValue.Type {
+            return (.attribute(declared: declared), "\(name): \(declared)")
+        }
+        let wrapped = ManagedTransform.unwrappedType(declared)
+        let mark = wrapped == declared ? "" : "?"
+        if wrapped == NSSet.self || wrapped == NSOrderedSet.self {
+            return (.toMany(destination: NSManagedObject.self, ordered: wrapped == NSOrderedSet.self), "\(name): \(wrapped)\(mark)")
+        }
+        if let destination = wrapped as? NSManagedObject.Type {
+            return (.toOne(destination: destination), "\(name): \(destination)\(mark)")
+        }
+        if let set = wrapped as? any ManagedObjectSet.Type {
+            return (.toMany(destination: set.element, ordered: false), "\(name): Set<\(set.element)>\(mark)")
+        }
+        return (.transformable, "\(name): \(declared)")
+    }
+}
+
+/// A Swift set of managed objects (`Set<Zoo>`), the type of a to-many property.
+private protocol ManagedObjectSet { static var element: NSManagedObject.Type { get } }
+extension Set: ManagedObjectSet where Element: NSManagedObject {
+    fileprivate static var element: NSManagedObject.Type { Element.self }
 }
 
 /// One `@Managed` property or `@ManagedAccessor` function of a class, as its section record reports it.
@@ -25,93 +52,31 @@ struct ManagedMember {
     let shape: ManagedPropertyShape
 }
 
-/// Not in Core Data: what the `@Managed` macro's section records call. Each record reports one property
-/// (its class, its declared type, its slot cache) or one accessor function; the overloads tell the kinds
-/// of type apart as the property's accessors do.
-public enum ManagedClassRecords {
-    /// Collects the records of the section while it is read (once per process).
-    final class Collector {
-        var members: [ManagedMember] = []
+/// Collects the records of the `ocd_managed` section while it is read (once per process).
+final class ManagedRecordCollector {
+    var members: [ManagedMember] = []
+
+    static func add(_ collector: UnsafeMutableRawPointer, _ member: ManagedMember) {
+        Unmanaged<ManagedRecordCollector>.fromOpaque(collector).takeUnretainedValue().members.append(member)
+    }
+}
+
+extension _ManagedMacroSupport {
+    /// What a `@Managed` property's section record calls: reports the property (its class, its declared
+    /// type, its slot cache) to `collector`. Core Data learns a class's `@NSManaged` properties from the
+    /// Objective-C runtime instead.
+    public static func record<T>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
+                                 _ type: T.Type, _ property: Property) {
+        let (shape, declaration) = ManagedPropertyShape.of(T.self, name: property.name)
+        ManagedRecordCollector.add(collector, ManagedMember(owner: owner, name: property.name, declaration: declaration, shape: shape))
     }
 
-    private static func add(_ collector: UnsafeMutableRawPointer, _ member: ManagedMember) {
-        Unmanaged<Collector>.fromOpaque(collector).takeUnretainedValue().members.append(member)
-    }
-
-    /// An attribute property (`String?`, `Int16`, `NSNumber?`…).
-    public static func property<T: ManagedAttributeValue>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                                          _ type: T.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)",
-                                     shape: .attribute(fits: T._managedFits)))
-    }
-
-    /// A property of a custom type (a transformable attribute).
-    public static func property<T>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                   _ type: T.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)", shape: .transformable))
-    }
-
-    /// A to-one property (`Classification?`).
-    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                                    _ type: T?.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)?",
-                                     shape: .toOne(destination: T.self)))
-    }
-
-    /// A non-optional to-one property (`Classification`).
-    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                                    _ type: T.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): \(T.self)",
-                                     shape: .toOne(destination: T.self)))
-    }
-
-    /// A to-many property declared as a Swift set (`Set<Zoo>`).
-    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                                    _ type: Set<T>.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): Set<\(T.self)>",
-                                     shape: .toMany(destination: T.self, ordered: false)))
-    }
-
-    /// A to-many property declared as an optional Swift set (`Set<Zoo>?`).
-    public static func property<T: NSManagedObject>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                                    _ type: Set<T>?.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): Set<\(T.self)>?",
-                                     shape: .toMany(destination: T.self, ordered: false)))
-    }
-
-    /// A to-many property declared `NSSet?` (Xcode's type).
-    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                _ type: NSSet?.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSSet?",
-                                     shape: .toMany(destination: NSManagedObject.self, ordered: false)))
-    }
-
-    /// A to-many property declared `NSSet`.
-    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                _ type: NSSet.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSSet",
-                                     shape: .toMany(destination: NSManagedObject.self, ordered: false)))
-    }
-
-    /// An ordered to-many property declared `NSOrderedSet?` (Xcode's type).
-    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                _ type: NSOrderedSet?.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSOrderedSet?",
-                                     shape: .toMany(destination: NSManagedObject.self, ordered: true)))
-    }
-
-    /// An ordered to-many property declared `NSOrderedSet`.
-    public static func property(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                _ type: NSOrderedSet.Type, _ property: ManagedProperty) {
-        add(collector, ManagedMember(owner: owner, name: property.name, declaration: "\(property.name): NSOrderedSet",
-                                     shape: .toMany(destination: NSManagedObject.self, ordered: true)))
-    }
-
-    /// A `@ManagedAccessor` function naming the to-many `relationship` (as the function spells it).
-    public static func accessor(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type, _ signature: String,
-                                _ relationship: String, ordered: Bool) {
-        add(collector, ManagedMember(owner: owner, name: relationship, declaration: signature,
-                                     shape: .toMany(destination: NSManagedObject.self, ordered: ordered ? true : nil)))
+    /// What a `@ManagedAccessor` function's section record calls: reports the function, which names the
+    /// to-many `relationship` (as the function spells it), to `collector`.
+    public static func accessorRecord(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type, _ signature: String,
+                                      _ relationship: String, ordered: Bool) {
+        ManagedRecordCollector.add(collector, ManagedMember(owner: owner, name: relationship, declaration: signature,
+                                                            shape: .toMany(destination: NSManagedObject.self, ordered: ordered ? true : nil)))
     }
 }
 
@@ -129,12 +94,12 @@ enum ManagedClasses {
     static let catalog: Catalog = {
         var catalog = Catalog()
         guard let start = ocd_managed_section_start(), let end = ocd_managed_section_end(), end > start else { return catalog }
-        let collector = ManagedClassRecords.Collector()
+        let collector = ManagedRecordCollector()
         let stride = MemoryLayout<UnsafeRawPointer>.stride
         let count = (end - start) / stride
         for i in 0..<count {
             guard let pointer = start.load(fromByteOffset: i * stride, as: UnsafeRawPointer?.self) else { continue }
-            let record = unsafeBitCast(pointer, to: ManagedSectionRecord.self)
+            let record = unsafeBitCast(pointer, to: _ManagedMacroSupport.SectionRecord.self)
             withExtendedLifetime(collector) { record(Unmanaged.passUnretained(collector).toOpaque()) }
         }
         var seen = Set<ObjectIdentifier>()
@@ -207,12 +172,12 @@ enum ManagedClasses {
             }
             let problem: String?
             switch (member.shape, property) {
-            case (.attribute(let fits), let a as NSAttributeDescription):
-                problem = fits(a.attributeType) || a.attributeType == .undefinedAttributeType ? nil
-                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(Self.suggestion(a.attributeType))"
+            case (.attribute(let declared), let a as NSAttributeDescription):
+                problem = ManagedAttributeTypes.fits(declared, a.attributeType) || a.attributeType == .undefinedAttributeType ? nil
+                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(ManagedAttributeTypes.advice(for: a.attributeType))"
             case (.transformable, let a as NSAttributeDescription):
                 problem = [.transformableAttributeType, .undefinedAttributeType, .objectIDAttributeType].contains(a.attributeType) ? nil
-                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(Self.suggestion(a.attributeType))"
+                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(ManagedAttributeTypes.advice(for: a.attributeType))"
             case (.toOne(let type), let r as NSRelationshipDescription) where !r.isToMany:
                 problem = Self.destinationProblem(r, type, classOf)
             case (.toMany(let type, let ordered), let r as NSRelationshipDescription) where r.isToMany:
@@ -223,7 +188,7 @@ enum ManagedClasses {
                     problem = Self.destinationProblem(r, type, classOf)
                 }
             case (_, let a as NSAttributeDescription):
-                problem = "\(a.name) is an attribute of type \(a.attributeType.name)\(Self.suggestion(a.attributeType))"
+                problem = "\(a.name) is an attribute of type \(a.attributeType.name)\(ManagedAttributeTypes.advice(for: a.attributeType))"
             case (_, let r as NSRelationshipDescription):
                 let destination = r.destinationEntity.map { NSStringFromClass(classOf($0)) } ?? "?"
                 problem = r.isToMany
@@ -252,28 +217,6 @@ enum ManagedClasses {
             current = _getSuperclass(c)
         }
         return false
-    }
-
-    /// ": declare it String?" — the types Xcode writes for an attribute type.
-    private static func suggestion(_ type: NSAttributeType) -> String {
-        let types: String
-        switch type {
-        case .stringAttributeType: types = "String?"
-        case .integer16AttributeType: types = "Int16 or NSNumber?"
-        case .integer32AttributeType: types = "Int32 or NSNumber?"
-        case .integer64AttributeType: types = "Int64 or NSNumber?"
-        case .doubleAttributeType: types = "Double or NSNumber?"
-        case .floatAttributeType: types = "Float or NSNumber?"
-        case .booleanAttributeType: types = "Bool or NSNumber?"
-        case .decimalAttributeType: types = "Decimal? or NSDecimalNumber?"
-        case .dateAttributeType: types = "Date? or TimeInterval"
-        case .binaryDataAttributeType: types = "Data?"
-        case .UUIDAttributeType: types = "UUID?"
-        case .URIAttributeType: types = "URL?"
-        case .transformableAttributeType: types = "its value's type (Data, an NSCoding class or a Codable type)"
-        case .undefinedAttributeType, .objectIDAttributeType: return ""
-        }
-        return ": declare it \(types)"
     }
 
     /// The module names a model's classes may live in, from where its file was read: the target of a

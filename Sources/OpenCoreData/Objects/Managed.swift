@@ -34,56 +34,76 @@ public macro Managed() = #externalMacro(module: "OpenCoreDataMacros", type: "Man
 @attached(peer, names: arbitrary)
 public macro ManagedAccessor() = #externalMacro(module: "OpenCoreDataMacros", type: "ManagedAccessorMacro")
 
-/// Not in Core Data: a record the `@Managed` macro places in the `ocd_managed` linker section, one per
-/// property or accessor. Called once, when a model first resolves its classes, it reports the property
-/// (class, name, declared type) to the collector it is given.
-public typealias ManagedSectionRecord = @convention(c) (UnsafeMutableRawPointer) -> Void
+/// Not in Core Data, and not API: what the code the `@Managed` and `@ManagedAccessor` macros expand into
+/// calls — the property's slot cache, its section record, the typed getters and setters
+/// (NSManagedObject+Managed.swift), the records' reporters (Model/ManagedClasses.swift) and the attribute
+/// value conversions (ManagedAttributeValue.swift). Core Data's `@NSManaged` accessors are made by its
+/// runtime; these are ours. Nothing here is meant to be called by hand, and it may change in any release.
+///
+/// Why public and not `@_spi(ManagedMacroSupport)`: a macro's expansion is type-checked with the imports
+/// of the file it lands in, and an SPI declaration is visible only in a file that says
+/// `@_spi(ManagedMacroSupport) import OpenCoreData`. A port keeps a plain `import OpenCoreData`, and a
+/// macro cannot add an import. Measured with Swift 6.3.1 on a probe package (a macro expanding into a
+/// call of an `@_spi` function): with a plain import the expansion fails ("cannot find '…' in scope";
+/// qualified with the module's name, "module … has no member named '…'"); it compiles only with the
+/// `@_spi` import in the client's file, and an `@_spi(…) @_exported import` in the library re-exports the
+/// SPI only to clients that import it with `@_spi` themselves. So the plumbing is public, in this one
+/// underscored namespace, hidden from documentation; its members are not Core Data's.
+@_documentation(visibility: internal)
+public enum _ManagedMacroSupport {
+    /// A record the `@Managed` macro places in the `ocd_managed` linker section, one per property or
+    /// accessor. Called once, when a model first resolves its classes, it reports the property (class,
+    /// name, declared type) to the collector it is given.
+    public typealias SectionRecord = @convention(c) (UnsafeMutableRawPointer) -> Void
+}
 
-/// Not in Core Data: the per-property state the `@Managed` macro generates (a `static let` beside the
-/// property): the property's name and the storage slot it was last found at, with the layout it was
-/// found in. Core Data's dynamic `@NSManaged` accessors keep the same kind of cache per class.
-public final class ManagedProperty: Sendable {
-    let name: String
-    /// `layout serial << 24 | slot`; 0 before the first access (serials start at 1).
-    private let cached = Atomic<Int>(0)
+extension _ManagedMacroSupport {
+    /// The per-property state the `@Managed` macro generates (a `static let` beside the property): the
+    /// property's name and the storage slot it was last found at, with the layout it was found in. Core
+    /// Data's dynamic `@NSManaged` accessors keep the same kind of cache per class.
+    public final class Property: Sendable {
+        let name: String
+        /// `layout serial << 24 | slot`; 0 before the first access (serials start at 1).
+        private let cached = Atomic<Int>(0)
 
-    /// Made by the `@Managed` macro's expansion.
-    public init(_ name: String) { self.name = name }
+        /// Made by the `@Managed` macro's expansion.
+        public init(_ name: String) { self.name = name }
 
-    /// What the accessor expects of the slot (it is checked when the model loads too, against the
-    /// classes the entities resolve to).
-    enum Expectation { case attribute, toOne, toMany }
+        /// What the accessor expects of the slot (it is checked when the model loads too, against the
+        /// classes the entities resolve to).
+        enum Expectation { case attribute, toOne, toMany }
 
-    /// The slot of the property in the object's entity.
-    @inline(__always)
-    func slot(in object: NSManagedObject, _ expectation: Expectation) -> Int {
-        // The cache is read first and the layout's serial after, with nothing in between that could
-        // release the layout: the compiler then reads the serial without retaining the layout.
-        let packed = cached.load(ordering: .relaxed)
-        if packed >> 24 == object.layout.serial { return packed & 0xFF_FFFF }
-        return resolve(in: object, object.layout, expectation)
-    }
-
-    private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {
-        let className = NSStringFromClass(type(of: object))
-        let entityName = object.entity.name ?? "?"
-        guard let slot = layout.slotByName[name] else {
-            fatalError("class \(className): @Managed property \(name) is not a property of entity \(entityName)")
+        /// The slot of the property in the object's entity.
+        @inline(__always)
+        func slot(in object: NSManagedObject, _ expectation: Expectation) -> Int {
+            // The cache is read first and the layout's serial after, with nothing in between that could
+            // release the layout: the compiler then reads the serial without retaining the layout.
+            let packed = cached.load(ordering: .relaxed)
+            if packed >> 24 == object.layout.serial { return packed & 0xFF_FFFF }
+            return resolve(in: object, object.layout, expectation)
         }
-        let fits: Bool
-        switch (layout.kinds[slot], expectation) {
-        case (.attribute, .attribute), (.toOne, .toOne), (.toMany, .toMany): fits = true
-        default: fits = false
+
+        private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {
+            let className = NSStringFromClass(type(of: object))
+            let entityName = object.entity.name ?? "?"
+            guard let slot = layout.slotByName[name] else {
+                fatalError("class \(className): @Managed property \(name) is not a property of entity \(entityName)")
+            }
+            let fits: Bool
+            switch (layout.kinds[slot], expectation) {
+            case (.attribute, .attribute), (.toOne, .toOne), (.toMany, .toMany): fits = true
+            default: fits = false
+            }
+            guard fits else {
+                fatalError("class \(className): @Managed property \(name) is declared as \(expectation), but \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
+            }
+            if slot <= 0xFF_FFFF { cached.store(layout.serial << 24 | slot, ordering: .relaxed) }
+            return slot
         }
-        guard fits else {
-            fatalError("class \(className): @Managed property \(name) is declared as \(expectation), but \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
-        }
-        if slot <= 0xFF_FFFF { cached.store(layout.serial << 24 | slot, ordering: .relaxed) }
-        return slot
     }
 }
 
-extension ManagedProperty.Expectation: CustomStringConvertible {
+extension _ManagedMacroSupport.Property.Expectation: CustomStringConvertible {
     var description: String {
         switch self {
         case .attribute: return "an attribute"

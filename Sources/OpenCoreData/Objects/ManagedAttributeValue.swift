@@ -1,57 +1,52 @@
 import Foundation
 
-/// Not in Core Data: a value as an object's storage slot holds it, handed between a `@Managed` property's
-/// accessors and the value types below without boxing it in `Any`.
-public struct ManagedStorageValue {
-    let value: Value
+extension _ManagedMacroSupport {
+    /// A value as an object's storage slot holds it, handed between a `@Managed` property's accessors and
+    /// the value types below without boxing it in `Any`.
+    public struct StorageValue {
+        let value: Value
+    }
+
+    /// The Swift types a `@Managed` property may have for an attribute, and their conversions to and from
+    /// a storage slot. Which attribute types each fits, and which Xcode writes for an attribute type, are
+    /// in the table of supported types (``ManagedAttributeTypes``), which lists every conforming type; the
+    /// conformances are OpenCoreData's own (a custom type is a transformable attribute's value instead).
+    public protocol AttributeValue {
+        /// The value a slot holds as this type; `nil` when it has none (a nil slot for a non-optional
+        /// type that has no zero, or a value of another kind).
+        static func _managedValue(from storage: StorageValue) -> Self?
+        /// The value as a slot holds it.
+        var _managedStorageValue: StorageValue { get }
+    }
 }
 
-/// Not in Core Data: the Swift types a `@Managed` property may have for an attribute — the types Xcode's
-/// class generation writes for `@NSManaged` properties (`String`, `Int16`…`Int64`, `Int`, `Double`,
-/// `Float`, `Bool`, `Decimal`, `NSNumber`, `NSDecimalNumber`, `Date`, `Data`, `UUID`, `URL`, and the
-/// optionals of each; `TimeInterval`, a `Double`, for a date with "Use Scalar Type"). The requirements are called by the code the macro generates; the conformances
-/// are OpenCoreData's own (a custom type is a transformable attribute's value instead).
-public protocol ManagedAttributeValue {
-    /// The value a slot holds as this type; `nil` when it has none (a nil slot for a non-optional type
-    /// that has no zero, or a value of another kind).
-    static func _managedValue(from storage: ManagedStorageValue) -> Self?
-    /// The value as a slot holds it.
-    var _managedStorageValue: ManagedStorageValue { get }
-    /// Whether a property of this type fits an attribute of `type` (checked when the model loads).
-    static func _managedFits(_ type: NSAttributeType) -> Bool
-}
-
-extension Optional: ManagedAttributeValue where Wrapped: ManagedAttributeValue {
+extension Optional: _ManagedMacroSupport.AttributeValue where Wrapped: _ManagedMacroSupport.AttributeValue {
     /// `nil` for a nil slot, else the wrapped type's reading.
-    public static func _managedValue(from storage: ManagedStorageValue) -> Self? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Self? {
         if case .null = storage.value { return .some(nil) }
         return Wrapped._managedValue(from: storage).map { .some($0) }
     }
     /// A nil slot for `nil`.
-    public var _managedStorageValue: ManagedStorageValue {
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue {
         switch self {
-        case .none: return ManagedStorageValue(value: .null)
+        case .none: return _ManagedMacroSupport.StorageValue(value: .null)
         case .some(let wrapped): return wrapped._managedStorageValue
         }
     }
-    /// As the wrapped type.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { Wrapped._managedFits(type) }
 }
 
-extension String: ManagedAttributeValue {
+extension String: _ManagedMacroSupport.AttributeValue {
     /// A String attribute's text.
-    public static func _managedValue(from storage: ManagedStorageValue) -> String? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> String? {
         if case .string(let s) = storage.value { return s }
         return nil
     }
     /// The text.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .string(self)) }
-    /// String attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .stringAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .string(self)) }
 }
 
 /// Integer attributes read as Core Data's scalar accessors read them: nil is 0.
-private func integer<T: FixedWidthInteger>(_ storage: ManagedStorageValue) -> T? {
+private func integer<T: FixedWidthInteger>(_ storage: _ManagedMacroSupport.StorageValue) -> T? {
     switch storage.value {
     case .int(let i): return T(truncatingIfNeeded: i)
     case .null: return 0
@@ -62,76 +57,60 @@ private func integer<T: FixedWidthInteger>(_ storage: ManagedStorageValue) -> T?
     }
 }
 
-private let integerTypes: Set<NSAttributeType> = [.integer16AttributeType, .integer32AttributeType, .integer64AttributeType]
-
-extension Int16: ManagedAttributeValue {
+extension Int16: _ManagedMacroSupport.AttributeValue {
     /// The integer (0 for nil, as Core Data's scalar accessors read it).
-    public static func _managedValue(from storage: ManagedStorageValue) -> Int16? { integer(storage) }
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Int16? { integer(storage) }
     /// The integer.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .int(Int64(self))) }
-    /// Integer attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { integerTypes.contains(type) }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .int(Int64(self))) }
 }
 
-extension Int32: ManagedAttributeValue {
+extension Int32: _ManagedMacroSupport.AttributeValue {
     /// The integer (0 for nil, as Core Data's scalar accessors read it).
-    public static func _managedValue(from storage: ManagedStorageValue) -> Int32? { integer(storage) }
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Int32? { integer(storage) }
     /// The integer.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .int(Int64(self))) }
-    /// Integer attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { integerTypes.contains(type) }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .int(Int64(self))) }
 }
 
-extension Int64: ManagedAttributeValue {
+extension Int64: _ManagedMacroSupport.AttributeValue {
     /// The integer (0 for nil, as Core Data's scalar accessors read it).
-    public static func _managedValue(from storage: ManagedStorageValue) -> Int64? { integer(storage) }
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Int64? { integer(storage) }
     /// The integer.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .int(self)) }
-    /// Integer attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { integerTypes.contains(type) }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .int(self)) }
 }
 
-extension Int: ManagedAttributeValue {
+extension Int: _ManagedMacroSupport.AttributeValue {
     /// The integer (0 for nil, as Core Data's scalar accessors read it).
-    public static func _managedValue(from storage: ManagedStorageValue) -> Int? { integer(storage) }
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Int? { integer(storage) }
     /// The integer.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .int(Int64(self))) }
-    /// Integer attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { integerTypes.contains(type) }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .int(Int64(self))) }
 }
 
-extension Double: ManagedAttributeValue {
+extension Double: _ManagedMacroSupport.AttributeValue {
     /// The number (0 for nil, as Core Data's scalar accessors read it). For a date attribute — the
     /// `TimeInterval` property Xcode writes with "Use Scalar Type" — the date's seconds since the reference
     /// date (2001-01-01 00:00:00 UTC), as Core Data's scalar date accessors return it.
-    public static func _managedValue(from storage: ManagedStorageValue) -> Double? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Double? {
         if case .double(let d) = storage.value { return d }
         if case .null = storage.value { return 0 }
         if case .date(let date) = storage.value { return date.timeIntervalSinceReferenceDate }
         return storage.value.doubleValue
     }
     /// The number (the setter makes a date of it for a date attribute).
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .double(self)) }
-    /// Double and Float attributes, and Date attributes (as `TimeInterval`, seconds since 2001-01-01).
-    public static func _managedFits(_ type: NSAttributeType) -> Bool {
-        type == .doubleAttributeType || type == .floatAttributeType || type == .dateAttributeType
-    }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .double(self)) }
 }
 
-extension Float: ManagedAttributeValue {
+extension Float: _ManagedMacroSupport.AttributeValue {
     /// The number (0 for nil, as Core Data's scalar accessors read it).
-    public static func _managedValue(from storage: ManagedStorageValue) -> Float? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Float? {
         Double._managedValue(from: storage).map { Float($0) }
     }
     /// The number.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .double(Double(self))) }
-    /// Float and Double attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .doubleAttributeType || type == .floatAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .double(Double(self))) }
 }
 
-extension Bool: ManagedAttributeValue {
+extension Bool: _ManagedMacroSupport.AttributeValue {
     /// The flag (false for nil, as Core Data's scalar accessors read it).
-    public static func _managedValue(from storage: ManagedStorageValue) -> Bool? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Bool? {
         switch storage.value {
         case .bool(let b): return b
         case .null: return false
@@ -140,14 +119,12 @@ extension Bool: ManagedAttributeValue {
         }
     }
     /// The flag.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .bool(self)) }
-    /// Boolean attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .booleanAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .bool(self)) }
 }
 
-extension Decimal: ManagedAttributeValue {
+extension Decimal: _ManagedMacroSupport.AttributeValue {
     /// The decimal.
-    public static func _managedValue(from storage: ManagedStorageValue) -> Decimal? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Decimal? {
         switch storage.value {
         case .decimal(let d): return d
         case .int(let i): return Decimal(i)
@@ -155,15 +132,13 @@ extension Decimal: ManagedAttributeValue {
         }
     }
     /// The decimal.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .decimal(self)) }
-    /// Decimal attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .decimalAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .decimal(self)) }
 }
 
-extension NSNumber: ManagedAttributeValue {
+extension NSNumber: _ManagedMacroSupport.AttributeValue {
     /// The number as `value(forKey:)` returns it (an `NSDecimalNumber` for a decimal attribute); an
     /// `NSDecimalNumber` property gets any number as a decimal number.
-    public static func _managedValue(from storage: ManagedStorageValue) -> Self? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Self? {
         let value = storage.value
         guard value.isNumber else { return nil }
         if Self.self == NSDecimalNumber.self {
@@ -178,108 +153,45 @@ extension NSNumber: ManagedAttributeValue {
         return value.anyValue as? Self
     }
     /// The number's value (a decimal for an `NSDecimalNumber`).
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: Value(any: self)) }
-    /// Numeric attributes (an `NSDecimalNumber` fits decimal attributes only).
-    public static func _managedFits(_ type: NSAttributeType) -> Bool {
-        if Self.self == NSDecimalNumber.self { return type == .decimalAttributeType }
-        return integerTypes.contains(type) || [.doubleAttributeType, .floatAttributeType, .booleanAttributeType, .decimalAttributeType].contains(type)
-    }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: Value(any: self)) }
 }
 
-extension Date: ManagedAttributeValue {
+extension Date: _ManagedMacroSupport.AttributeValue {
     /// The date.
-    public static func _managedValue(from storage: ManagedStorageValue) -> Date? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Date? {
         if case .date(let d) = storage.value { return d }
         return nil
     }
     /// The date.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .date(self)) }
-    /// Date attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .dateAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .date(self)) }
 }
 
-extension Data: ManagedAttributeValue {
+extension Data: _ManagedMacroSupport.AttributeValue {
     /// The bytes.
-    public static func _managedValue(from storage: ManagedStorageValue) -> Data? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> Data? {
         if case .data(let d) = storage.value { return d }
         return nil
     }
     /// The bytes.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .data(self)) }
-    /// Binary data attributes, and transformable ones (whose values are kept as data).
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .binaryDataAttributeType || type == .transformableAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .data(self)) }
 }
 
-extension UUID: ManagedAttributeValue {
+extension UUID: _ManagedMacroSupport.AttributeValue {
     /// The UUID.
-    public static func _managedValue(from storage: ManagedStorageValue) -> UUID? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> UUID? {
         if case .uuid(let u) = storage.value { return u }
         return nil
     }
     /// The UUID.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .uuid(self)) }
-    /// UUID attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .UUIDAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .uuid(self)) }
 }
 
-extension URL: ManagedAttributeValue {
+extension URL: _ManagedMacroSupport.AttributeValue {
     /// The URL.
-    public static func _managedValue(from storage: ManagedStorageValue) -> URL? {
+    public static func _managedValue(from storage: _ManagedMacroSupport.StorageValue) -> URL? {
         if case .url(let u) = storage.value { return u }
         return nil
     }
     /// The URL.
-    public var _managedStorageValue: ManagedStorageValue { ManagedStorageValue(value: .url(self)) }
-    /// URI attributes.
-    public static func _managedFits(_ type: NSAttributeType) -> Bool { type == .URIAttributeType }
+    public var _managedStorageValue: _ManagedMacroSupport.StorageValue { _ManagedMacroSupport.StorageValue(value: .url(self)) }
 }
-
-/// A transformable attribute's value as a slot keeps it (data) and back. Linux Foundation has no
-/// `ValueTransformer`: an `NSCoding` object is archived with `NSKeyedArchiver` (the format of Core Data's
-/// default transformer, `NSSecureUnarchiveFromData`), a `Codable` value is encoded as JSON (an addition),
-/// `Data` is kept as it is.
-enum ManagedTransform {
-    static func encode(_ value: Any?, property: String) -> Value {
-        guard let value = value.flatMap(flattenOptional) else { return .null }
-        if let data = value as? Data { return .data(data) }
-        if let object = value as? NSObject & NSCoding {
-            guard let data = try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false) else {
-                fatalError("@Managed property \(property): cannot archive \(type(of: object))")
-            }
-            return .data(data)
-        }
-        if let encodable = value as? any Encodable {
-            do { return .data(try JSONEncoder().encode(encodable)) } catch {
-                fatalError("@Managed property \(property): cannot encode \(type(of: value)) (\(error))")
-            }
-        }
-        fatalError("@Managed property \(property): a transformable attribute's value must be Data, an NSCoding object or Codable; \(type(of: value)) is none")
-    }
-
-    static func decode<T>(_ value: Value, as _: T.Type, property: String) -> T? {
-        guard case .data(let data) = value else {
-            if case .null = value { return Optional<Any>.none as? T }
-            return value.anyValue as? T
-        }
-        if let data = data as? T { return data }
-        let type = unwrappedType(T.self)
-        if type is (NSObject & NSCoding).Type {
-            guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
-            unarchiver.requiresSecureCoding = false
-            return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? T
-        }
-        if let decodable = type as? any Decodable.Type {
-            return (try? JSONDecoder().decode(decodable, from: data)) as? T
-        }
-        return nil
-    }
-
-    /// `Wrapped` for an optional type, the type itself otherwise.
-    static func unwrappedType(_ type: Any.Type) -> Any.Type {
-        (type as? any OptionalType.Type)?.wrappedType ?? type
-    }
-}
-
-/// Lets the type of an optional name its wrapped type.
-protocol OptionalType { static var wrappedType: Any.Type { get } }
-extension Optional: OptionalType { static var wrappedType: Any.Type { Wrapped.self } }

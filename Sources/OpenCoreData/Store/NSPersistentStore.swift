@@ -30,8 +30,10 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Mirrors `options`.
     public let options: [AnyHashable: Any]?
     let backend: any StoreBackend
-    /// Queries run on the store so far (for tests that count queries). Not in Core Data.
-    public var queryCount: Int { backend.queryCount }
+    /// Not in Core Data: queries run on the store so far, for the tests, demos and benchmarks that count
+    /// queries. A test hook, not API: behind `@_spi(StoreDiagnostics)`, so that only a file that says
+    /// `@_spi(StoreDiagnostics) import OpenCoreData` sees it (the benchmarks are another package).
+    @_spi(StoreDiagnostics) public var queryCount: Int { backend.queryCount }
 
     private let versionHash: String
 

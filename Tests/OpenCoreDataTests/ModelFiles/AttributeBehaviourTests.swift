@@ -148,7 +148,7 @@ struct AttributeBehaviourTests {
 
     /// A derived attribute of a parent entity is computed once, for the parent's rows and its subentities'.
     @Test func inheritedDerivedAttributesAreComputedOnce() throws {
-        let model = try NSManagedObjectModel(modelFileContents: Data(ModelFileFixtures.library.utf8))
+        let model = try NSManagedObjectModel(modelFileContents: Data(ModelFileFixtures.libraryOfPlainObjects.utf8))
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
         try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
         let derived = try coordinator.sqlite.derivedColumns

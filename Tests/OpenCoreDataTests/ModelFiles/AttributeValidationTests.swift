@@ -10,7 +10,7 @@ struct AttributeValidationTests {
     static let contents = """
     <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
     <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-        <entity name="Ticket" representedClassName="Ticket" syncable="YES">
+        <entity name="Ticket" representedClassName="NSManagedObject" syncable="YES">
             <attribute name="code" optional="YES" attributeType="String" minValueString="2" maxValueString="4" regularExpressionString="[A-Z]+"/>
             <attribute name="seats" optional="YES" attributeType="Integer 16" minValueString="1" maxValueString="9" usesScalarValueType="YES"/>
             <attribute name="price" optional="YES" attributeType="Decimal" minValueString="0.5"/>

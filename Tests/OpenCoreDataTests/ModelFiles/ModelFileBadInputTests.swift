@@ -23,7 +23,7 @@ struct ModelFileBadInputTests {
         """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-            <entity name="Person" representedClassName="Person" syncable="YES">
+            <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
                 \(body)
             </entity>\(more)
         </model>

@@ -92,12 +92,18 @@ enum ModelFileFixtures {
     </model>
     """
 
+    /// ``library`` with `NSManagedObject` as every entity's class, for tests that load it into a store but
+    /// do not look its classes up (the library's `Library.Book`, `Author`… exist nowhere).
+    static var libraryOfPlainObjects: String {
+        library.replacing(/representedClassName="[^"]*"/, with: #"representedClassName="NSManagedObject""#)
+    }
+
     /// A two-entity model in the smallest form Xcode writes.
     static func small(attribute: String = "name", type: String = "String") -> String {
         """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="1" systemVersion="1" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-            <entity name="Person" representedClassName="Person" syncable="YES">
+            <entity name="Person" representedClassName="NSManagedObject" syncable="YES">
                 <attribute name="\(attribute)" optional="YES" attributeType="\(type)"/>
             </entity>
         </model>

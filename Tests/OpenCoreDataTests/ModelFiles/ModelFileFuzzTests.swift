@@ -17,7 +17,7 @@ struct ModelFileFuzzTests {
     static let casesPerChunk = scale.map { max(25_000, 1_000 * $0) } ?? 1_000
 
     static let sources: [[UInt8]] = {
-        var texts = [ModelFileFixtures.library, ModelFileFixtures.small()]
+        var texts = [ModelFileFixtures.libraryOfPlainObjects, ModelFileFixtures.small()]
         if let url = Bundle.module.url(forResource: "Zoo.xcdatamodeld/Zoo.xcdatamodel/contents", withExtension: nil),
            let zoo = try? String(contentsOf: url, encoding: .utf8) {
             texts.append(zoo)

@@ -7,9 +7,9 @@ import OpenCoreDataTesting
 /// it; versioned folders; `nil` for what is not a model.
 @Suite("Model files: reading")
 struct ModelFileReaderTests {
-    func library() throws -> (NSManagedObjectModel, ModelFolder) {
+    func library(_ contents: String = ModelFileFixtures.library) throws -> (NSManagedObjectModel, ModelFolder) {
         let folder = ModelFolder()
-        let url = try folder.version("Library", contents: ModelFileFixtures.library)
+        let url = try folder.version("Library", contents: contents)
         return (try NSManagedObjectModel(validatingContentsOf: url), folder)
     }
 
@@ -138,7 +138,7 @@ struct ModelFileReaderTests {
 
     /// The model loads into a SQLite store; objects insert, save and come back; a template fetches.
     @Test func aReadModelRunsAStore() throws {
-        let (model, folder) = try library()
+        let (model, folder) = try library(ModelFileFixtures.libraryOfPlainObjects)
         defer { folder.cleanUp() }
         let store = TemporaryStore()
         defer { store.cleanUp() }

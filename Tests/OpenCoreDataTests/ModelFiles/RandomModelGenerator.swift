@@ -15,6 +15,11 @@ struct RandomModelGenerator {
 
     init(seed: UInt64) { rng = SeededRandom(seed: seed) }
 
+    /// The entities' classes, spelled as model files spell them (with a module, with Xcode's leading dot
+    /// for the current module): classes that exist, so that loading a random model finds them.
+    static let classNames = ["NSManagedObject", NSStringFromClass(RandomModelObject.self), "." + NSStringFromClass(RandomModelObject.self),
+                             NSStringFromClass(OtherRandomModelObject.self)]
+
     /// Text with markup characters, quotes, whitespace XML would normalise, and non-ASCII letters.
     mutating func freeText() -> String {
         let pieces = ["a", "Zoo", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r\n", "é", "日本", "🦒", "$", "%@", ";", "]]>", "--", "&amp;"]
@@ -115,10 +120,10 @@ struct RandomModelGenerator {
     /// A random model of `1...6` entities.
     mutating func model() -> NSManagedObjectModel {
         var entities: [NSEntityDescription] = []
-        for i in 0..<rng.int(1...6) {
+        for _ in 0..<rng.int(1...6) {
             let e = NSEntityDescription()
             e.name = name("E")
-            e.managedObjectClassName = rng.pick(["NSManagedObject", "Mod.Thing\(i)", ".Thing\(i)", "Thing\(i)"])
+            e.managedObjectClassName = rng.pick(Self.classNames)
             if maybe(0.2) { e.renamingIdentifier = freeText() }
             if maybe(0.1) { e.versionHashModifier = freeText() }
             if maybe(0.3) { e.codeGenerationType = rng.pick(["class", "category"]) }
@@ -218,3 +223,8 @@ struct RandomModelGenerator {
         backward.inverseRelationship = forward
     }
 }
+
+/// The class of some random models' entities (any entity may have it: it declares no properties).
+final class RandomModelObject: NSManagedObject {}
+/// The class of other random models' entities.
+final class OtherRandomModelObject: NSManagedObject {}

@@ -1,43 +1,39 @@
-import SwiftCompilerPlugin
 import SwiftSyntax
 import SwiftSyntaxMacros
 
 // The implementation of `@Managed` (properties) and `@ManagedAccessor` (Xcode's to-many accessor
 // functions), the stand-ins for Core Data's `@NSManaged`. The macros only rewrite syntax; everything
-// they generate calls into OpenCoreData (Objects/NSManagedObject+Managed.swift, Model/ManagedClasses.swift),
-// which does the work. docs/ModelClasses.md describes what a model class may declare.
+// they generate calls into OpenCoreData's `_ManagedMacroSupport` (Objects/Managed.swift says why it is
+// public and not SPI; Objects/NSManagedObject+Managed.swift and Model/ManagedClasses.swift do the work).
+// docs/ModelClasses.md describes what a model class may declare; Tests/OpenCoreDataMacrosTests checks
+// each expansion and each diagnostic.
 //
 // For `@Managed var name: String?` in a class (or an extension of one) `Animal`:
 //
 //     var name: String? {
-//         get { _managedValue(Animal.__managed_name, as: (String?).self) }
-//         set { _setManagedValue(newValue, Animal.__managed_name) }
+//         get { _ManagedMacroSupport.get(self, Animal.__managed_name, as: (String?).self) }
+//         set { _ManagedMacroSupport.set(self, newValue, Animal.__managed_name) }
 //     }
-//     private static let __managed_name = ManagedProperty("name")
-//     @section("ocd_managed") @used private static let __managedRecord_name: ManagedSectionRecord =
-//         { ManagedClassRecords.property($0, Animal.self, (String?).self, Animal.__managed_name) }
+//     private static let __managed_name = _ManagedMacroSupport.Property("name")
+//     @section("ocd_managed") @used private static let __managedRecord_name: _ManagedMacroSupport.SectionRecord =
+//         { _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name) }
 //
-// The overloads of `_managedValue` / `_setManagedValue` and of `ManagedClassRecords.property` pick the
-// attribute, to-one, to-many or transformable form from the declared type. The record sits in the
+// The overloads of `get` / `set` pick the attribute, to-one, to-many or transformable form from the
+// declared type, and `record` tells the same forms apart when the model loads. The record sits in the
 // `ocd_managed` linker section, where the model finds it when it loads (to check the class against its
 // entity, before any object is made).
 
-@main
-struct OpenCoreDataMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self]
-}
-
-/// `@Managed` on a stored-looking property: accessors over the object's storage slot, a slot cache and
-/// a section record.
-public struct ManagedMacro: AccessorMacro, PeerMacro {
+/// `@Managed` (Core Data's `@NSManaged` on a property) on a stored-looking property: accessors over the
+/// object's storage slot, a slot cache and a section record. (The plugin's `ManagedMacro` forwards to it.)
+public enum ManagedPropertyExpansion: AccessorMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
         let property = try ManagedPropertySyntax(declaration)
         let owner = try enclosingType(context, macro: "@Managed")
         let cache = "\(owner).__managed_\(property.name)"
         return [
-            "get { _managedValue(\(raw: cache), as: (\(raw: property.type)).self) }",
-            "set { _setManagedValue(newValue, \(raw: cache)) }",
+            "get { \(raw: support).get(self, \(raw: cache), as: (\(raw: property.type)).self) }",
+            "set { \(raw: support).set(self, newValue, \(raw: cache)) }",
         ]
     }
 
@@ -46,17 +42,19 @@ public struct ManagedMacro: AccessorMacro, PeerMacro {
         let property = try ManagedPropertySyntax(declaration)
         let owner = try enclosingType(context, macro: "@Managed")
         let cache = "__managed_\(property.name)"
-        let call = "ManagedClassRecords.property($0, \(owner).self, (\(property.type)).self, \(owner).\(cache))"
+        let call = "\(support).record($0, \(owner).self, (\(property.type)).self, \(owner).\(cache))"
         return [
-            "private static let \(raw: cache) = ManagedProperty(\(literal: property.name))",
+            "private static let \(raw: cache) = \(raw: support).Property(\(literal: property.name))",
             sectionRecord(named: "__managedRecord_\(property.name)", call: call),
         ]
     }
 }
 
-/// `@ManagedAccessor` on a body-less function with one of Xcode's to-many accessor names: the body, and
-/// a section record (so that a function naming a relationship the entity lacks fails when the model loads).
-public struct ManagedAccessorMacro: BodyMacro, PeerMacro {
+/// `@ManagedAccessor` (Core Data's `@NSManaged` on an accessor function) on a body-less function with one
+/// of Xcode's to-many accessor names: the body, and a section record (so that a function naming a
+/// relationship the entity lacks fails when the model loads). (The plugin's `ManagedAccessorMacro`
+/// forwards to it.)
+public enum ManagedAccessorExpansion: BodyMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingBodyFor declaration: some DeclSyntaxProtocol & WithOptionalCodeBlockSyntax,
                                  in context: some MacroExpansionContext) throws -> [CodeBlockItemSyntax] {
         let accessor = try ManagedAccessorSyntax(declaration)
@@ -70,19 +68,22 @@ public struct ManagedAccessorMacro: BodyMacro, PeerMacro {
         // Overloads (addToZoos(_: Zoo), addToZoos(_: NSSet)) need names of their own: the parameter
         // types are part of it (makeUniqueName is unique per function name, not per overload).
         let name = "__managedAccessor_" + accessor.identity
-        let call = "ManagedClassRecords.accessor($0, \(owner).self, \(stringLiteral(accessor.signature)), \(stringLiteral(accessor.relationship)), ordered: \(accessor.needsOrdered))"
+        let call = "\(support).accessorRecord($0, \(owner).self, \(stringLiteral(accessor.signature)), \(stringLiteral(accessor.relationship)), ordered: \(accessor.needsOrdered))"
         return [sectionRecord(named: name, call: call)]
     }
 }
+
+/// The namespace of OpenCoreData that the expansions call (not API: Objects/Managed.swift in OpenCoreData).
+private let support = "_ManagedMacroSupport"
 
 /// A `static let` in the `ocd_managed` section whose value is a C function that reports the record to
 /// OpenCoreData (a constant expression, as `@section` requires; the work happens when it is called).
 private func sectionRecord(named name: String, call: String) -> DeclSyntax {
     """
     #if canImport(Darwin)
-    @section("__DATA,ocd_managed") @used private static let \(raw: name): ManagedSectionRecord = { \(raw: call) }
+    @section("__DATA,ocd_managed") @used private static let \(raw: name): \(raw: support).SectionRecord = { \(raw: call) }
     #else
-    @section("ocd_managed") @used private static let \(raw: name): ManagedSectionRecord = { \(raw: call) }
+    @section("ocd_managed") @used private static let \(raw: name): \(raw: support).SectionRecord = { \(raw: call) }
     #endif
     """
 }
@@ -215,34 +216,26 @@ private struct ManagedAccessorSyntax {
         }
         if let r = relationshipName(after: "addTo"), labels == ["_"] {
             relationship = r
-            call = "_managedAdd(\(arguments[0]), to: \(stringLiteral(r)))"
+            call = "\(support).add(self, \(arguments[0]), to: \(stringLiteral(r)))"
             needsOrdered = false
         } else if let r = relationshipName(after: "removeFrom"), labels == ["_"] {
             relationship = r
-            call = "_managedRemove(\(arguments[0]), from: \(stringLiteral(r)))"
+            call = "\(support).remove(self, \(arguments[0]), from: \(stringLiteral(r)))"
             needsOrdered = false
         } else if let r = relationshipName(after: "removeFrom"), labels == ["at"] {
             relationship = r
-            call = "_managedRemove(at: \(arguments[0]), from: \(stringLiteral(r)))"
+            call = "\(support).remove(self, at: \(arguments[0]), from: \(stringLiteral(r)))"
             needsOrdered = true
         } else if let r = relationshipName(after: "insertInto"), labels == ["_", "at"] {
             relationship = r
-            call = "_managedInsert(\(arguments[0]), at: \(arguments[1]), into: \(stringLiteral(r)))"
+            call = "\(support).insert(self, \(arguments[0]), at: \(arguments[1]), into: \(stringLiteral(r)))"
             needsOrdered = true
         } else if let r = relationshipName(after: "replace"), labels == ["at", "with"] {
             relationship = r
-            call = "_managedReplace(at: \(arguments[0]), with: \(arguments[1]), in: \(stringLiteral(r)))"
+            call = "\(support).replace(self, at: \(arguments[0]), with: \(arguments[1]), in: \(stringLiteral(r)))"
             needsOrdered = true
         } else {
             throw MacroExpansionErrorMessage("@ManagedAccessor does not know \(signature): it writes Xcode's to-many accessors \(shapes), X being the relationship's name capitalized")
         }
     }
 }
-
-#if OCD_FUZZ
-// Scripts/fuzz.sh builds with `-Xswiftc -sanitize=fuzzer`, and SwiftPM passes -Xswiftc flags to the
-// macro plugin too: it is then linked with libFuzzer, which needs this entry point. The plugin's own
-// `main` (the @main above) still runs; this is never called.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func _pluginIsNotAFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { 0 }
-#endif

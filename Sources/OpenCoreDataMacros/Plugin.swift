@@ -1,0 +1,50 @@
+import OpenCoreDataMacroSyntax
+import SwiftCompilerPlugin
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+// The compiler plugin that serves `@Managed` and `@ManagedAccessor`. The expansions are in the library
+// target OpenCoreDataMacroSyntax (Syntax/), which the macro tests use directly: a test target that
+// depended on this macro target would make SwiftPM build the package's whole test product for the host,
+// under other names (`-tool` modules and resource bundles) than the library the tests exercise. The
+// types below only carry the names `#externalMacro(module: "OpenCoreDataMacros", type: …)` looks up.
+
+@main
+struct OpenCoreDataMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self]
+}
+
+/// `@Managed`, the stand-in for Core Data's `@NSManaged` on a property: ``ManagedPropertyExpansion``.
+public enum ManagedMacro: AccessorMacro, PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
+        try ManagedPropertyExpansion.expansion(of: node, providingAccessorsOf: declaration, in: context)
+    }
+
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try ManagedPropertyExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+/// `@ManagedAccessor`, the stand-in for `@NSManaged` on Xcode's to-many accessor functions:
+/// ``ManagedAccessorExpansion``.
+public enum ManagedAccessorMacro: BodyMacro, PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingBodyFor declaration: some DeclSyntaxProtocol & WithOptionalCodeBlockSyntax,
+                                 in context: some MacroExpansionContext) throws -> [CodeBlockItemSyntax] {
+        try ManagedAccessorExpansion.expansion(of: node, providingBodyFor: declaration, in: context)
+    }
+
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try ManagedAccessorExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+#if OCD_FUZZ
+// Scripts/fuzz.sh builds with `-Xswiftc -sanitize=fuzzer`, and SwiftPM passes -Xswiftc flags to the
+// macro plugin too: it is then linked with libFuzzer, which needs this entry point. The plugin's own
+// `main` (the @main above) still runs; this is never called.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func _pluginIsNotAFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { 0 }
+#endif
