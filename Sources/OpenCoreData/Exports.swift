@@ -8,3 +8,4 @@
 @_exported import class OpenCoreDataPredicates.NSExpression
 @_exported import class OpenCoreDataPredicates.NSSortDescriptor
 @_exported import struct OpenCoreDataPredicates.Selector
+@_exported import func OpenCoreDataPredicates.NSClassFromString

@@ -129,19 +129,26 @@ enum ManagedClasses {
     private static let warned = Mutex<Set<String>>([])
 
     /// The class of an entity: `representedClassName` (`managedObjectClassName`) in the module of the
-    /// bundle the model was read from, then as written (`NSClassFromString`), then by its name without
-    /// module among the `@Managed` classes of the program. Not found: `NSManagedObject` and a warning,
-    /// as Core Data does.
-    static func resolve(_ entity: NSEntityDescription, warnings: inout [String]) -> NSManagedObject.Type {
+    /// bundle the model was read from, then in `modules` (those of the model's other classes), then as
+    /// written (`NSClassFromString`), then by its name without module among the `@Managed` classes of
+    /// the program. `nil` when not found (see ``notFound(_:warnings:)``).
+    static func lookup(_ entity: NSEntityDescription, modules: [String] = []) -> NSManagedObject.Type? {
         guard var name = entity.managedObjectClassName, !name.isEmpty, name != "NSManagedObject" else { return NSManagedObject.self }
         if name.hasPrefix(".") { name.removeFirst() }  // Xcode's "current product module"
-        for module in entity.classModules {
-            if let cls = NSClassFromString("\(module).\(name)") as? NSManagedObject.Type { return cls }
+        for module in entity.classModules + modules {
+            if let cls = Foundation.NSClassFromString("\(module).\(name)") as? NSManagedObject.Type { return cls }
         }
-        if let cls = NSClassFromString(name) as? NSManagedObject.Type { return cls }
-        let plain = name.split(separator: ".").last.map(String.init) ?? name
+        if let cls = Foundation.NSClassFromString(name) as? NSManagedObject.Type { return cls }
+        let candidates = catalog.classesByPlainName[plainName(name)] ?? []
+        return candidates.count == 1 ? candidates[0] : nil
+    }
+
+    /// An entity whose class was not found: `NSManagedObject`, and a warning, as Core Data does.
+    static func notFound(_ entity: NSEntityDescription, warnings: inout [String]) -> NSManagedObject.Type {
+        var name = entity.managedObjectClassName ?? ""
+        if name.hasPrefix(".") { name.removeFirst() }
+        let plain = plainName(name)
         let candidates = catalog.classesByPlainName[plain] ?? []
-        if candidates.count == 1 { return candidates[0] }
         let entityName = entity.name ?? "?"
         let warning = candidates.isEmpty
             ? "warning: entity \(entityName): no class named \(name) was found (modules tried: \(entity.classModules.isEmpty ? "none" : entity.classModules.joined(separator: ", "))); its objects are plain NSManagedObject instances"
@@ -150,6 +157,14 @@ enum ManagedClasses {
         if warned.withLock({ $0.insert(entityName + "\u{0}" + name).inserted }) { modelLogger.warning("\(warning)") }
         return NSManagedObject.self
     }
+
+    /// The module a class belongs to (`nil` for one `NSStringFromClass` names without a module).
+    static func module(of cls: AnyClass) -> String? {
+        let parts = NSStringFromClass(cls).split(separator: ".")
+        return parts.count > 1 ? parts.dropLast().joined(separator: ".") : nil
+    }
+
+    private static func plainName(_ name: String) -> String { name.split(separator: ".").last.map(String.init) ?? name }
 
     /// What does not fit between the `@Managed` members of `cls` (and its superclasses) and `entity`:
     /// one message per member, naming the class, the property and the entity. `classOf` gives the class

@@ -281,14 +281,24 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// The entity whose number (`Z_ENT`) is `number`, once a coordinator has loaded the model.
     func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
 
-    /// Each entity's class (see ``ManagedClasses/resolve(_:warnings:)``), and the check of every class's
+    /// Each entity's class (see ``ManagedClasses/lookup(_:modules:)``), and the check of every class's
     /// `@Managed` properties against its entity: a property the entity lacks, or whose type does not fit,
     /// fails the load with a message naming the class, the property and the entity (Core Data would only
     /// fail at the first access).
     private func resolveClasses() throws -> [ObjectIdentifier: NSManagedObject.Type] {
         var warnings: [String] = []
         var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
-        for e in _entities { classes[ObjectIdentifier(e)] = ManagedClasses.resolve(e, warnings: &warnings) }
+        // A class the first pass does not find (a subclass with no @Managed property of its own, named
+        // without its module) is looked for in the modules of the classes it did find.
+        var unresolved: [NSEntityDescription] = []
+        for e in _entities {
+            if let cls = ManagedClasses.lookup(e) { classes[ObjectIdentifier(e)] = cls } else { unresolved.append(e) }
+        }
+        let modules = Set(classes.values.compactMap { ManagedClasses.module(of: $0) }).sorted()
+        for e in unresolved {
+            classes[ObjectIdentifier(e)] = ManagedClasses.lookup(e, modules: modules) ?? ManagedClasses.notFound(e, warnings: &warnings)
+        }
+        for e in _entities { ManagedClasses.noteLoaded(classes[ObjectIdentifier(e)]!, as: e.managedObjectClassName ?? "") }
         classWarnings = warnings
         var problems: [String] = []
         for e in _entities {

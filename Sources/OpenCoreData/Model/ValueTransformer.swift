@@ -147,7 +147,7 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
         guard let data = value as? Data else { return nil }
         let allowed = Self.standardClasses + type(of: self).allowedTopLevelClasses
         guard let names = Self.classNames(in: data),
-              names.allSatisfy({ name in NSClassFromString(name).map { c in Self.isAllowed(c, allowed) } ?? false }) else { return nil }
+              names.allSatisfy({ name in Foundation.NSClassFromString(name).map { c in Self.isAllowed(c, allowed) } ?? false }) else { return nil }
         return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data)
     }
 

@@ -133,3 +133,48 @@ struct ManagedClassLoadingTests {
         #expect(!manatee.zoos.contains(sanDiego))
     }
 }
+
+/// A car (issue 32, B.8: a subclass of its own entity with no @Managed property of its own).
+class PortedCar: NSManagedObject {
+    @Managed var make: String?
+}
+
+/// A subclass that declares nothing: found by its name without module, through its superclass's module.
+final class PortedSportCar: PortedCar {}
+
+@Suite("Model classes: found as Core Data finds them")
+struct ManagedClassLookupTests {
+    private func carModel() -> NSManagedObjectModel {
+        let car = NSEntityDescription(name: "Car", managedObjectClassName: "PortedCar",
+                                      properties: [NSAttributeDescription(name: "make", type: .stringAttributeType)])
+        let sport = NSEntityDescription(name: "SportCar", managedObjectClassName: "PortedSportCar")
+        sport.superentity = car
+        return NSManagedObjectModel(entities: [car, sport])
+    }
+
+    @Test func aSubclassWithoutManagedPropertiesIsFoundByItsName() throws {
+        let coordinator = try NSPersistentStoreCoordinator(validatingModel: carModel())
+        try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            let car = NSEntityDescription.insertNewObject(forEntityName: "SportCar", into: context)
+            #expect(car is PortedSportCar)
+            (car as? PortedCar)?.make = "Lotus"
+            try context.save()
+            let fetched = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Car"))
+            #expect(fetched.count == 1 && fetched[0] is PortedSportCar)
+        }
+    }
+
+    @Test func classFromStringFindsAnEntitysClassByTheNameTheModelGives() throws {
+        let model = carModel()
+        _ = try NSPersistentStoreCoordinator(validatingModel: model)
+        for (entity, cls) in [("Car", PortedCar.self), ("SportCar", PortedSportCar.self)] as [(String, AnyClass)] {
+            let name = try #require(model.entitiesByName[entity]?.managedObjectClassName)
+            #expect(NSClassFromString(name) == cls, "\(name)")
+        }
+        #expect(NSClassFromString(NSStringFromClass(PortedCar.self)) == PortedCar.self)
+        #expect(NSClassFromString("NoSuchClassAnywhere") == nil)
+    }
+}
