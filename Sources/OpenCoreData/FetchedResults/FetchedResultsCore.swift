@@ -67,11 +67,10 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
             throw CoreDataError(NSCoreDataError, "The controller's context has no persistent store coordinator")
         }
         let plan = try request.plan(model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
-        if let path = sectionNameKeyPath { try plan.checkSectionNameKeyPath(path) }
+        let section = try sectionNameKeyPath.map(plan.checkSectionNameKeyPath)
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
-        keyPaths = RequestKeyPaths(entity: plan.entity, predicate: plan.predicate, sortKeys: plan.descriptors.compactMap(\.key),
-                                   sectionNameKeyPath: sectionNameKeyPath)
+        keyPaths = RequestKeyPaths(plan, sectionNameKeyPath: section)
         // The cache is consulted and written only when the results are the store's (no unsaved changes),
         // and never for a block predicate (its text, `BLOCKPREDICATE(0x…)`, names an address, not a test).
         let signature = try cacheName != nil && !context.hasChanges && !plan.evaluatesInMemory ? FetchedResultsCache.signature(self, plan: plan) : nil

@@ -34,9 +34,10 @@ extension FetchPlan {
 
     /// Checks a fetched results controller's `sectionNameKeyPath`: one value per object, through to-one
     /// relationships if any (`classification.order`); a transient attribute is fine, as in Core Data
-    /// (section names are read from the objects, in memory).
-    func checkSectionNameKeyPath(_ path: String) throws {
-        _ = try KeyPathResolver(use: .sectionNameKeyPath).single(path, from: layout, named: entity.name ?? "?")
+    /// (section names are read from the objects, in memory). Returns it resolved (for
+    /// ``RequestKeyPaths``).
+    func checkSectionNameKeyPath(_ path: String) throws -> ResolvedKeyPath {
+        try KeyPathResolver(use: .sectionNameKeyPath).single(path, from: layout, named: entity.name ?? "?")
     }
 }
 
@@ -52,8 +53,8 @@ private struct PredicateKeyPathCheck {
     var resolver: KeyPathResolver { keyPaths.resolver }
     /// Whether a block predicate was met.
     var hasBlock = false
-    /// `SUBQUERY` variables in scope, innermost last, with the entity of their objects (`nil`: unknown).
-    var variables: [(name: String, entity: (layout: EntityLayout, name: String)?)] = []
+    /// `SUBQUERY` variables in scope, innermost last.
+    var variables: [SubqueryVariable] = []
     /// The hierarchies the key paths cross into.
     var relatedRoots = Set<Int>()
 
@@ -75,11 +76,11 @@ private struct PredicateKeyPathCheck {
         }
     }
 
-    private func variable(_ name: String) throws -> (layout: EntityLayout, name: String)? {
+    private func variable(_ name: String) throws -> SubqueryVariable {
         guard let bound = variables.last(where: { $0.name == name }) else {
             throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value: call withSubstitutionVariables(_:) before fetching")
         }
-        return bound.entity
+        return bound
     }
 
     /// Checks an expression whose key paths play `role`; `modifier` names the quantifier of a collection
@@ -87,25 +88,18 @@ private struct PredicateKeyPathCheck {
     mutating func check(_ node: ExpressionNode, _ role: KeyPathRole, modifier: NSComparisonPredicate.Modifier? = .direct) throws {
         switch node {
         case .keyPath(let path):
-            _ = try resolve(path, from: layout, named: entityName, role, modifier: modifier)
+            _ = try resolve(path, from: layout, named: entityName, prefix: [], role, modifier: modifier)
         case .member(.variable(let name), let path):
-            guard let entity = try variable(name) else { return }
-            _ = try resolve(path, from: entity.layout, named: entity.name, role, modifier: modifier)
+            let bound = try variable(name)
+            if let entity = bound.entity {
+                _ = try resolve(path, from: entity.layout, named: entity.name, prefix: bound.prefix, role, modifier: modifier)
+            } else {
+                bound.recordUnchecked(path, into: &keyPaths)
+            }
         case .variable(let name):
             _ = try variable(name)
         case .subquery(let collection, let name, let predicate):
-            var element: (layout: EntityLayout, name: String)?
-            switch collection {
-            case .keyPath(let path):
-                element = try resolve(path, from: layout, named: entityName, .collection, modifier: nil)
-            case .member(.variable(let outer), let path):
-                if let entity = try variable(outer) {
-                    element = try resolve(path, from: entity.layout, named: entity.name, .collection, modifier: nil)
-                }
-            default:
-                try check(collection, .single)
-            }
-            variables.append((name, element))
+            variables.append(try bind(name, to: collection))
             defer { variables.removeLast() }
             try check(predicate)
         case .member(let base, _): try check(base, .single)
@@ -121,27 +115,81 @@ private struct PredicateKeyPathCheck {
         }
     }
 
-    /// Resolves a key path in its role; for a collection, the entity of its elements when they are objects.
-    private mutating func resolve(_ text: String, from layout: EntityLayout, named name: String, _ role: KeyPathRole,
-                                  modifier: NSComparisonPredicate.Modifier?) throws -> (layout: EntityLayout, name: String)? {
+    /// A `SUBQUERY` variable `name` standing for the elements of `collection`: a key path of the fetched
+    /// object or of an outer variable's objects; anything else is checked as a value, the variable's
+    /// objects unknown.
+    private mutating func bind(_ name: String, to collection: ExpressionNode) throws -> SubqueryVariable {
+        switch collection {
+        case .keyPath(let path):
+            return try bind(name, to: path, from: layout, named: entityName, prefix: [])
+        case .member(.variable(let outer), let path):
+            let bound = try variable(outer)
+            guard let entity = bound.entity else { return SubqueryVariable(name: name) }
+            return try bind(name, to: path, from: entity.layout, named: entity.name, prefix: bound.prefix)
+        default:
+            try check(collection, .single)
+            return SubqueryVariable(name: name)
+        }
+    }
+
+    /// A `SUBQUERY` variable `name` standing for the elements of the collection `text` (read from
+    /// objects of `layout` behind the relationships `prefix`).
+    private mutating func bind(_ name: String, to text: String, from layout: EntityLayout, named entityName: String,
+                               prefix: [ResolvedKeyPath.Hop]) throws -> SubqueryVariable {
+        let (path, collection) = try resolve(text, from: layout, named: entityName, prefix: prefix, .collection, modifier: nil)
+        guard let collection, case .object = collection.element.terminal else { return SubqueryVariable(name: name) }
+        let reached = prefix + path.hops
+        guard collection.element.hops.isEmpty else { return SubqueryVariable(name: name, prefix: reached, entity: nil) }
+        let destination = collection.toMany.destination
+        return SubqueryVariable(name: name, prefix: reached, entity: (destination.layout, destination.name ?? "?"))
+    }
+
+    /// Resolves a key path in its role and records it, read behind `prefix`; for a collection, its
+    /// collection form.
+    private mutating func resolve(_ text: String, from layout: EntityLayout, named name: String, prefix: [ResolvedKeyPath.Hop],
+                                  _ role: KeyPathRole, modifier: NSComparisonPredicate.Modifier?) throws
+        -> (path: ResolvedKeyPath, collection: CollectionKeyPath?) {
         let path = try keyPaths.resolve(text, from: layout, named: name)
+        keyPaths.record(ReadKeyPath(prefix: prefix, path: path))
         relatedRoots.formUnion(path.relatedRoots)
         switch role {
         case .single:
             guard path.isSingleValued else { throw resolver.toManyNotAllowed(text, name) }
-            return nil
+            return (path, nil)
         case .member:
-            _ = try resolver.collection(path, entityName: name)
-            return nil
+            return (path, try resolver.collection(path, entityName: name))
         case .collection:
             guard let collection = try resolver.collection(path, entityName: name) else {
                 let quantifier = modifier == .all ? "ALL" : modifier == .any ? "ANY" : "SUBQUERY"
                 throw CoreDataError(NSCoreDataError, "unsupported in a fetch of entity \(entityName): \(quantifier) needs a to-many key path, not \(text)",
                                     userInfo: [NSValidationKeyErrorKey: text])
             }
-            guard collection.element.hops.isEmpty, case .object = collection.element.terminal else { return nil }
-            let destination = collection.toMany.destination
-            return (destination.layout, destination.name ?? "?")
+            return (path, collection)
         }
+    }
+}
+
+/// A `SUBQUERY` variable in scope in ``PredicateKeyPathCheck``.
+private struct SubqueryVariable {
+    let name: String
+    /// The relationships from the fetched entity to the variable's objects (the collection's); empty
+    /// when its elements are not objects (`SUBQUERY(zoos.name, $n, …)`) or the collection is not a key
+    /// path.
+    var prefix: [ResolvedKeyPath.Hop] = []
+    /// The entity of its objects, against which the key paths read from the variable are checked;
+    /// `nil`: unknown (not objects, or objects behind a to-many's key path: `SUBQUERY(zoos.city, $c, …)`).
+    var entity: (layout: EntityLayout, name: String)? = nil
+
+    /// Records, without checking it, a key path read from a variable whose entity is unknown but whose
+    /// objects are known: `$c.name` in `SUBQUERY(zoos.city, $c, $c.name == …)`. The one tolerant piece
+    /// kept from the controller's own resolution: the SQL translator refuses such a collection, so only a
+    /// predicate evaluated in memory (beside a block, on the in-memory store) has one, and it must not
+    /// start throwing; yet a change of a city's name still reaches the controller. A key path that does
+    /// not resolve from the objects' entity is not recorded (the controller's former resolution also
+    /// looked such keys up in subentities).
+    func recordUnchecked(_ text: String, into keyPaths: inout PredicateKeyPaths) {
+        guard let entity = prefix.last?.destination,
+              let path = try? keyPaths.resolver.resolve(text, from: entity.layout, named: entity.name ?? "?") else { return }
+        keyPaths.record(ReadKeyPath(prefix: prefix, path: path))
     }
 }

@@ -20,7 +20,8 @@ struct FetchPlan {
     /// The predicate; `nil` for none.
     private(set) var predicate: PredicateNode?
     /// The predicate's key paths, resolved against the model when the plan was made (the SQL translator
-    /// reads them here rather than resolving them again).
+    /// reads them here rather than resolving them again; ``RequestKeyPaths`` takes what the fetched
+    /// object reads from them).
     let keyPaths: PredicateKeyPaths
     /// Whether the predicate holds a block (`NSPredicate(block:)`, anywhere in it), which only the
     /// in-memory store accepts: the fetch reads every row of the entity and evaluates the predicate on

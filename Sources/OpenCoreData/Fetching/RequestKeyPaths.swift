@@ -1,11 +1,12 @@
 import Foundation
 
-/// What a request reads, resolved against the model (by a fetched results controller once in
-/// `performFetch()`, by a fetch with unsaved changes each time): the keys of the fetched entity (predicate, sort descriptors, section key path), and
-/// the keys of related entities that key paths read through relationships (`classification.order` reads
-/// `order` of `Classification`), each with the way back to the fetched entity through the inverse
-/// relationships. A change of a related object's key is traced back to the rows that read it
-/// (``NSManagedObjectContext/rows(of:reading:)``); Core Data ignores such changes.
+/// What a request reads, as its plan resolved it (taken by a fetched results controller once in
+/// `performFetch()`, by a fetch with unsaved changes each time): the keys of the fetched entity
+/// (predicate, sort descriptors, section key path), and the keys of related entities that key paths
+/// read through relationships (`classification.order` reads `order` of `Classification`), each with
+/// the way back to the fetched entity through the inverse relationships. A change of a related
+/// object's key is traced back to the rows that read it (``NSManagedObjectContext/rows(of:reading:)``);
+/// Core Data ignores such changes.
 struct RequestKeyPaths {
     /// One step back towards the fetched entity: from an object of some entity to the objects of
     /// `entity` whose relationship `forward` (the one the key path went through) holds it — read
@@ -50,88 +51,39 @@ struct RequestKeyPaths {
     /// Whether any key path reads through a relationship.
     var readsRelatedObjects: Bool { !related.isEmpty }
 
-    init(entity: NSEntityDescription, predicate: PredicateNode?, sortKeys: [String], sectionNameKeyPath: String?) {
-        var paths: [[String]] = []
-        for key in sortKeys { paths.append(Self.components(key)) }
-        if let sectionNameKeyPath { paths.append(Self.components(sectionNameKeyPath)) }
-        if let predicate { Self.collect(predicate, bindings: [:], into: &paths) }
+    /// What `plan` reads (its predicate's key paths, those read behind `SUBQUERY` variables included,
+    /// and its sort descriptors) and `sectionNameKeyPath`, all as the plan resolved them
+    /// (``FetchPlan/checkSectionNameKeyPath(_:)`` resolves the section's): nothing is resolved here.
+    init(_ plan: FetchPlan, sectionNameKeyPath: ResolvedKeyPath? = nil) {
+        var reads = plan.sorts.map { ReadKeyPath(prefix: [], path: $0.keyPath) }
+        if let sectionNameKeyPath { reads.append(ReadKeyPath(prefix: [], path: sectionNameKeyPath)) }
+        reads += plan.keyPaths.reads
         var seen = Set<RelatedKey>()
-        for path in paths where !path.isEmpty {
-            ownKeys.insert(path[0])
-            var current = entity
-            var back: [Hop] = []
-            for (i, key) in path.enumerated() {
-                guard let (layout, slot) = Self.resolve(key, in: current) else { break }
-                if i > 0 {
-                    let r = RelatedKey(entity: current, key: key, back: back)
-                    if seen.insert(r).inserted { related[ObjectIdentifier(current.layout.root), default: []].append(r) }
-                }
-                guard let r = layout.relationship(slot) else { break }
-                back.insert(Hop(entity: current, forward: key, forwardIsToMany: r.isToMany, inverse: r.relationship.inverseRelationship?.name), at: 0)
-                current = r.destination
-            }
-        }
+        for read in reads { add(read.keys(from: plan.entity), from: plan.entity, seen: &seen) }
     }
 
-    /// What a fetch plan reads: its predicate and sort descriptors.
-    init(_ plan: FetchPlan) {
-        self.init(entity: plan.entity, predicate: plan.predicate, sortKeys: plan.descriptors.compactMap(\.key), sectionNameKeyPath: nil)
+    /// Adds the keys of one key path read from the fetched entity `entity`: its first key to
+    /// ``ownKeys``, each further key to ``related`` with the hops back (`seen`: those added already).
+    private mutating func add(_ keys: [(name: String, relationship: RelationshipLayout?)], from entity: NSEntityDescription,
+                              seen: inout Set<RelatedKey>) {
+        guard let first = keys.first else { return }
+        ownKeys.insert(first.name)
+        var current = entity
+        var back: [Hop] = []
+        for (i, key) in keys.enumerated() {
+            if i > 0 {
+                let r = RelatedKey(entity: current, key: key.name, back: back)
+                if seen.insert(r).inserted { related[ObjectIdentifier(current.layout.root), default: []].append(r) }
+            }
+            guard let r = key.relationship else { break }
+            back.insert(Hop(entity: current, forward: key.name, forwardIsToMany: r.isToMany, inverse: r.relationship.inverseRelationship?.name), at: 0)
+            current = r.destination
+        }
     }
 
     /// The related keys of `object`'s table that `object`'s entity has.
     func relatedKeys(of entity: NSEntityDescription) -> [RelatedKey] {
         guard let keys = related[ObjectIdentifier(entity.layout.root)] else { return [] }
         return keys.filter { entity.isKindOf(entity: $0.entity) }
-    }
-
-    /// The slot of `key` in `entity` or, for a key only a subentity declares, in that subentity.
-    static func resolve(_ key: String, in entity: NSEntityDescription) -> (EntityLayout, Int)? {
-        if let slot = entity.layout.slotByName[key] { return (entity.layout, slot) }
-        for sub in entity.subentities { if let found = resolve(key, in: sub) { return found } }
-        return nil
-    }
-
-    /// A key path's keys, collection operators (`@count`, `@sum`, …) left out.
-    static func components(_ path: String) -> [String] {
-        path.split(separator: ".").filter { !$0.hasPrefix("@") }.map(String.init)
-    }
-
-    private static func collect(_ node: PredicateNode, bindings: [String: [[String]]], into paths: inout [[String]]) {
-        switch node {
-        case .constant, .block: return
-        case .and(let ps), .or(let ps): for p in ps { collect(p, bindings: bindings, into: &paths) }
-        case .not(let p): collect(p, bindings: bindings, into: &paths)
-        case .comparison(let c):
-            paths += valuePaths(c.left, bindings: bindings, into: &paths)
-            paths += valuePaths(c.right, bindings: bindings, into: &paths)
-        }
-    }
-
-    /// The key paths (from the fetched object) an expression's value comes from; the key paths read on
-    /// the way (conditions, subquery predicates) go to `paths`. Over-approximates: reading more than
-    /// needed only costs work, never a missed change.
-    private static func valuePaths(_ node: ExpressionNode, bindings: [String: [[String]]], into paths: inout [[String]]) -> [[String]] {
-        switch node {
-        case .keyPath(let p): return [components(p)]
-        case .evaluatedObject: return [[]]
-        case .variable(let name): return bindings[name] ?? []
-        case .member(let base, let key):
-            let keys = components(key)
-            return valuePaths(base, bindings: bindings, into: &paths).map { $0 + keys }
-        case .function(_, let args), .aggregate(let args):
-            return args.flatMap { valuePaths($0, bindings: bindings, into: &paths) }
-        case .conditional(let p, let t, let f):
-            collect(p, bindings: bindings, into: &paths)
-            return valuePaths(t, bindings: bindings, into: &paths) + valuePaths(f, bindings: bindings, into: &paths)
-        case .subquery(let collection, let variable, let predicate):
-            let elements = valuePaths(collection, bindings: bindings, into: &paths)
-            var inner = bindings
-            inner[variable] = elements
-            collect(predicate, bindings: inner, into: &paths)
-            return elements
-        case .setOperation(_, let l, let r):
-            return valuePaths(l, bindings: bindings, into: &paths) + valuePaths(r, bindings: bindings, into: &paths)
-        case .constant, .anyKey, .symbol: return []
-        }
     }
 }
