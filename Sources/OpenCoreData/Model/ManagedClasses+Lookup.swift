@@ -24,4 +24,33 @@ extension ManagedClasses {
         let candidates = catalog.classesByPlainName[plain] ?? []
         return candidates.count == 1 ? candidates[0] : nil
     }
+
+    /// The entity each class was last resolved for by a loaded model, weakly (a model that goes away
+    /// takes its entities with it): what `NSManagedObject.entity()` answers.
+    private static let entities = Mutex<[ObjectIdentifier: WeakEntity]>([:])
+
+    private struct WeakEntity { weak var entity: NSEntityDescription? }
+
+    /// Notes the entity a class was resolved for.
+    static func noteEntity(_ entity: NSEntityDescription, of cls: NSManagedObject.Type) {
+        guard cls != NSManagedObject.self else { return }
+        entities.withLock { $0[ObjectIdentifier(cls)] = WeakEntity(entity: entity) }
+    }
+
+    /// The entity a class was last resolved for, if its model is still loaded.
+    static func entity(of cls: NSManagedObject.Type) -> NSEntityDescription? {
+        entities.withLock { $0[ObjectIdentifier(cls)]?.entity }
+    }
+}
+
+extension NSManagedObject {
+    /// Mirrors `class func entity()`: the entity this class stands for in the model that loaded it (the
+    /// model loaded last, when several name the class). Traps with Core Data's message when no loaded
+    /// model names the class, where Core Data raises.
+    public class func entity() -> NSEntityDescription {
+        guard let entity = ManagedClasses.entity(of: self) else {
+            preconditionFailure("+entity: \(NSStringFromClass(self)) is not a subclass of NSManagedObject that a loaded model names (load the model, e.g. with a coordinator or container, first)")
+        }
+        return entity
+    }
 }

@@ -298,7 +298,10 @@ public class NSManagedObjectModel: NSObject, @unchecked Sendable {
         for e in unresolved {
             classes[ObjectIdentifier(e)] = ManagedClasses.lookup(e, modules: modules) ?? ManagedClasses.notFound(e, warnings: &warnings)
         }
-        for e in _entities { ManagedClasses.noteLoaded(classes[ObjectIdentifier(e)]!, as: e.managedObjectClassName ?? "") }
+        for e in _entities {
+            ManagedClasses.noteLoaded(classes[ObjectIdentifier(e)]!, as: e.managedObjectClassName ?? "")
+            ManagedClasses.noteEntity(e, of: classes[ObjectIdentifier(e)]!)
+        }
         classWarnings = warnings
         var problems: [String] = []
         for e in _entities {

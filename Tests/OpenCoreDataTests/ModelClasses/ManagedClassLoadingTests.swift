@@ -139,6 +139,11 @@ class PortedCar: NSManagedObject {
     @Managed var make: String?
 }
 
+/// A boat, whose entity only one test loads (`entity()`).
+final class PortedBoat: NSManagedObject {
+    @Managed var hull: String?
+}
+
 /// A subclass that declares nothing: found by its name without module, through its superclass's module.
 final class PortedSportCar: PortedCar {}
 
@@ -176,5 +181,15 @@ struct ManagedClassLookupTests {
         }
         #expect(NSClassFromString(NSStringFromClass(PortedCar.self)) == PortedCar.self)
         #expect(NSClassFromString("NoSuchClassAnywhere") == nil)
+    }
+
+    /// (Its own class: tests run in parallel, and `entity()` answers for the model that loaded last.)
+    @Test func theClassKnowsItsEntity() throws {
+        let boat = NSEntityDescription(name: "Boat", managedObjectClassName: "PortedBoat",
+                                       properties: [NSAttributeDescription(name: "hull", type: .stringAttributeType)])
+        let model = NSManagedObjectModel(entities: [boat])
+        _ = try NSPersistentStoreCoordinator(validatingModel: model)
+        #expect(PortedBoat.entity() === boat)
+        #expect(PortedBoat.entity().name == "Boat")
     }
 }
