@@ -193,3 +193,38 @@ struct ManagedClassLookupTests {
         #expect(PortedBoat.entity().name == "Boat")
     }
 }
+
+@Suite("Model: attribute types in their Swift form")
+struct AttributeTypeFormTests {
+    @Test func typeAndAttributeTypeAreOneValue() throws {
+        let pairs: [(NSAttributeDescription.AttributeType, NSAttributeType)] = [
+            (.undefined, .undefinedAttributeType), (.integer16, .integer16AttributeType), (.integer32, .integer32AttributeType),
+            (.integer64, .integer64AttributeType), (.decimal, .decimalAttributeType), (.double, .doubleAttributeType),
+            (.float, .floatAttributeType), (.string, .stringAttributeType), (.boolean, .booleanAttributeType),
+            (.date, .dateAttributeType), (.binaryData, .binaryDataAttributeType), (.uuid, .UUIDAttributeType),
+            (.uri, .URIAttributeType), (.transformable, .transformableAttributeType), (.objectID, .objectIDAttributeType),
+        ]
+        for (swift, legacy) in pairs {
+            let a = NSAttributeDescription()
+            a.type = swift
+            #expect(a.attributeType == legacy)
+            a.attributeType = legacy
+            #expect(a.type == swift)
+        }
+        // A model made with `type` stores what it says.
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let stamp = NSAttributeDescription()
+        stamp.name = "stamp"
+        stamp.type = .date
+        let model = NSManagedObjectModel(entities: [NSEntityDescription(name: "Event", properties: [stamp])])
+        let context = try store.container(model).viewContext
+        let date = Date(timeIntervalSinceReferenceDate: 1234.5)
+        NSEntityDescription.insertNewObject(forEntityName: "Event", into: context).setValue(date, forKey: "stamp")
+        try context.save()
+        let read = try store.container(NSManagedObjectModel(entities: [NSEntityDescription(name: "Event", properties: [{
+            let a = NSAttributeDescription(); a.name = "stamp"; a.type = .date; return a }()])]))
+            .viewContext.fetch(NSFetchRequest<NSManagedObject>(entityName: "Event"))
+        #expect(read.first?.value(forKey: "stamp") as? Date == date)
+    }
+}
