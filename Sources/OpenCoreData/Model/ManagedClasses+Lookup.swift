@@ -27,14 +27,14 @@ extension ManagedClasses {
 
     /// The entity each class was last resolved for by a loaded model, weakly (a model that goes away
     /// takes its entities with it): what `NSManagedObject.entity()` answers.
-    private static let entities = Mutex<[ObjectIdentifier: WeakEntity]>([:])
-
-    private struct WeakEntity { weak var entity: NSEntityDescription? }
+    /// (Through ``WeakEntityReference``: a `weak` reference to the entity itself would give it a side
+    /// table, and every retain of it by a managed object would take the slow path.)
+    private static let entities = Mutex<[ObjectIdentifier: WeakEntityReference]>([:])
 
     /// Notes the entity a class was resolved for.
     static func noteEntity(_ entity: NSEntityDescription, of cls: NSManagedObject.Type) {
         guard cls != NSManagedObject.self else { return }
-        entities.withLock { $0[ObjectIdentifier(cls)] = WeakEntity(entity: entity) }
+        entities.withLock { $0[ObjectIdentifier(cls)] = WeakEntityReference(entity) }
     }
 
     /// The entity a class was last resolved for, if its model is still loaded.
