@@ -1,13 +1,25 @@
 import Foundation
 import OpenCoreDataPredicates
-import Synchronization
+
+/// A value behind an `NSLock` (a pthread mutex, which ThreadSanitizer follows: it reported the futex-based
+/// `Mutex` of Synchronization as a race when two models loaded at once).
+final class LockedValue<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
 
 extension ManagedClasses {
     /// The classes loaded models resolved their entities to, by the names the entities give: asked by
     /// `NSClassFromString(_:)` (OpenCoreDataPredicates) for names Foundation does not know.
-    private static let loaded: Mutex<[String: NSManagedObject.Type]> = {
+    private static let loaded: LockedValue<[String: NSManagedObject.Type]> = {
         _ClassLookup.register { name in ManagedClasses.loadedClass(named: name) }
-        return Mutex([:])
+        return LockedValue([:])
     }()
 
     /// Notes the class an entity named `name` resolved to.
@@ -29,7 +41,7 @@ extension ManagedClasses {
     /// takes its entities with it): what `NSManagedObject.entity()` answers.
     /// (Through ``WeakEntityReference``: a `weak` reference to the entity itself would give it a side
     /// table, and every retain of it by a managed object would take the slow path.)
-    private static let entities = Mutex<[ObjectIdentifier: WeakEntityReference]>([:])
+    private static let entities = LockedValue<[ObjectIdentifier: WeakEntityReference]>([:])
 
     /// Notes the entity a class was resolved for.
     static func noteEntity(_ entity: NSEntityDescription, of cls: NSManagedObject.Type) {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Mirrors Foundation's `NSClassFromString(_:)`, which it calls first. On Linux a Swift class is known to
 /// Foundation only by its module-qualified name (`Zoo.Animal`), while Xcode writes an entity's class
@@ -16,15 +15,17 @@ public func NSClassFromString(_ aClassName: String) -> AnyClass? {
 /// The lookups ``NSClassFromString(_:)`` asks after Foundation. Not API: the hook by which OpenCoreData
 /// (built on this module) answers for the classes of its models.
 public enum _ClassLookup {
-    private static let lookups = Mutex<[@Sendable (String) -> AnyClass?]>([])
+    // An NSLock (a pthread mutex, which ThreadSanitizer follows), not Synchronization's futex Mutex.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var lookups: [@Sendable (String) -> AnyClass?] = []
 
     /// Adds a lookup, asked for names Foundation does not know.
     public static func register(_ lookup: @escaping @Sendable (String) -> AnyClass?) {
-        lookups.withLock { $0.append(lookup) }
+        lock.withLock { lookups.append(lookup) }
     }
 
     static func lookup(_ name: String) -> AnyClass? {
-        for lookup in lookups.withLock({ $0 }) {
+        for lookup in lock.withLock({ lookups }) {
             if let cls = lookup(name) { return cls }
         }
         return nil
