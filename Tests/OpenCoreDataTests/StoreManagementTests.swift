@@ -64,3 +64,50 @@ struct StoreManagementTests {
         }
     }
 }
+
+@Suite("Store options: timeout and SQLite pragmas")
+struct StoreOptionTests {
+    @Test func pragmasAndTimeoutReachTheConnection() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let description = NSPersistentStoreDescription(url: store.url)
+        description.timeout = 3
+        description.setValue("DELETE" as NSString, forPragmaNamed: "journal_mode")
+        description.setValue(NSNumber(value: 123), forPragmaNamed: "cache_size")
+        #expect(description.timeout == 3)
+        #expect(description.sqlitePragmas["cache_size"] == NSNumber(value: 123))
+        description.setValue(nil, forPragmaNamed: "cache_size")
+        #expect(description.sqlitePragmas.keys.sorted() == ["journal_mode"])
+        let container = NSPersistentContainer(name: "Test", managedObjectModel: SeedModel.make())
+        container.persistentStoreDescriptions = [description]
+        var loadError: Error?
+        container.loadPersistentStores { _, error in loadError = error }
+        #expect(loadError == nil)
+        SeedModel.insertProducts(container.viewContext, count: 2)
+        try container.viewContext.save()
+        // The journal mode is the file's: every connection reads the one the pragma set.
+        var mode = ""
+        try container.persistentStoreCoordinator.sqlite.read { db in try db.query("PRAGMA journal_mode") { if case .string(let s) = $0.value(0, as: .stringAttributeType) { mode = s } } }
+        #expect(mode == "delete")
+    }
+
+    @Test func aBadPragmaIsRefusedBeforeTheFileIsTouched() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        do {
+            let container = try store.container()
+            SeedModel.insertProducts(container.viewContext, count: 2)
+            try container.viewContext.save()
+        }
+        let before = try Data(contentsOf: store.url)
+        for pragmas in [["cache_size": 10, "bad name; DROP TABLE ZPRODUCTS": 1], ["cache_size": [1, 2]]] as [[String: Any]] {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: SeedModel.make())
+            #expect { try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store.url,
+                                                         options: [NSSQLitePragmasOption: pragmas]) } throws: {
+                "\($0)".contains("NSSQLitePragmasOption")
+            }
+            #expect(coordinator.persistentStores.isEmpty)
+        }
+        #expect(try Data(contentsOf: store.url) == before)
+    }
+}

@@ -14,6 +14,17 @@ public let NSInMemoryStoreType = "InMemory"
 /// `-shm` file cannot be created is opened with SQLite's `immutable=1` (see docs/Store.md).
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
 
+/// Mirrors `NSPersistentStoreTimeoutOption`: how long, in seconds (an `NSNumber` or `Double`), a
+/// connection waits for a lock another connection holds before it fails with `SQLITE_BUSY` (SQLite's busy
+/// timeout). Without it: 10 seconds.
+public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
+
+/// Mirrors `NSSQLitePragmasOption`: a dictionary of SQLite pragmas (`["cache_size": 500]`,
+/// `["journal_mode": "DELETE"]`) run on the store's writing connection once the store is open, after its
+/// own settings, so that they may change them. A name that is not an identifier, or a pragma SQLite
+/// refuses, makes adding the store fail with an error naming it.
+public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
+
 /// Not in Core Data: lets a SQLite store be added to an existing database of another program (tables
 /// but no `Z_METADATA`), creating the store's tables beside the others. Without it such a file is refused
 /// with `NSPersistentStoreInvalidTypeError` and left untouched. Set it to `true` (a `Bool` or `NSNumber`).
@@ -76,6 +87,29 @@ public class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public var isReadOnly: Bool {
         get { StoreOpenOptions.flag(options[NSReadOnlyPersistentStoreOption]) }
         set { options[NSReadOnlyPersistentStoreOption] = NSNumber(value: newValue) }
+    }
+
+    /// Mirrors `timeout`: `NSPersistentStoreTimeoutOption` in `options`, in seconds (Core Data's default,
+    /// 240, is reported when the option is not set; the store's own default busy timeout is 10 seconds).
+    public var timeout: TimeInterval {
+        get { (options[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? 240 }
+        set { options[NSPersistentStoreTimeoutOption] = NSNumber(value: newValue) }
+    }
+
+    /// Mirrors `sqlitePragmas`: the pragmas of `NSSQLitePragmasOption`.
+    public var sqlitePragmas: [String: NSObject] {
+        (options[NSSQLitePragmasOption] as? [String: NSObject])
+            ?? (options[NSSQLitePragmasOption] as? NSDictionary).map { dictionary in
+                Dictionary(uniqueKeysWithValues: dictionary.compactMap { key, value in (key as? String).map { ($0, value as! NSObject) } })
+            } ?? [:]
+    }
+
+    /// Mirrors `setValue(_:forPragmaNamed:)`: sets (or, with `nil`, removes) one pragma of
+    /// `NSSQLitePragmasOption`.
+    public func setValue(_ value: NSObject?, forPragmaNamed name: String) {
+        var pragmas = sqlitePragmas
+        pragmas[name] = value
+        options[NSSQLitePragmasOption] = pragmas.isEmpty ? nil : NSDictionary(dictionary: pragmas)
     }
 
     public override init() { super.init() }

@@ -33,6 +33,11 @@ final class SQLiteConnection {
         SQLiteFunctions.register(on: db)
     }
 
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    func setBusyTimeout(_ seconds: TimeInterval) {
+        sqlite3_busy_timeout(handle, Int32(clamping: Int((seconds * 1000).rounded())))
+    }
+
     deinit {
         cache.removeAll()
         sqlite3_close_v2(handle)

@@ -15,9 +15,40 @@ struct StoreOpenOptions {
         self.adoptForeignDatabase = adoptForeignDatabase
     }
 
+    /// `NSPersistentStoreTimeoutOption`, in seconds.
+    var timeout: TimeInterval?
+    /// `NSSQLitePragmasOption`, by name.
+    var pragmas: [(name: String, value: Any)] = []
+
     init(_ options: [AnyHashable: Any]?) {
         readOnly = Self.flag(options?[NSReadOnlyPersistentStoreOption])
         adoptForeignDatabase = Self.flag(options?[OpenCoreDataAdoptForeignDatabaseOption])
+        timeout = (options?[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? options?[NSPersistentStoreTimeoutOption] as? Double
+        let dictionary = (options?[NSSQLitePragmasOption] as? NSDictionary) ?? (options?[NSSQLitePragmasOption] as? [String: Any]).map { NSDictionary(dictionary: $0) }
+        pragmas = (dictionary ?? [:]).compactMap { key, value in (key as? String).map { ($0, value) } }.sorted { $0.name < $1.name }
+    }
+
+    /// Applies the timeout to a connection, and the pragmas too when it is the writer.
+    func configure(_ db: SQLiteConnection, writer: Bool) throws {
+        if let timeout { db.setBusyTimeout(timeout) }
+        guard writer else { return }
+        for statement in try pragmaStatements() { try db.execute(statement) }
+    }
+
+    /// The pragmas as statements, every one checked before any runs. Pragmas take no bound parameters:
+    /// the name must be an identifier, and the value is written as a number or a quoted SQL string.
+    func pragmaStatements() throws -> [String] {
+        try pragmas.map { name, value in
+            guard ModelNameRules.isIdentifier(name), name.allSatisfy(\.isASCII) else {
+                throw CoreDataError(NSPersistentStoreInvalidTypeError, "NSSQLitePragmasOption: \"\(name)\" is not a pragma name")
+            }
+            switch value {
+            case let text as String: return "PRAGMA \(name) = '" + text.replacingOccurrences(of: "'", with: "''") + "'"
+            case let number as NSNumber: return "PRAGMA \(name) = \(number.stringValue)"
+            default:
+                throw CoreDataError(NSPersistentStoreInvalidTypeError, "NSSQLitePragmasOption: the value of \(name) is neither a number nor a string")
+            }
+        }
     }
 
     /// A Boolean option given as `Bool`, `NSNumber` (Core Data's `@YES`) or a string such as `"YES"`.
@@ -58,6 +89,7 @@ extension SQLiteStore {
     /// Opens (and, unless read-only, creates) the database of a store at `url`, or an in-memory one.
     static func open(url: URL?, model: NSManagedObjectModel, tables: [Int: TableInfo], options: StoreOpenOptions,
                      logger: Logger?) throws -> OpenedStore {
+        _ = try options.pragmaStatements()  // a bad pragma is refused before the file is touched
         guard let url else {
             let db = try opening(":memory:", "cannot open an in-memory database") { try SQLiteConnection(path: ":memory:", logger: logger) }
             let identifier = try opening(":memory:", "cannot create the schema") {
@@ -65,9 +97,14 @@ extension SQLiteStore {
             }
             return OpenedStore(writer: db, readers: [], identifier: identifier, hasGenerationTable: true)
         }
-        return options.readOnly
+        let opened = options.readOnly
             ? try openReadOnly(path: url.path, model: model, logger: logger, options: options)
             : try openReadWrite(url: url, model: model, tables: tables, options: options, logger: logger)
+        try opening(url.path, "cannot apply the store's options") {
+            try options.configure(opened.writer, writer: !options.readOnly)
+            for reader in opened.readers { try options.configure(reader, writer: false) }
+        }
+        return opened
     }
 
     private static func openReadWrite(url: URL, model: NSManagedObjectModel, tables: [Int: TableInfo], options: StoreOpenOptions,
