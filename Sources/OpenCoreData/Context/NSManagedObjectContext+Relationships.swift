@@ -155,20 +155,18 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// The deny-rule relationships of deleted objects that still hold objects: Core Data's
+    /// The deny-rule relationships of a deleted object that still hold objects: Core Data's
     /// `NSValidationRelationshipDeniedDeleteError`, one per relationship.
-    func deniedDeletes(_ deleted: [NSManagedObject]) -> [CoreDataError] {
+    func deniedDeleteErrors(_ object: NSManagedObject) -> [CoreDataError] {
         var errors: [CoreDataError] = []
-        for object in deleted {
-            for slot in object.layout.relationshipSlots {
-                guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
-                let holds = r.isToMany ? object.loadedToMany(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
-                guard holds else { continue }
-                let name = object.layout.properties[slot].name
-                errors.append(CoreDataError(NSValidationRelationshipDeniedDeleteError,
-                                            "\(object.entity.name ?? "?").\(name): the object cannot be deleted while its relationship \(name) (delete rule: deny) is not empty.",
-                                            userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: name]))
-            }
+        for slot in object.layout.relationshipSlots {
+            guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
+            let holds = r.isToMany ? object.loadedToMany(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
+            guard holds else { continue }
+            let name = object.layout.properties[slot].name
+            errors.append(CoreDataError(NSValidationRelationshipDeniedDeleteError,
+                                        "\(object.entity.name ?? "?").\(name): the object cannot be deleted while its relationship \(name) (delete rule: deny) is not empty.",
+                                        userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: name]))
         }
         return errors
     }

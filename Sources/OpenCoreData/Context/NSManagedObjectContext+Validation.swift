@@ -1,41 +1,64 @@
 import Foundation
 
 extension NSManagedObjectContext {
-    /// Required values present, values of the attribute's type meeting its validation predicates (see
-    /// AttributeValidation.swift). One error throws as itself; several as
-    /// `NSValidationMultipleErrorsError` with `NSDetailedErrorsKey`.
-    func validate(_ lists: [[NSManagedObject]], deleted: [NSManagedObject] = []) throws {
-        var errors: [CoreDataError] = deniedDeletes(deleted)
-        for object in lists.joined() {
-            let layout = object.layout, entityName = object.entity.name ?? "?"
-            if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
-            let values = object.values
-            for (slot, attribute) in layout.validatedAttributes {
-                let value = values[slot]
-                if value.isNull {
-                    if !attribute.isOptional {
-                        errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError,
-                                                    "\(entityName).\(attribute.name) is a required value.",
-                                                    userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name]))
-                    }
-                } else if !attribute.attributeType.holdsOwnRepresentation(value), attribute.attributeType.coerce(value) != value {
-                    let problem = value.isNaN
-                        ? "is NaN (not a number), which a SQLite store cannot keep (SQLite stores NaN as NULL)"
-                        : "must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value)))"
-                    errors.append(CoreDataError(NSManagedObjectValidationError,
-                                                "\(entityName).\(attribute.name) \(problem).",
-                                                userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name,
-                                                           NSValidationValueErrorKey: value.anyValue ?? NSNull()]))
-                } else if !attribute.validationPredicates.isEmpty {
-                    errors += attribute.validationErrors(for: value, object: object, entityName: entityName)
-                }
+    /// A save's validation, as Core Data runs it: `validateForInsert()` of each inserted object,
+    /// `validateForUpdate()` of each updated one, `validateForDelete()` of each deleted one (each may be
+    /// overridden; the defaults check the model's rules). One error throws as itself; several as
+    /// `NSValidationMultipleErrorsError` with every single error under `NSDetailedErrorsKey`.
+    func validate(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) throws {
+        var errors: [NSError] = []
+        func collect(_ check: () throws -> Void) {
+            do {
+                try check()
+            } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSValidationMultipleErrorsError {
+                errors += (error.userInfo[NSDetailedErrorsKey] as? [NSError]) ?? [error]
+            } catch {
+                errors.append(error as NSError)
             }
         }
+        for object in deleted { collect(object.validateForDelete) }
+        for object in inserted { collect(object.validateForInsert) }
+        for object in updated { collect(object.validateForUpdate) }
+        try Self.throwing(errors)
+    }
+
+    /// Throws nothing, one error as itself, or several as `NSValidationMultipleErrorsError`.
+    static func throwing(_ errors: [NSError]) throws {
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 {
-            throw CoreDataError(NSValidationMultipleErrorsError,
-                                "Multiple validation errors occurred: " + errors.map(\.message).joined(separator: " "),
-                                userInfo: [NSDetailedErrorsKey: errors as [NSError]])
+            let messages = errors.map { ($0 as? CoreDataError)?.message ?? $0.localizedDescription }
+            throw CoreDataError(NSValidationMultipleErrorsError, "Multiple validation errors occurred: " + messages.joined(separator: " "),
+                                userInfo: [NSDetailedErrorsKey: errors])
         }
+    }
+
+    /// The model's rules for one object: required values present, values of the attribute's type meeting
+    /// its validation predicates (see AttributeValidation.swift), relationship counts.
+    func propertyErrors(_ object: NSManagedObject) -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        let layout = object.layout, entityName = object.entity.name ?? "?"
+        if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
+        let values = object.values
+        for (slot, attribute) in layout.validatedAttributes {
+            let value = values[slot]
+            if value.isNull {
+                if !attribute.isOptional {
+                    errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError,
+                                                "\(entityName).\(attribute.name) is a required value.",
+                                                userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name]))
+                }
+            } else if !attribute.attributeType.holdsOwnRepresentation(value), attribute.attributeType.coerce(value) != value {
+                let problem = value.isNaN
+                    ? "is NaN (not a number), which a SQLite store cannot keep (SQLite stores NaN as NULL)"
+                    : "must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value)))"
+                errors.append(CoreDataError(NSManagedObjectValidationError,
+                                            "\(entityName).\(attribute.name) \(problem).",
+                                            userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name,
+                                                       NSValidationValueErrorKey: value.anyValue ?? NSNull()]))
+            } else if !attribute.validationPredicates.isEmpty {
+                errors += attribute.validationErrors(for: value, object: object, entityName: entityName)
+            }
+        }
+        return errors
     }
 }

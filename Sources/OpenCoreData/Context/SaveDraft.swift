@@ -33,7 +33,8 @@ extension NSManagedObjectContext {
         var draft = pendingChanges()
         if try callWillSave(draft.all) { draft = pendingChanges() }
         let skipsGoneRows = policy.map { !MergeArithmetic.rewritesDeletedRow($0.mergeType) } ?? false
-        try validate([draft.inserted, draft.updated.filter { !skipsGoneRows || !$0.faultState.isRowGone }], deleted: draft.deleted)
+        try validate(inserted: draft.inserted, updated: draft.updated.filter { !skipsGoneRows || !$0.faultState.isRowGone },
+                     deleted: draft.deleted)
         guard let policy else { return draft }
         let conflicts = try constraintConflicts([draft.inserted, draft.updated].joined(), deleted: draft.deleted)
         guard !conflicts.isEmpty else { return draft }

@@ -457,6 +457,27 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     open func awakeFromInsert() {}
     /// Mirrors `awakeFromFetch()`: called when the values of a fetched object are first read.
     open func awakeFromFetch() {}
+    /// Mirrors `validateForInsert()`: called by `save()` for each inserted object. The default checks the
+    /// model's rules (required values, types, validation predicates, relationship counts) and throws one
+    /// error or `NSValidationMultipleErrorsError`. Override it to add rules of your own, calling `super`
+    /// first as Apple recommends; the save then throws what it throws, and writes nothing.
+    open func validateForInsert() throws {
+        try NSManagedObjectContext.throwing(managedObjectContext?.propertyErrors(self) ?? [])
+    }
+
+    /// Mirrors `validateForUpdate()`: called by `save()` for each updated object, as
+    /// ``validateForInsert()`` is for inserted ones.
+    open func validateForUpdate() throws {
+        try NSManagedObjectContext.throwing(managedObjectContext?.propertyErrors(self) ?? [])
+    }
+
+    /// Mirrors `validateForDelete()`: called by `save()` for each deleted object. The default refuses the
+    /// delete while a relationship whose delete rule is deny still holds objects
+    /// (`NSValidationRelationshipDeniedDeleteError`).
+    open func validateForDelete() throws {
+        try NSManagedObjectContext.throwing(managedObjectContext?.deniedDeleteErrors(self) ?? [])
+    }
+
     /// Mirrors `willSave()`.
     open func willSave() {}
     /// Mirrors `didSave()`.
