@@ -157,7 +157,7 @@ extension NSManagedObjectContext {
 
     /// The deny-rule relationships of a deleted object that still hold objects: Core Data's
     /// `NSValidationRelationshipDeniedDeleteError`, one per relationship.
-    func deniedDeleteErrors(_ object: NSManagedObject) -> [CoreDataError] {
+    static func deniedDeleteErrors(_ object: NSManagedObject) -> [CoreDataError] {
         var errors: [CoreDataError] = []
         for slot in object.layout.relationshipSlots {
             guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
@@ -174,7 +174,7 @@ extension NSManagedObjectContext {
     /// Relationship rules checked at save: a required to-one is set; a to-many read into memory holds
     /// at least `minCount` and at most `maxCount` objects (an optional one may also be empty). As in Core
     /// Data, a required to-many with no minimum count may be empty: counts are `minCount`'s to enforce.
-    func relationshipErrors(_ object: NSManagedObject) -> [CoreDataError] {
+    static func relationshipErrors(_ object: NSManagedObject) -> [CoreDataError] {
         var errors: [CoreDataError] = []
         let entityName = object.entity.name ?? "?"
         for slot in object.layout.relationshipSlots where object.layout.persistentSlotSet.contains(slot) {

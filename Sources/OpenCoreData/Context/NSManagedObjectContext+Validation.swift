@@ -7,19 +7,30 @@ extension NSManagedObjectContext {
     /// `NSValidationMultipleErrorsError` with every single error under `NSDetailedErrorsKey`.
     func validate(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) throws {
         var errors: [NSError] = []
-        func collect(_ check: () throws -> Void) {
-            do {
-                try check()
-            } catch let error as NSError where error.domain == NSCocoaErrorDomain && error.code == NSValidationMultipleErrorsError {
+        func note(_ error: Error) {
+            let error = error as NSError
+            if error.domain == NSCocoaErrorDomain, error.code == NSValidationMultipleErrorsError {
                 errors += (error.userInfo[NSDetailedErrorsKey] as? [NSError]) ?? [error]
-            } catch {
-                errors.append(error as NSError)
+            } else {
+                errors.append(error)
             }
         }
-        for object in deleted { collect(object.validateForDelete) }
-        for object in inserted { collect(object.validateForInsert) }
-        for object in updated { collect(object.validateForUpdate) }
+        // Called directly (a method reference per object would make a closure for each).
+        for object in deleted {
+            do { try object.validateForDelete() } catch { note(error) }
+        }
+        for object in inserted {
+            do { try object.validateForInsert() } catch { note(error) }
+        }
+        for object in updated {
+            do { try object.validateForUpdate() } catch { note(error) }
+        }
         try Self.throwing(errors)
+    }
+
+    /// Throws nothing, one error as itself, or several as `NSValidationMultipleErrorsError`.
+    static func throwing(_ errors: [CoreDataError]) throws {
+        if !errors.isEmpty { try throwing(errors as [NSError]) }
     }
 
     /// Throws nothing, one error as itself, or several as `NSValidationMultipleErrorsError`.
@@ -34,7 +45,7 @@ extension NSManagedObjectContext {
 
     /// The model's rules for one object: required values present, values of the attribute's type meeting
     /// its validation predicates (see AttributeValidation.swift), relationship counts.
-    func propertyErrors(_ object: NSManagedObject) -> [CoreDataError] {
+    static func propertyErrors(_ object: NSManagedObject) -> [CoreDataError] {
         var errors: [CoreDataError] = []
         let layout = object.layout, entityName = object.entity.name ?? "?"
         if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }

@@ -462,20 +462,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// error or `NSValidationMultipleErrorsError`. Override it to add rules of your own, calling `super`
     /// first as Apple recommends; the save then throws what it throws, and writes nothing.
     open func validateForInsert() throws {
-        try NSManagedObjectContext.throwing(managedObjectContext?.propertyErrors(self) ?? [])
+        try NSManagedObjectContext.throwing(NSManagedObjectContext.propertyErrors(self))
     }
 
     /// Mirrors `validateForUpdate()`: called by `save()` for each updated object, as
     /// ``validateForInsert()`` is for inserted ones.
     open func validateForUpdate() throws {
-        try NSManagedObjectContext.throwing(managedObjectContext?.propertyErrors(self) ?? [])
+        try NSManagedObjectContext.throwing(NSManagedObjectContext.propertyErrors(self))
     }
 
     /// Mirrors `validateForDelete()`: called by `save()` for each deleted object. The default refuses the
     /// delete while a relationship whose delete rule is deny still holds objects
     /// (`NSValidationRelationshipDeniedDeleteError`).
     open func validateForDelete() throws {
-        try NSManagedObjectContext.throwing(managedObjectContext?.deniedDeleteErrors(self) ?? [])
+        try NSManagedObjectContext.throwing(NSManagedObjectContext.deniedDeleteErrors(self))
     }
 
     /// Mirrors `willSave()`.
