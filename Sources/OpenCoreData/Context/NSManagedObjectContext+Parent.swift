@@ -117,8 +117,7 @@ extension NSManagedObjectContext {
             }
             parent.processPendingChanges()
         }
-        var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject))
-        saved.reachedStore = false
+        var saved = SavedChanges(savedBy: self, reachedStore: false)
         setPersisted(draft.inserted, listedAt: draft.mark)
         for object in draft.inserted {
             object.snapshot = object.values

@@ -25,6 +25,18 @@ struct SavedChanges: Sendable {
     /// False for a child context's save, which reaches its parent only.
     var reachedStore = true
     static let userInfoKey = "OpenCoreDataSavedChanges"
+
+    /// An empty record of a save by `context`: into its parent (`reachedStore` false) or into the store.
+    init(savedBy context: NSManagedObjectContext, reachedStore: Bool) {
+        source = ObjectIdentifier(context)
+        coordinator = ObjectIdentifier(context.persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject)
+        self.reachedStore = reachedStore
+    }
+
+    init(source: ObjectIdentifier, coordinator: ObjectIdentifier) {
+        self.source = source
+        self.coordinator = coordinator
+    }
 }
 
 extension NSManagedObjectContext {
@@ -50,7 +62,7 @@ extension NSManagedObjectContext {
         let read = draft.updated.map { $0.snapshot! }
         let outcome = try write(draft, to: coordinator, policy: policy)
         // The store has committed: now the context follows.
-        var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
+        var saved = SavedChanges(savedBy: self, reachedStore: true)
         let insertedIDs = adoptInserted(draft, outcome, storeIdentifier: storeIdentifier, into: &saved)
         adoptUpdated(draft.updated, read: read, outcome, into: &saved)
         if !outcome.derivedRows.isEmpty {
@@ -256,10 +268,7 @@ extension NSManagedObjectContext {
     /// A save with nothing to save: `WillSave` and `DidSave` with empty sets, as Core Data posts them.
     private func postEmptySave() {
         NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
-        let coordinator: AnyObject = persistentStoreCoordinator ?? NSPersistentStoreCoordinator.self as AnyObject
-        var saved = SavedChanges(source: ObjectIdentifier(self), coordinator: ObjectIdentifier(coordinator))
-        saved.reachedStore = parent == nil
-        postDidSave(saved, inserted: [], insertedIDs: [], updated: [], deleted: [])
+        postDidSave(SavedChanges(savedBy: self, reachedStore: parent == nil), inserted: [], insertedIDs: [], updated: [], deleted: [])
     }
 
     func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, insertedIDs: Set<NSManagedObjectID>,

@@ -31,10 +31,7 @@ extension ManagedClasses {
     /// A class by the name a loaded model's entity gives it, or by its name without module among the
     /// `@Managed` classes when exactly one has it.
     static func loadedClass(named name: String) -> NSManagedObject.Type? {
-        if let cls = loaded.withLock({ $0[name] }) { return cls }
-        let plain = name.split(separator: ".").last.map(String.init) ?? name
-        let candidates = catalog.classesByPlainName[plain] ?? []
-        return candidates.count == 1 ? candidates[0] : nil
+        loaded.withLock({ $0[name] }) ?? uniqueClass(named: name)
     }
 
     /// The entity each class was last resolved for by a loaded model, weakly (a model that goes away

@@ -133,20 +133,30 @@ enum ManagedClasses {
     /// written (`NSClassFromString`), then by its name without module among the `@Managed` classes of
     /// the program. `nil` when not found (see ``notFound(_:warnings:)``).
     static func lookup(_ entity: NSEntityDescription, modules: [String] = []) -> NSManagedObject.Type? {
-        guard var name = entity.managedObjectClassName, !name.isEmpty, name != "NSManagedObject" else { return NSManagedObject.self }
-        if name.hasPrefix(".") { name.removeFirst() }  // Xcode's "current product module"
+        let name = declaredName(entity)
+        guard !name.isEmpty, name != "NSManagedObject" else { return NSManagedObject.self }
         for module in entity.classModules + modules {
             if let cls = Foundation.NSClassFromString("\(module).\(name)") as? NSManagedObject.Type { return cls }
         }
         if let cls = Foundation.NSClassFromString(name) as? NSManagedObject.Type { return cls }
+        return uniqueClass(named: name)
+    }
+
+    /// The `@Managed` class whose name without module is `name`'s, when exactly one has it.
+    static func uniqueClass(named name: String) -> NSManagedObject.Type? {
         let candidates = catalog.classesByPlainName[plainName(name)] ?? []
         return candidates.count == 1 ? candidates[0] : nil
     }
 
+    /// The entity's class name without Xcode's leading dot ("current product module").
+    private static func declaredName(_ entity: NSEntityDescription) -> String {
+        let name = entity.managedObjectClassName ?? ""
+        return name.hasPrefix(".") ? String(name.dropFirst()) : name
+    }
+
     /// An entity whose class was not found: `NSManagedObject`, and a warning, as Core Data does.
     static func notFound(_ entity: NSEntityDescription, warnings: inout [String]) -> NSManagedObject.Type {
-        var name = entity.managedObjectClassName ?? ""
-        if name.hasPrefix(".") { name.removeFirst() }
+        let name = declaredName(entity)
         let plain = plainName(name)
         let candidates = catalog.classesByPlainName[plain] ?? []
         let entityName = entity.name ?? "?"
