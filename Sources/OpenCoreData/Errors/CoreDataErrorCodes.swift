@@ -83,3 +83,66 @@ public let NSValidationStringTooShortError = 1670
 /// Mirrors `NSValidationStringPatternMatchingError`: a string that does not match the attribute's
 /// regular expression.
 public let NSValidationStringPatternMatchingError = 1680
+/// Mirrors `NSValidationInvalidURIError`: a URI attribute's value is not a valid URI.
+public let NSValidationInvalidURIError = 1690
+/// Mirrors `NSManagedObjectConstraintValidationError`: a uniqueness constraint is violated among the
+/// objects of one context.
+public let NSManagedObjectConstraintValidationError = 1551
+
+/// Mirrors `NSManagedObjectContextLockingError`: a context's lock could not be taken.
+public let NSManagedObjectContextLockingError = 132000
+/// Mirrors `NSPersistentStoreCoordinatorLockingError`: a coordinator's lock could not be taken.
+public let NSPersistentStoreCoordinatorLockingError = 132010
+/// Mirrors `NSManagedObjectExternalRelationshipError`: a saved object's relationship holds an object of
+/// another store.
+public let NSManagedObjectExternalRelationshipError = 133010
+
+/// Mirrors `NSPersistentStoreTypeMismatchError`: the file is not of the store type it was added as.
+public let NSPersistentStoreTypeMismatchError = 134010
+/// Mirrors `NSPersistentStoreIncompatibleSchemaError`: the store's schema does not match the model.
+public let NSPersistentStoreIncompatibleSchemaError = 134020
+/// Mirrors `NSPersistentStoreIncompleteSaveError`: one or more stores failed during a save.
+public let NSPersistentStoreIncompleteSaveError = 134040
+/// Mirrors `NSPersistentStoreSaveConflictsError`: a save met merge conflicts it did not resolve.
+public let NSPersistentStoreSaveConflictsError = 134050
+/// Mirrors `NSPersistentStoreOpenError`: the store could not be opened.
+public let NSPersistentStoreOpenError = 134080
+/// Mirrors `NSPersistentStoreTimeoutError`: the store was not reached within `NSPersistentStoreTimeoutOption`.
+public let NSPersistentStoreTimeoutError = 134090
+/// Mirrors `NSPersistentStoreUnsupportedRequestTypeError`: a store was handed a request it does not know.
+public let NSPersistentStoreUnsupportedRequestTypeError = 134091
+
+/// Mirrors `NSMigrationError`, the general migration error.
+public let NSMigrationError = 134110
+/// Mirrors `NSMigrationConstraintViolationError`: migrated objects violate a uniqueness constraint.
+public let NSMigrationConstraintViolationError = 134111
+/// Mirrors `NSMigrationCancelledError`: the migration was cancelled.
+public let NSMigrationCancelledError = 134120
+/// Mirrors `NSMigrationMissingSourceModelError`: no model matches the store's version hashes.
+public let NSMigrationMissingSourceModelError = 134130
+/// Mirrors `NSMigrationMissingMappingModelError`: no mapping model leads from the store's model.
+public let NSMigrationMissingMappingModelError = 134140
+/// Mirrors `NSMigrationManagerSourceStoreError`: the source store failed during a migration.
+public let NSMigrationManagerSourceStoreError = 134150
+/// Mirrors `NSMigrationManagerDestinationStoreError`: the destination store failed during a migration.
+public let NSMigrationManagerDestinationStoreError = 134160
+/// Mirrors `NSEntityMigrationPolicyError`: an entity migration policy failed.
+public let NSEntityMigrationPolicyError = 134170
+/// Mirrors `NSInferredMappingModelError`: no mapping model could be inferred.
+public let NSInferredMappingModelError = 134190
+/// Mirrors `NSExternalRecordImportError`: importing external records failed.
+public let NSExternalRecordImportError = 134200
+/// Mirrors `NSPersistentHistoryTokenExpiredError`: the history a token names has been deleted.
+public let NSPersistentHistoryTokenExpiredError = 134301
+/// Mirrors `NSManagedObjectModelReferenceNotFoundError`: a referenced model could not be found or loaded.
+public let NSManagedObjectModelReferenceNotFoundError = 134504
+/// Mirrors `NSStagedMigrationFrameworkVersionMismatchError`: the store's metadata does not allow staged
+/// migration.
+public let NSStagedMigrationFrameworkVersionMismatchError = 134505
+/// Mirrors `NSStagedMigrationBackwardMigrationError`: a staged migration would go to an older version.
+public let NSStagedMigrationBackwardMigrationError = 134506
+
+/// Mirrors `NSValidationPredicateErrorKey`: the predicate a value failed, in a validation error's userInfo.
+public let NSValidationPredicateErrorKey = "NSValidationErrorPredicate"
+/// Mirrors `NSAffectedStoresErrorKey`: the stores an error concerns, in its userInfo.
+public let NSAffectedStoresErrorKey = "NSAffectedStoresErrorKey"

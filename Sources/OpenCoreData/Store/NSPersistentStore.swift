@@ -67,7 +67,7 @@ public class NSPersistentStore: NSObject, @unchecked Sendable {
 
     /// Mirrors `metadata`.
     public var metadata: [String: Any]! {
-        ["NSStoreUUID": backend.identifier, "NSStoreType": type, "NSStoreModelVersionHash": versionHash]
+        [NSStoreUUIDKey: backend.identifier, NSStoreTypeKey: type, "NSStoreModelVersionHash": versionHash]
     }
 }
 
@@ -119,6 +119,9 @@ public class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
         self.init()
         self.url = url
     }
+
+    /// Mirrors `init(URL:)`, the Objective-C-era spelling of ``init(url:)``.
+    public convenience init(URL url: URL) { self.init(url: url) }
 
     /// Mirrors `setOption(_:forKey:)`.
     public func setOption(_ option: NSObject?, forKey key: String) { options[key] = option }

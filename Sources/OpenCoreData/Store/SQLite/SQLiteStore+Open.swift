@@ -19,6 +19,13 @@ struct StoreOpenOptions {
     var timeout: TimeInterval?
     /// `NSSQLitePragmasOption`, by name.
     var pragmas: [(name: String, value: Any)] = []
+    /// `NSSQLiteAnalyzeOption`: `ANALYZE` once the store is open.
+    var analyze = false
+    /// `NSSQLiteManualVacuumOption`: `VACUUM` once the store is open.
+    var manualVacuum = false
+    /// Reader connections beside the writer: `NSPersistentStoreConnectionPoolMaxSizeKey` minus the writer
+    /// (2 without it; 0 reads on the writer).
+    var readerCount = 2
 
     init(_ options: [AnyHashable: Any]?) {
         readOnly = Self.flag(options?[NSReadOnlyPersistentStoreOption])
@@ -26,13 +33,23 @@ struct StoreOpenOptions {
         timeout = (options?[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? options?[NSPersistentStoreTimeoutOption] as? Double
         let dictionary = (options?[NSSQLitePragmasOption] as? NSDictionary) ?? (options?[NSSQLitePragmasOption] as? [String: Any]).map { NSDictionary(dictionary: $0) }
         pragmas = (dictionary ?? [:]).compactMap { key, value in (key as? String).map { ($0, value) } }.sorted { $0.name < $1.name }
+        analyze = Self.flag(options?[NSSQLiteAnalyzeOption])
+        manualVacuum = Self.flag(options?[NSSQLiteManualVacuumOption])
+        if let size = (options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? NSNumber)?.intValue ?? options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? Int {
+            readerCount = max(0, size - 1)
+        }
+    }
+
+    /// The maintenance statements the options ask for once the store is open (`ANALYZE`, `VACUUM`).
+    var maintenanceStatements: [String] {
+        (analyze ? ["ANALYZE"] : []) + (manualVacuum ? ["VACUUM"] : [])
     }
 
     /// Applies the timeout to a connection, and the pragmas too when it is the writer.
     func configure(_ db: SQLiteConnection, writer: Bool) throws {
         if let timeout { db.setBusyTimeout(timeout) }
         guard writer else { return }
-        for statement in try pragmaStatements() { try db.execute(statement) }
+        for statement in try pragmaStatements() + maintenanceStatements { try db.execute(statement) }
     }
 
     /// The pragmas as statements, every one checked before any runs. Pragmas take no bound parameters:
@@ -128,7 +145,7 @@ extension SQLiteStore {
             return try retryingBusy { try openSchema(db, model: model, tables: tables, options: options) }
         }
         let readers = try opening(path, "cannot open a reader connection") {
-            try (0..<2).map { _ in
+            try (0..<options.readerCount).map { _ in
                 try retryingBusy { () -> SQLiteConnection in
                     let reader = try SQLiteConnection(path: path, logger: logger)
                     try reader.execute("PRAGMA query_only = 1")
@@ -181,7 +198,7 @@ extension SQLiteStore {
             return (identifier, try tableExists(db, "Z_OCDGENERATION"))
         }
         let readers = try opening(path, "cannot open a reader connection") {
-            try (0..<2).map { _ in try SQLiteConnection(path: location, readOnly: true, logger: logger) }
+            try (0..<options.readerCount).map { _ in try SQLiteConnection(path: location, readOnly: true, logger: logger) }
         }
         return OpenedStore(writer: db, readers: readers, identifier: identifier, hasGenerationTable: hasGeneration)
     }

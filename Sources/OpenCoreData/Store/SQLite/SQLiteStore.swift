@@ -115,6 +115,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return try reader.lock.withLock { try body(reader.connection) }
     }
 
+    /// The reader connections beside the writer (`NSPersistentStoreConnectionPoolMaxSizeKey`).
+    var readerConnectionCount: Int { readers.count }
+
     /// Runs `body` on the writer connection.
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try writerLock.withLock { try body(connection) }

@@ -1,0 +1,46 @@
+import Foundation
+
+// Core Data's store option and metadata keys beyond the SQLite ones declared beside NSPersistentStore.
+
+/// Mirrors `NSStoreTypeKey`: the store type in a store's metadata (`"SQLite"`, `"Binary"`, …).
+public let NSStoreTypeKey = "NSStoreType"
+/// Mirrors `NSStoreUUIDKey`: the store's UUID in its metadata (``NSPersistentStore/identifier``).
+public let NSStoreUUIDKey = "NSStoreUUID"
+
+/// Mirrors `NSSQLiteAnalyzeOption`: set to true, the SQLite store runs `ANALYZE` when it is added, so that
+/// SQLite's planner has statistics about the indexes. Ignored for a read-only store.
+public let NSSQLiteAnalyzeOption = "NSSQLiteAnalyzeOption"
+/// Mirrors `NSSQLiteManualVacuumOption`: set to true, the SQLite store runs `VACUUM` (rebuilding the file
+/// without free pages) when it is added. Ignored for a read-only store.
+public let NSSQLiteManualVacuumOption = "NSSQLiteManualVacuumOption"
+/// Mirrors `NSPersistentStoreConnectionPoolMaxSizeKey`: the most connections the SQLite store opens to
+/// its file, the writer included (an `NSNumber`; 3 without it). With 1 every read waits for the writer's
+/// connection; with more, reads run beside a save on their own connections (WAL).
+public let NSPersistentStoreConnectionPoolMaxSizeKey = "NSPersistentStoreConnectionPoolMaxSizeKey"
+/// Mirrors `NSPersistentStoreFileProtectionKey`. Linux has no data-protection classes: the option is
+/// accepted and has no effect; the store's files are created with the process's `umask`, as every other
+/// file (see docs/Store.md).
+public let NSPersistentStoreFileProtectionKey = "NSPersistentStoreFileProtectionKey"
+/// Mirrors `NSMigratePersistentStoresAutomaticallyOption` (``NSPersistentStoreDescription/shouldMigrateStoreAutomatically``).
+/// Migration is not built yet: a store whose model differs from the coordinator's is refused with
+/// `NSPersistentStoreIncompatibleVersionHashError` and left untouched, with or without the option.
+public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
+/// Mirrors `NSInferMappingModelAutomaticallyOption` (``NSPersistentStoreDescription/shouldInferMappingModelAutomatically``).
+/// See ``NSMigratePersistentStoresAutomaticallyOption``: migration is not built yet.
+public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
+
+extension NSPersistentStoreDescription {
+    /// Mirrors `shouldMigrateStoreAutomatically`: `NSMigratePersistentStoresAutomaticallyOption` in
+    /// `options`, true unless set otherwise (as Core Data's descriptions).
+    public var shouldMigrateStoreAutomatically: Bool {
+        get { options[NSMigratePersistentStoresAutomaticallyOption].map { StoreOpenOptions.flag($0) } ?? true }
+        set { setOption(NSNumber(value: newValue), forKey: NSMigratePersistentStoresAutomaticallyOption) }
+    }
+
+    /// Mirrors `shouldInferMappingModelAutomatically`: `NSInferMappingModelAutomaticallyOption` in
+    /// `options`, true unless set otherwise (as Core Data's descriptions).
+    public var shouldInferMappingModelAutomatically: Bool {
+        get { options[NSInferMappingModelAutomaticallyOption].map { StoreOpenOptions.flag($0) } ?? true }
+        set { setOption(NSNumber(value: newValue), forKey: NSInferMappingModelAutomaticallyOption) }
+    }
+}
