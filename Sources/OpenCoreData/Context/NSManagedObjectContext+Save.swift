@@ -58,7 +58,9 @@ extension NSManagedObjectContext {
         }
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let draft = try prepareSave(policy: policy)
-        let storeIdentifier = try coordinator.backend().identifier
+        let backend = try coordinator.backend()
+        let storeIdentifier = backend.identifier
+        if backend.needsSavedObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
         let outcome = try write(draft, to: coordinator, policy: policy)
         // The store has committed: now the context follows.
@@ -75,7 +77,11 @@ extension NSManagedObjectContext {
     /// by `policy`. If it fails, the objects are put back as they were before the save (resolutions of
     /// conflicts and of uniqueness constraints undone).
     private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy) throws -> StoreSaveOutcome {
-        let (changes, byKey) = storeChanges(draft)
+        var (changes, byKey) = storeChanges(draft)
+        if try coordinator.backend().needsSavedObjects {
+            changes.insertedObjects = draft.inserted
+            changes.updatedObjects = draft.updated
+        }
         // Resolving conflicts changes the objects: what they were is kept, to restore if the save fails.
         var beforeResolution: [(NSManagedObject, [Value], [Value]?, Int64)] = []
         do {

@@ -252,19 +252,30 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Mirrors `obtainPermanentIDs(for:)`: gives inserted objects their store keys before saving.
+    /// Mirrors `obtainPermanentIDs(for:)`: gives inserted objects their store keys before saving. The
+    /// context's changed objects that name them (relationships) name them by the new keys from then on.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
-        let identifier = try coordinator.backend().identifier
+        let backend = try coordinator.backend()
+        let identifier = backend.identifier
         let temporary = objects.filter { $0.objectID.isTemporaryID }
         let groups = Dictionary(grouping: temporary) { $0.layout.rootEntityID }
+        var renamed: [(ObjectKey, ObjectKey)] = []
         for (root, group) in groups {
-            let keys = try coordinator.allocateKeys(root: root, count: group.count)
+            let keys = try backend.permanentKeys(for: group, root: root)
             for (object, pk) in zip(group, keys) {
-                if let key = object.assignedKey { registry[key] = nil }
+                if let key = object.assignedKey {
+                    registry[key] = nil
+                    renamed.append((key, .permanent(root: root, pk: pk)))
+                }
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: root, pk: pk), storeIdentifier: identifier)
                 if object.managedObjectContext === self { registry[object.objectID.key] = object }
             }
+        }
+        let renaming = KeyRenaming(renamed)
+        guard !renaming.isEmpty else { return }
+        for object in [inserted.objects, Array(touched.values)].joined() where !object.isFault && !object.layout.relationshipSlots.isEmpty {
+            object.values = renaming.apply(object.values, object.layout)
         }
     }
 

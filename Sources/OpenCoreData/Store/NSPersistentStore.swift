@@ -30,45 +30,123 @@ public let NSSQLitePragmasOption = "NSSQLitePragmasOption"
 /// with `NSPersistentStoreInvalidTypeError` and left untouched. Set it to `true` (a `Bool` or `NSNumber`).
 public let OpenCoreDataAdoptForeignDatabaseOption = "OpenCoreDataAdoptForeignDatabaseOption"
 
-/// Mirrors Core Data's `NSPersistentStore`: one store added to a coordinator.
-public class NSPersistentStore: NSObject, @unchecked Sendable {
+/// Mirrors Core Data's `NSPersistentStore`: one store added to a coordinator. The SQLite and in-memory
+/// stores are built in; apps add their own types by subclassing ``NSAtomicStore`` or ``NSIncrementalStore``
+/// and registering the class (``NSPersistentStoreCoordinator/registerStoreClass(_:type:)``).
+open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Mirrors `url`.
-    public let url: URL?
-    /// Mirrors `type`.
-    public let type: String
+    open var url: URL?
+    /// The type the store was added as.
+    var storedType: String
+    /// Mirrors `type`: the type the store was added as (subclasses may override it).
+    open var type: String { storedType }
     /// Mirrors `configurationName`.
-    public let configurationName: String
+    open var configurationName: String
     /// Mirrors `options`.
-    public let options: [AnyHashable: Any]?
-    let backend: any StoreBackend
+    open var options: [AnyHashable: Any]?
+    /// Mirrors `persistentStoreCoordinator`: the coordinator the store was made for.
+    public private(set) weak var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    /// What the coordinator asks of the store: set when the store is added (the SQLite store opens its
+    /// file; a custom store gets an adapter around it, see Store/Custom).
+    private var attachedBackend: (any StoreBackend)?
+    var backend: any StoreBackend { attachedBackend! }
     /// Not in Core Data: queries run on the store so far, for the tests, demos and benchmarks that count
     /// queries. A test hook, not API: behind `@_spi(StoreDiagnostics)`, so that only a file that says
     /// `@_spi(StoreDiagnostics) import OpenCoreData` sees it (the benchmarks are another package).
     @_spi(StoreDiagnostics) public var queryCount: Int { backend.queryCount }
 
-    private let versionHash: String
+    private var storedIdentifier: String?
+    private var storedMetadata: [String: Any]?
+    private var readOnlyFlag: Bool
 
-    init(type: String, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel, logger: Logger?) throws {
-        self.versionHash = model.versionHash
-        self.type = type
+    /// The built-in SQLite and in-memory stores.
+    init(type: String, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel, coordinator: NSPersistentStoreCoordinator?,
+         logger: Logger?) throws {
+        self.storedType = type
         self.url = url
         self.options = options
         self.configurationName = "PF_DEFAULT_CONFIGURATION_NAME"
-        self.backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, options: options, logger: logger)
+        self.persistentStoreCoordinator = coordinator
+        self.readOnlyFlag = false
+        let backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, options: options, logger: logger)
+        self.attachedBackend = backend
+        super.init()
+        storedMetadata = [NSStoreUUIDKey: backend.identifier, NSStoreTypeKey: type, "NSStoreModelVersionHash": model.versionHash]
+    }
+
+    /// Mirrors `init(persistentStoreCoordinator:configurationName:at:options:)`, the designated initializer
+    /// of custom stores: nothing is read yet (the coordinator calls ``loadMetadata()`` next). It is
+    /// `required` so that the coordinator can make a registered class by its type, which Swift allows
+    /// only through a required initializer: a subclass that writes this initializer says
+    /// `required init(…)` where Objective-C-era code says `override init(…)` (docs/Store.md).
+    public required init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+                         at url: URL, options: [AnyHashable: Any]? = nil) {
+        self.storedType = NSPersistentStoreCoordinator.registeredType(of: Self.self) ?? String(describing: Self.self)
+        self.url = url
+        self.options = options
+        self.configurationName = name ?? "PF_DEFAULT_CONFIGURATION_NAME"
+        self.persistentStoreCoordinator = root
+        self.readOnlyFlag = StoreOpenOptions.flag(options?[NSReadOnlyPersistentStoreOption])
         super.init()
     }
 
-    /// Mirrors `isReadOnly` (from `NSReadOnlyPersistentStoreOption`). Read-only here: Core Data lets it be
-    /// set, but our read-only store holds a read-only SQLite connection, so it is fixed when the store is added.
-    public var isReadOnly: Bool { backend.isReadOnly }
-
-    /// Mirrors `identifier`: the store's UUID, kept in its metadata.
-    public var identifier: String! { backend.identifier }
-
-    /// Mirrors `metadata`.
-    public var metadata: [String: Any]! {
-        [NSStoreUUIDKey: backend.identifier, NSStoreTypeKey: type, "NSStoreModelVersionHash": versionHash]
+    /// Mirrors `init(persistentStoreCoordinator:configurationName:URL:options:)`, the older spelling.
+    public convenience init(persistentStoreCoordinator root: NSPersistentStoreCoordinator?, configurationName name: String?,
+                            URL url: URL, options: [AnyHashable: Any]?) {
+        self.init(persistentStoreCoordinator: root, configurationName: name, at: url, options: options)
     }
+
+    /// Mirrors `isReadOnly` (from `NSReadOnlyPersistentStoreOption`). Setting it true makes later saves
+    /// throw before anything is written; a SQLite store opened read-only stays read-only.
+    open var isReadOnly: Bool {
+        get { readOnlyFlag || (attachedBackend?.isReadOnly ?? false) }
+        set { readOnlyFlag = newValue }
+    }
+
+    /// Mirrors `identifier`: the store's UUID (`NSStoreUUIDKey` of its metadata).
+    open var identifier: String! {
+        get { storedIdentifier ?? (metadata?[NSStoreUUIDKey] as? String) ?? attachedBackend?.identifier }
+        set { storedIdentifier = newValue }
+    }
+
+    /// Mirrors `metadata`: the store's metadata (`NSStoreTypeKey`, `NSStoreUUIDKey`, …). A custom store
+    /// sets it in ``loadMetadata()``. Setting it on a SQLite store keeps the dictionary for this process
+    /// only: Core Data's metadata table is issue #33's.
+    open var metadata: [String: Any]! {
+        get { storedMetadata }
+        set { storedMetadata = newValue }
+    }
+
+    /// Mirrors `loadMetadata()`: a custom store reads its metadata here (and must set ``metadata``, with
+    /// `NSStoreTypeKey` and `NSStoreUUIDKey`); the coordinator calls it when the store is added. The
+    /// built-in stores have read theirs when they opened.
+    open func loadMetadata() throws {}
+
+    /// Mirrors `didAdd(to:)`: called once the coordinator holds the store.
+    open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
+
+    /// Mirrors `willRemove(from:)`: called before the coordinator lets the store go.
+    open func willRemove(from coordinator: NSPersistentStoreCoordinator?) {}
+
+    /// Mirrors `metadataForPersistentStore(with:)`: a store type's metadata without adding the store. The
+    /// base class reads a SQLite store's; custom store classes override it.
+    open class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
+        try SQLiteStore.readMetadata(at: url)
+    }
+
+    /// Mirrors `setMetadata(_:forPersistentStoreAt:)`. The base class throws: a SQLite store's metadata is
+    /// written when a store is added or saved (issue #33 brings Core Data's metadata table); custom store
+    /// classes override it.
+    open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
+        throw CoreDataError(NSPersistentStoreOperationError, "\(self) cannot write metadata into the file at \(url.path) without adding the store")
+    }
+
+    /// Mirrors `migrationManagerClass()`: the class that migrates stores of this type. Migration is issue
+    /// #34's; until then this is the store class itself, which migrates nothing.
+    open class func migrationManagerClass() -> AnyClass { self }
+
+    /// Attaches what the coordinator reads and writes through (custom stores, once loaded).
+    func attach(_ backend: any StoreBackend) { attachedBackend = backend }
 }
 
 /// Mirrors Core Data's `NSPersistentStoreDescription`: how to add a store.

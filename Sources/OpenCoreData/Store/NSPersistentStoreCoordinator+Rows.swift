@@ -64,12 +64,14 @@ extension NSPersistentStoreCoordinator {
         try backend().fetchColumns(plan, columns, row: row)
     }
 
-    /// Reserves primary keys of a hierarchy.
-    func allocateKeys(root: Int, count: Int) throws -> [Int64] { try backend().allocateKeys(root: root, count: count) }
 
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
-        var outcome = try backend().save(changes, resolve: resolve)
+        let store = try store()
+        if store.isReadOnly, !store.backend.isReadOnly {  // set read-only after it was added
+            throw CoreDataError(NSPersistentStoreSaveError, "cannot save: the store at \(store.url?.path ?? "?") was set read-only; nothing was written")
+        }
+        var outcome = try store.backend.save(changes, resolve: resolve)
         // Rows name objects inserted by this save by their new keys from now on.
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
         let renamed = outcome.renaming

@@ -5,7 +5,7 @@ import Synchronization
 /// Mirrors Core Data's `NSPersistentStoreCoordinator`: the model and the store(s) behind one or more
 /// contexts. It serializes access to the store. One store per coordinator (configurations that split
 /// entities across stores are not supported yet).
-public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
+open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Mirrors `managedObjectModel`.
     public let managedObjectModel: NSManagedObjectModel
     private var stores: [NSPersistentStore] = []
@@ -44,7 +44,8 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
                                    options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
-        guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType else {
+        let custom = Self.registeredClass(for: storeType)
+        guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType || custom != nil else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }
         if storeType == NSSQLiteStoreType, storeURL == nil {
@@ -55,12 +56,18 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             guard stores.isEmpty else {
                 throw CoreDataError(NSPersistentStoreOperationError, "This coordinator already has a store; one store per coordinator is supported")
             }
-            let debug = (options?["OpenCoreDataSQLDebug"] as? Bool) ?? SQLDebug.isEnabled
-            let store = try NSPersistentStore(type: storeType, url: storeURL, options: options, model: managedObjectModel,
+            let store: NSPersistentStore
+            if let custom {
+                store = try makeCustomStore(custom, type: storeType, configuration: configuration, url: storeURL, options: options)
+            } else {
+                let debug = (options?["OpenCoreDataSQLDebug"] as? Bool) ?? SQLDebug.isEnabled
+                store = try NSPersistentStore(type: storeType, url: storeURL, options: options, model: managedObjectModel, coordinator: self,
                                               logger: debug ? SQLDebug.logger : nil)
+            }
             stores.append(store)
             return store
         }
+        store.didAdd(to: self)
         NotificationCenter.default.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self,
                                         userInfo: [NSAddedPersistentStoresKey: [store]])
         return store
@@ -92,6 +99,7 @@ public class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         let center = NotificationCenter.default
         center.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)
         center.post(name: .NSPersistentStoreCoordinatorStoresWillChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
+        store.willRemove(from: self)
         lock.withLock { stores.removeAll { $0 === store } }
         center.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
     }

@@ -44,6 +44,18 @@ protocol StoreBackend: AnyObject, Sendable {
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome
     /// The save generation: advanced by every save transaction (the controller's cache compares it).
     func generation() throws -> Int64
+    /// Permanent keys for some inserted objects of one hierarchy (`obtainPermanentIDs(for:)`).
+    func permanentKeys(for objects: [NSManagedObject], root: Int) throws -> [Int64]
+    /// Whether saves must name their objects (``StoreChanges/insertedObjects``), which then have permanent
+    /// IDs before the store is written: custom stores hand the objects to the app's store class.
+    var needsSavedObjects: Bool { get }
+}
+
+extension StoreBackend {
+    func permanentKeys(for objects: [NSManagedObject], root: Int) throws -> [Int64] {
+        try allocateKeys(root: root, count: objects.count)
+    }
+    var needsSavedObjects: Bool { false }
 }
 
 /// One row as a store hands it over: its key, entity number, row version (`Z_OPT`) and, when asked,
@@ -72,6 +84,10 @@ struct StoreChanges {
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
+    /// The inserted and updated objects, in the order of ``inserts`` and ``updates``: only for a store
+    /// that asks for them (``StoreBackend/needsSavedObjects``).
+    var insertedObjects: [NSManagedObject] = []
+    var updatedObjects: [NSManagedObject] = []
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
     /// Whether a row may name another object (only rows with relationships do), so that keys of inserted
     /// objects must be resolved or renamed.

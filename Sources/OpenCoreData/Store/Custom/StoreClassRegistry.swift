@@ -1,0 +1,53 @@
+import Foundation
+
+extension NSPersistentStoreCoordinator {
+    /// Store classes by type, registered with ``registerStoreClass(_:type:)``; the binary store is built in.
+    static let storeClasses = LockedValue<[String: NSPersistentStore.Type]>([NSBinaryStoreType: BinaryStore.self])
+
+    /// Mirrors `registerStoreClass(_:type:)`: stores added as `type` are made of `storeClass` (a subclass of
+    /// ``NSAtomicStore`` or ``NSIncrementalStore``); `nil` removes the registration. A class that is not
+    /// a persistent store class is ignored, as Core Data ignores it.
+    public class func registerStoreClass(_ storeClass: AnyClass?, type: NSPersistentStore.StoreType) {
+        registerStoreClass(storeClass, forStoreType: type.rawValue)
+    }
+
+    /// Mirrors `registerStoreClass(_:forStoreType:)`, the string spelling of ``registerStoreClass(_:type:)``.
+    public class func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String) {
+        guard storeType != NSSQLiteStoreType, storeType != NSInMemoryStoreType else { return }
+        let storeClass = storeClass.flatMap { $0 as? NSPersistentStore.Type }
+        storeClasses.withLock { $0[storeType] = storeClass }
+    }
+
+    /// The class registered for a store type, if any.
+    static func registeredClass(for type: String) -> NSPersistentStore.Type? {
+        storeClasses.withLock { $0[type] }
+    }
+
+    /// The type a class is registered for (the first, by name, when it is registered for several).
+    static func registeredType(of storeClass: NSPersistentStore.Type) -> String? {
+        storeClasses.withLock { classes in classes.filter { $0.value == storeClass }.keys.min() }
+    }
+
+    /// Makes, loads and attaches a store of a registered class: its metadata read (`loadMetadata()`),
+    /// then its adapter made (an atomic store loads its records).
+    func makeCustomStore(_ storeClass: NSPersistentStore.Type, type: String, configuration: String?, url: URL?,
+                         options: [AnyHashable: Any]?) throws -> NSPersistentStore {
+        guard let url else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "A store of type \(type) needs a URL")
+        }
+        let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configuration, at: url, options: options)
+        store.storedType = type
+        try store.loadMetadata()
+        if let stored = store.metadata?[NSStoreTypeKey] as? String, stored != type {
+            throw CoreDataError(NSPersistentStoreTypeMismatchError, "The store at \(url.path) is of type \(stored), not \(type).",
+                                userInfo: [NSFilePathErrorKey: url.path])
+        }
+        switch store {
+        case let atomic as NSAtomicStore: store.attach(try AtomicStoreBackend(atomic, model: managedObjectModel))
+        default:
+            throw CoreDataError(NSPersistentStoreInvalidTypeError,
+                                "\(storeClass) (registered for \(type)) is neither an NSAtomicStore nor an NSIncrementalStore subclass")
+        }
+        return store
+    }
+}
