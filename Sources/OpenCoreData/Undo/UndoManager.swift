@@ -210,6 +210,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
 
     /// Runs a group's operations inside a group of their own, which records what they register.
     private func perform(_ group: UndoGroup, undoing: Bool) {
+        let eventGroupWasOpen = eventGroupIsOpen
         setAside = openGroups
         openGroups = []
         if undoing { isUndoing = true } else { isRedoing = true }
@@ -221,6 +222,7 @@ open class UndoManager: NSObject, @unchecked Sendable {
         isRedoing = false
         openGroups = setAside
         setAside = []
+        eventGroupIsOpen = eventGroupWasOpen
     }
 
     // MARK: - Action names
