@@ -62,6 +62,7 @@ extension NSManagedObjectContext {
     /// same set in `DidSave` rather than hashing every object again, if it is still the whole list).
     func announcePendingChanges() -> AnnouncedInserts? {
         if !deletesToPropagate.isEmpty, propagatesDeletesAtEndOfEvent { propagateDeletes() }
+        if undoRecording != nil { registerUndoEvent() }
         let changes = unprocessed
         guard !changes.isEmpty else { return nil }
         unprocessed = UnannouncedChanges()

@@ -49,6 +49,9 @@ extension NSManagedObjectContext {
     /// is nothing to save (with empty sets; check `hasChanges` first to skip that work).
     public func save() throws {
         checkQueue("save()")
+        // A save is one event for the undo manager: the changes it records join one group.
+        undoRecording?.holdsEvent += 1
+        defer { if undoRecording != nil { endSaveEvent() } }
         // Even when nothing is left to write (an insert deleted again).
         let announced = announcePendingChanges()
         guard hasChanges else { return postEmptySave() }

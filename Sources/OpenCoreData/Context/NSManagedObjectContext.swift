@@ -72,6 +72,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
+    /// What the context records for its ``undoManager`` (`nil` when it has none).
+    var undoRecording: UndoRecording?
 
     /// Mirrors `init(_:)`: a context on the main queue or a private queue of its own.
     public convenience init(_ type: ConcurrencyType) {
@@ -199,6 +201,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if object.managedObjectContext === self, object.isInserted { return }
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext.")
+        undoRecording?.willChangeLife(of: object)
         let id = ObjectIdentifier(object)
         if object.lifecycle == .deleted, object.managedObjectContext === self {
             // Re-inserting an object deleted in this context undoes the delete.
@@ -206,6 +209,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             unprocessed.deleted[id] = nil
             return
         }
+        enterAsInserted(object)
+        object.awakeFromInsert()
+    }
+
+    /// Makes an object inserted in this context (without `awakeFromInsert()`).
+    func enterAsInserted(_ object: NSManagedObject) {
         object.managedObjectContext = self
         // Registered under its key if it has one; else when it is first given one (`objectKey`).
         if let key = object.assignedKey { registry[key] = object }
@@ -213,20 +222,25 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         setLifecycle(.inserted, of: object)
         object.insertIsUnannounced = true
         unprocessed.inserted.append(object)
-        object.awakeFromInsert()
     }
 
     /// Mirrors `delete(_:)`. Deleting an object inserted and not yet saved simply forgets it.
     open func delete(_ object: NSManagedObject) {
         checkQueue("delete(_:)")
         precondition(object.managedObjectContext === self, "delete(_:) of an object of another context")
-        let id = ObjectIdentifier(object)
         guard !object.isDeleted else { return }
+        undoRecording?.willChangeLife(of: object)
         // As in Core Data, a fault fires first: the delete needs the row version it read (a fault
         // deleted unread would look like a conflict at save).
         if object.isFault { object.fireFault() }
         object.prepareForDeletion()
         if !object.layout.relationshipSlots.isEmpty { deletesToPropagate.append(object) }
+        markDeleted(object)
+    }
+
+    /// Makes an object deleted (an inserted one forgotten), without its delete rules.
+    func markDeleted(_ object: NSManagedObject) {
+        let id = ObjectIdentifier(object)
         if object.isInserted {
             if let key = object.assignedKey { registry[key] = nil }
             setLifecycle(.removed, of: object)
@@ -279,8 +293,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Mirrors `rollback()`: forgets inserted objects, restores deleted and updated ones to their saved values.
+    /// Mirrors `rollback()`: forgets inserted objects, restores deleted and updated ones to their saved
+    /// values, and empties the undo manager's stacks (`removeAllActions()`).
     open func rollback() {
+        if undoRecording != nil { clearUndo(everything: true) }
         for object in inserted.objects {
             object.insertIsUnannounced = false
             if let key = object.assignedKey { registry[key] = nil }
@@ -300,8 +316,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `reset()`: forgets every registered object (they become unusable), posting
-    /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`.
+    /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`. The undo manager forgets this context's
+    /// operations (`removeAllActions(withTarget:)`), which named those objects.
     open func reset() {
+        if undoRecording != nil { clearUndo(everything: false) }
         let objects = Array(registry.values) + inserted.objects
         registry.detachBatches(reset: true)
         for object in objects where !object.isBareBatchFault {

@@ -386,8 +386,10 @@ extension NSManagedObject {
         let type = layout.kinds[slot].attributeType
         let new = type.map { $0.holdsOwnRepresentation(raw) ? raw : $0.coerce(raw) ?? raw } ?? raw
         guard !values[slot].isIdentical(to: new) else { return }
+        let context = managedObjectContext
+        if let undo = context?.undoRecording { undo.willChange(self, slot: slot) }
         values[slot] = new
-        managedObjectContext?.objectDidChange(self, slot: slot)
+        context?.objectDidChange(self, slot: slot)
     }
 
     fileprivate func cast<T: NSManagedObject>(_ object: NSManagedObject, _ property: _ManagedMacroSupport.Property) -> T {
