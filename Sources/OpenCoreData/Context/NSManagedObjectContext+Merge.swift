@@ -217,16 +217,20 @@ extension NSManagedObjectContext {
         guard object.managedObjectContext === self, !object.isInserted, object.objectID.primaryKey != nil else { return }
         let key = object.objectID.key
         if !flag || object.isFault {
-            touched[ObjectIdentifier(object)] = nil
-            unprocessed.updated[ObjectIdentifier(object)] = nil
-            object.values = []
-            object.snapshot = nil
-            object.faultState = .fault
+            object.turnIntoFault {
+                touched[ObjectIdentifier(object)] = nil
+                unprocessed.updated[ObjectIdentifier(object)] = nil
+                object.clearSaveMarks()
+                object.values = []
+                object.snapshot = nil
+                object.faultState = .fault
+            }
             persistentStoreCoordinator?.forgetCachedRow(key)
             return
         }
         guard let row = try? persistentStoreCoordinator?.loadRows([key], bypassingCache: true)[key], let values = row.values else { return }
         absorb(object, .init(id: object.objectID, values: values, version: row.version, changedSlots: []))
+        object.snapshotEventsDidApply(.refresh)
     }
 
     /// Mirrors `refreshAllObjects()`: objects with unsaved changes reread their rows and keep the changes;

@@ -54,7 +54,7 @@ extension NSManagedObjectContext {
         defer { if undoRecording != nil { endSaveEvent() } }
         // Even when nothing is left to write (an insert deleted again).
         let announced = announcePendingChanges()
-        guard hasChanges else { return postEmptySave() }
+        guard hasChanges || (parent == nil && hasObjectsMarkedForSave) else { return postEmptySave() }
         if let parent { return try saveToParent(parent) }
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSPersistentStoreSaveError, "The context has no persistent store coordinator.")
@@ -65,7 +65,7 @@ extension NSManagedObjectContext {
         let storeIdentifier = backend.identifier
         if backend.needsSavedObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
-        let outcome = try write(draft, to: coordinator, policy: policy)
+        let (outcome, resolved) = try write(draft, to: coordinator, policy: policy)
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)
         let insertedIDs = adoptInserted(draft, outcome, storeIdentifier: storeIdentifier, into: &saved)
@@ -74,12 +74,14 @@ extension NSManagedObjectContext {
             adoptDerivedRows(outcome.derivedRows, storeIdentifier: storeIdentifier, saved: &saved, skipping: draft.all.joined())
         }
         finishSave(saved, draft, insertedSet: announced?.mark == draft.mark ? announced?.objects : nil, insertedIDs: insertedIDs)
+        for object in resolved { object.snapshotEventsDidApply(.mergePolicy) }
     }
 
     /// Hands the draft to the store: one transaction, in which the conflicts the store finds are resolved
     /// by `policy`. If it fails, the objects are put back as they were before the save (resolutions of
     /// conflicts and of uniqueness constraints undone).
-    private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy) throws -> StoreSaveOutcome {
+    /// Returns the store's outcome and the objects whose conflicts the policy resolved.
+    private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy) throws -> (StoreSaveOutcome, [NSManagedObject]) {
         var (changes, byKey) = storeChanges(draft)
         if try coordinator.backend().needsSavedObjects {
             changes.insertedObjects = draft.inserted
@@ -88,7 +90,7 @@ extension NSManagedObjectContext {
         // Resolving conflicts changes the objects: what they were is kept, to restore if the save fails.
         var beforeResolution: [(NSManagedObject, [Value], [Value]?, Int64)] = []
         do {
-            return try coordinator.save(changes) { conflicts in
+            let outcome = try coordinator.save(changes) { conflicts in
                 let list = conflicts.map { c -> NSMergeConflict in
                     let object = byKey[c.key]!
                     beforeResolution.append((object, object.values, object.snapshot, object.version))
@@ -98,6 +100,7 @@ extension NSManagedObjectContext {
                 try policy.resolve(optimisticLockingConflicts: list)
                 return Self.decisions(conflicts, objects: byKey, type: policy.mergeType)
             }
+            return (outcome, beforeResolution.map(\.0))
         } catch {
             for (object, values, snapshot, version) in beforeResolution {
                 object.values = values
@@ -268,6 +271,7 @@ extension NSManagedObjectContext {
             setLifecycle(.removed, of: object)
             saved.deleted.append(object.objectID)
         }
+        for object in draft.updated { object.clearSaveMarks() }
         touched.removeAll()
         postDidSave(saved, inserted: insertedSet ?? Set(draft.inserted), insertedIDs: insertedIDs ?? Set(saved.inserted.map(\.id)),
                     updated: draft.updated, deleted: draft.deleted)

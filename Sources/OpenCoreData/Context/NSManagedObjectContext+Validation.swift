@@ -51,25 +51,60 @@ extension NSManagedObjectContext {
         if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
         let values = object.values
         for (slot, attribute) in layout.validatedAttributes {
-            let value = values[slot]
-            if value.isNull {
-                if !attribute.isOptional {
-                    errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError,
-                                                "\(entityName).\(attribute.name) is a required value.",
-                                                userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name]))
-                }
-            } else if !attribute.attributeType.holdsOwnRepresentation(value), attribute.attributeType.coerce(value) != value {
-                let problem = value.isNaN
-                    ? "is NaN (not a number), which a SQLite store cannot keep (SQLite stores NaN as NULL)"
-                    : "must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value)))"
-                errors.append(CoreDataError(NSManagedObjectValidationError,
-                                            "\(entityName).\(attribute.name) \(problem).",
-                                            userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name,
-                                                       NSValidationValueErrorKey: value.anyValue ?? NSNull()]))
-            } else if !attribute.validationPredicates.isEmpty {
-                errors += attribute.validationErrors(for: value, object: object, entityName: entityName)
-            }
+            errors += attributeErrors(values[slot], attribute, object: object, entityName: entityName)
         }
         return errors
+    }
+
+    /// The model's rules for one attribute's value (``propertyErrors(_:)``, and `validateValue(_:forKey:)`).
+    @inline(__always)
+    static func attributeErrors(_ value: Value, _ attribute: NSAttributeDescription, object: NSManagedObject, entityName: String) -> [CoreDataError] {
+        var errors: [CoreDataError] = []
+        if value.isNull {
+            if !attribute.isOptional {
+                errors.append(CoreDataError(NSValidationMissingMandatoryPropertyError,
+                                            "\(entityName).\(attribute.name) is a required value.",
+                                            userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name]))
+            }
+        } else if !attribute.attributeType.holdsOwnRepresentation(value), attribute.attributeType.coerce(value) != value {
+            let problem = value.isNaN
+                ? "is NaN (not a number), which a SQLite store cannot keep (SQLite stores NaN as NULL)"
+                : "must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value)))"
+            errors.append(CoreDataError(NSManagedObjectValidationError,
+                                        "\(entityName).\(attribute.name) \(problem).",
+                                        userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: attribute.name,
+                                                   NSValidationValueErrorKey: value.anyValue ?? NSNull()]))
+        } else if !attribute.validationPredicates.isEmpty {
+            errors += attribute.validationErrors(for: value, object: object, entityName: entityName)
+        }
+        return errors
+    }
+
+    /// The model's rules for a value given for a relationship (`validateValue(_:forKey:)`): required, and
+    /// a to-many's count within its bounds.
+    static func relationshipErrors(_ value: Any?, _ d: NSRelationshipDescription, object: NSManagedObject, entityName: String) -> [CoreDataError] {
+        let info: [String: Any] = [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: d.name]
+        let unwrapped = value.flatMap { $0 is NSNull ? nil : $0 }
+        guard d.isToMany else {
+            return d.isOptional || unwrapped != nil ? []
+                : [CoreDataError(NSValidationMissingMandatoryPropertyError, "\(entityName).\(d.name) is a required value.", userInfo: info)]
+        }
+        let count: Int
+        switch unwrapped {
+        case let s as NSSet: count = s.count
+        case let s as NSOrderedSet: count = s.count
+        case let a as [Any]: count = a.count
+        case let s as Set<AnyHashable>: count = s.count
+        default: count = 0
+        }
+        if count < d.minCount, !(d.isOptional && count == 0) {
+            return [CoreDataError(NSValidationRelationshipLacksMinimumCountError,
+                                  "\(entityName).\(d.name) has \(count) object\(count == 1 ? "" : "s"), fewer than its minimum count \(d.minCount).", userInfo: info)]
+        }
+        if d.maxCount > 0, count > d.maxCount {
+            return [CoreDataError(NSValidationRelationshipExceedsMaximumCountError,
+                                  "\(entityName).\(d.name) has \(count) objects, more than its maximum count \(d.maxCount).", userInfo: info)]
+        }
+        return []
     }
 }

@@ -67,6 +67,21 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// `processPendingChanges()`, which runs before each save and whenever you call it.
     public var propagatesDeletesAtEndOfEvent = true
 
+    /// Mirrors `shouldDeleteInaccessibleFaults`: when a fault fires and its row is gone from the store,
+    /// true (the default) makes the object deleted (nil and zero values, in `deletedObjects`, not
+    /// validated, gone at the next save); false leaves it holding nils, not deleted, and a save of changes
+    /// to it reports the conflict (Core Data raises instead, which Swift cannot catch).
+    public var shouldDeleteInaccessibleFaults = true
+
+    /// Mirrors `shouldHandleInaccessibleFault(_:for:triggeredByProperty:)`: asked when a fault's row is
+    /// gone whether to make the object deleted (see ``shouldDeleteInaccessibleFaults``). The default logs
+    /// and answers ``shouldDeleteInaccessibleFaults``. `property` is always nil here (Core Data passes nil
+    /// when it cannot tell which property fired the fault).
+    open func shouldHandleInaccessibleFault(_ fault: NSManagedObject, for oid: NSManagedObjectID,
+                                            triggeredByProperty property: NSPropertyDescription?) -> Bool {
+        defaultHandlesInaccessibleFault(fault, oid)
+    }
+
     /// Mirrors `userInfo`: the context's own dictionary, for whatever the app keeps with it.
     public private(set) lazy var userInfo = NSMutableDictionary()
 
@@ -303,16 +318,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             object.managedObjectContext = nil
             setLifecycle(.new, of: object)
         }
+        let restored = Array(deleted.values) + touched.values.filter { !$0.isDeleted }
         for object in deleted.values {
             setLifecycle(.persisted, of: object)
             if !object.isFault, let snapshot = object.snapshot { object.values = snapshot }
         }
         for object in touched.values where !object.isFault {
             if let snapshot = object.snapshot { object.values = snapshot }
+            object.clearSaveMarks()
         }
         touched.removeAll()
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
+        for object in restored { object.snapshotEventsDidApply(.rollback) }
     }
 
     /// Mirrors `reset()`: forgets every registered object (they become unusable), posting
@@ -355,16 +373,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             prefetching = batch.prefetch
             chunk = BatchChunk(batch, range)
         }
+        var failed = false
         do {
             try readRows(of: group)
             if let chunk { markBatch(chunk, of: group) }
             try prefetch(prefetching, for: group)
         } catch {
             // Core Data raises here; a fault whose row cannot be read holds nils (below).
+            failed = true
         }
         if object.isFault {
             object.takeRow(object.layout.properties.map { _ in .null }, version: 0)
             object.faultState = .rowGone
+            if !failed { inaccessibleFaultFired(object) }
         }
     }
 

@@ -55,7 +55,7 @@ extension NSManagedObjectContext {
     private func pendingChanges() -> SaveDraft {
         let byKey: (NSManagedObject, NSManagedObject) -> Bool = { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
         return SaveDraft(inserted: inserted.objects,
-                         updated: touched.values.filter { $0.isUpdated && !$0.isDeleted }.sorted(by: byKey),
+                         updated: touched.values.filter { ($0.isUpdated || $0.isMarkedForSave) && !$0.isDeleted }.sorted(by: byKey),
                          deleted: deleted.values.sorted(by: byKey),
                          mark: inserted.mark)
     }

@@ -187,7 +187,13 @@ enum ManagedClasses {
         for member in members(of: cls) {
             let owner = NSStringFromClass(member.owner)
             let what = member.declaration
-            var property = byName[member.name]
+            // `primitiveName` beside `name`: Core Data's primitive accessor of attribute `name`.
+            let (modelName, isPrimitive) = _ManagedMacroSupport.Property.modelName(of: member.name, in: byName)
+            var property = byName[modelName]
+            if isPrimitive, let p = property, !(p is NSAttributeDescription) {
+                problems.append("class \(owner), @Managed \(what), entity \(entityName): primitive accessors are supported for attributes only, and \(modelName) is not an attribute")
+                continue
+            }
             if property == nil, case .toMany = member.shape {
                 property = byName[member.name.prefix(1).lowercased() + member.name.dropFirst()]
             }

@@ -76,6 +76,19 @@ extension _ManagedMacroSupport {
         /// The slot of the property in the object's entity.
         @inline(__always)
         func slot(in object: NSManagedObject, _ expectation: Expectation) -> Int {
+            slotAndKind(in: object, expectation) & Self.slotMask
+        }
+
+        /// Whether the property is a primitive accessor (`primitiveName` of attribute `name`), with its slot.
+        @inline(__always)
+        func primitiveSlot(in object: NSManagedObject, _ expectation: Expectation) -> (slot: Int, isPrimitive: Bool) {
+            let packed = slotAndKind(in: object, expectation)
+            return (packed & Self.slotMask, packed & Self.primitiveBit != 0)
+        }
+
+        /// The slot, and ``primitiveBit`` for a primitive accessor.
+        @inline(__always)
+        private func slotAndKind(in object: NSManagedObject, _ expectation: Expectation) -> Int {
             // The cache is read first and the layout's serial after, with nothing in between that could
             // release the layout: the compiler then reads the serial without retaining the layout.
             let packed = cached.load(ordering: .relaxed)
@@ -83,11 +96,27 @@ extension _ManagedMacroSupport {
             return resolve(in: object, object.layout, expectation)
         }
 
+        private static let slotMask = 0x7F_FFFF
+        private static let primitiveBit = 0x80_0000
+
+        /// The model's name of a property declared `primitiveName` (Core Data's primitive accessor of
+        /// `name`), when the entity has no property of the declared name: `name`; else the declared name.
+        static func modelName<V>(of declared: String, in properties: [String: V]) -> (name: String, isPrimitive: Bool) {
+            guard properties[declared] == nil, declared.hasPrefix("primitive"), declared.count > 9 else { return (declared, false) }
+            let rest = declared.dropFirst(9)
+            let name = rest.prefix(1).lowercased() + rest.dropFirst()
+            return properties[name] == nil ? (declared, false) : (name, true)
+        }
+
         private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {
             let className = NSStringFromClass(type(of: object))
             let entityName = object.entity.name ?? "?"
+            let (name, isPrimitive) = Self.modelName(of: self.name, in: layout.slotByName)
             guard let slot = layout.slotByName[name] else {
                 fatalError("class \(className): @Managed property \(name) is not a property of entity \(entityName)")
+            }
+            guard !isPrimitive || expectation == .attribute else {
+                fatalError("class \(className): @Managed property \(self.name): primitive accessors are supported for attributes only, and \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
             }
             let fits: Bool
             switch (layout.kinds[slot], expectation) {
@@ -97,8 +126,9 @@ extension _ManagedMacroSupport {
             guard fits else {
                 fatalError("class \(className): @Managed property \(name) is declared as \(expectation), but \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
             }
-            if slot <= 0xFF_FFFF { cached.store(layout.serial << 24 | slot, ordering: .relaxed) }
-            return slot
+            let packed = slot | (isPrimitive ? Self.primitiveBit : 0)
+            if slot <= Self.slotMask { cached.store(layout.serial << 24 | packed, ordering: .relaxed) }
+            return packed
         }
     }
 }

@@ -105,12 +105,13 @@ extension _ManagedMacroSupport {
     /// the date that many seconds after 2001-01-01 00:00:00 UTC, as Core Data's scalar date accessors do.
     public static func set<T: AttributeValue>(_ object: NSManagedObject, _ value: T, _ property: Property) {
         object.checkQueue("@Managed property setter")
-        let slot = property.slot(in: object, .attribute)
+        let (slot, isPrimitive) = property.primitiveSlot(in: object, .attribute)
         var raw = value._managedStorageValue.value
         if case .double(let seconds) = raw, object.layout.kinds[slot].attributeType == .dateAttributeType {
             raw = .date(Date(timeIntervalSinceReferenceDate: seconds))
         }
-        object.setAttribute(slot, raw)
+        // A primitive accessor (`primitiveName`) sets the value without recording a change, as Core Data's.
+        if isPrimitive { object.setPrimitiveAttribute(slot, raw) } else { object.setAttribute(slot, raw) }
     }
 
     /// The getter of a `@Managed` property of a transformable attribute's custom type (see
@@ -131,12 +132,13 @@ extension _ManagedMacroSupport {
     /// The setter of a `@Managed` property of a transformable attribute's custom type.
     public static func set<T>(_ object: NSManagedObject, _ value: T, _ property: Property) {
         object.checkQueue("@Managed property setter")
-        let slot = property.slot(in: object, .attribute)
+        let (slot, isPrimitive) = property.primitiveSlot(in: object, .attribute)
         // A custom transformer gets the value whole, as through `setValue(_:forKey:)`; for the default one
         // (`NSSecureUnarchiveFromData`) the value becomes data here (`NSCoding` or `Codable`), which it keeps.
-        let transformer = (object.entity.propertiesByName[property.name] as? NSAttributeDescription)?.valueTransformerName ?? ""
+        let transformer = (object.layout.properties[slot] as? NSAttributeDescription)?.valueTransformerName ?? ""
         let custom = !transformer.isEmpty && transformer != "NSSecureUnarchiveFromData"
-        object.setAttribute(slot, custom ? TransformableValue.slotValue(value) : ManagedTransform.encode(value, property: property.name))
+        let raw = custom ? TransformableValue.slotValue(value) : ManagedTransform.encode(value, property: property.name)
+        if isPrimitive { object.setPrimitiveAttribute(slot, raw) } else { object.setAttribute(slot, raw) }
     }
 
     // MARK: - To-one relationships

@@ -243,11 +243,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         case .full(let state, _): return state.isFault
         }
     }
-    /// Mirrors `isUpdated`: saved before, and some value differs from the saved one.
+    /// Mirrors `isUpdated`: saved before, and some value differs from the saved one (or an unmodeled
+    /// property changed, see ``contextShouldIgnoreUnmodeledPropertyChanges``).
     public var isUpdated: Bool {
         guard lifecycle != .inserted, !isFault, let snapshot else { return false }
-        return snapshot != values
+        return snapshot != values || existingExtras?.changedUnmodeled == true
     }
+    /// Mirrors `faultingState`: 0 when the object is realized and not turning into or out of a fault,
+    /// nonzero otherwise (here: 1 for a fault, 2 while it turns into one).
+    public var faultingState: Int { currentFaultingState }
     /// Mirrors `hasChanges`.
     public var hasChanges: Bool { isInserted || isDeleted || isUpdated }
     /// Mirrors `hasPersistentChangedValues`.
@@ -423,8 +427,57 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Mirrors `primitiveValue(forKey:)`.
     open func primitiveValue(forKey key: String) -> Any? { value(forKey: key) }
 
-    /// Mirrors `setPrimitiveValue(_:forKey:)`.
-    open func setPrimitiveValue(_ value: Any?, forKey key: String) { setValue(value, forKey: key) }
+    /// Mirrors `setPrimitiveValue(_:forKey:)`: sets an attribute's value without recording a change (no
+    /// `ObjectsDidChange`, not in the context's `updatedObjects`, not saved unless the object is saved
+    /// for another change), as Core Data's primitive setters do; wrap it in ``willChangeValue(forKey:)``
+    /// and ``didChangeValue(forKey:)`` to record it. A relationship's primitive set keeps its inverse and
+    /// records the change, as ``setValue(_:forKey:)`` does (Core Data leaves the inverse to the caller).
+    /// An unknown key traps.
+    open func setPrimitiveValue(_ value: Any?, forKey key: String) { setPrimitive(value, forKey: key) }
+
+    // MARK: - Key-value hooks (what they do: NSManagedObject+KeyValueHooks.swift; no KVO on Linux)
+
+    /// Mirrors `contextShouldIgnoreUnmodeledPropertyChanges`: whether a change of a property the entity
+    /// does not model, announced with ``willChangeValue(forKey:)`` / ``didChangeValue(forKey:)``, leaves
+    /// the object unchanged (true, the default) or makes it updated (false: override it in a subclass);
+    /// such an object is saved like any updated one (its row version advances).
+    open class var contextShouldIgnoreUnmodeledPropertyChanges: Bool { true }
+    /// Mirrors `willAccessValue(forKey:)`: fires the fault if the object is one (also for `nil`), so that
+    /// ``primitiveValue(forKey:)`` after it reads the object's values.
+    open func willAccessValue(forKey key: String?) { if isFault { fireFault() } }
+    /// Mirrors `didAccessValue(forKey:)`. Linux has no key-value observing to notify: it does nothing.
+    open func didAccessValue(forKey key: String?) {}
+    /// Mirrors `willChangeValue(forKey:)`: a custom setter calls it before ``setPrimitiveValue(_:forKey:)``;
+    /// the object keeps the key's value until ``didChangeValue(forKey:)``.
+    open func willChangeValue(forKey key: String) { noteWillChange(key) }
+    /// Mirrors `didChangeValue(forKey:)`: records the change of the key exactly as ``setValue(_:forKey:)``
+    /// does (the object becomes updated, `ObjectsDidChange` and fetched results controllers see it, the
+    /// save writes it), unless the value is the one ``willChangeValue(forKey:)`` saw.
+    open func didChangeValue(forKey key: String) { recordDidChange(key) }
+    /// Mirrors `willChangeValue(forKey:withSetMutation:using:)`: a custom to-many accessor calls it before
+    /// changing the relationship.
+    open func willChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind, using inObjects: Set<AnyHashable>) {
+        noteWillChange(inKey)
+    }
+    /// Mirrors `didChangeValue(forKey:withSetMutation:using:)`: the relationship ends as the mutation makes
+    /// it, inverses following (applied here unless a primitive set did it: on Linux ``primitiveValue(forKey:)``
+    /// of a to-many is a copy, not Core Data's live mutable set), and the change is recorded.
+    open func didChangeValue(forKey inKey: String, withSetMutation inMutationKind: NSKeyValueSetMutationKind, using inObjects: Set<AnyHashable>) {
+        applySetMutation(inKey, inMutationKind, inObjects)
+        recordDidChange(inKey)
+    }
+    /// Mirrors `validateValue(_:forKey:)`: coerces the value to the attribute's type (handing the coerced
+    /// value back) and checks the model's rules for the key, throwing what a save would (one error, or
+    /// `NSValidationMultipleErrorsError`). Override it to add rules of a key. A save validates through
+    /// ``validateForInsert()`` / ``validateForUpdate()``, which apply the same rules without calling this.
+    open func validateValue(_ value: AutoreleasingUnsafeMutablePointer<AnyObject?>, forKey key: String) throws {
+        try validateModelRules(value, forKey: key)
+    }
+    /// ``validateValue(_:forKey:)`` called as on Apple's platforms, `try object.validateValue(&value,
+    /// forKey:)` (Swift converts `&value` to its own pointer types only). Not in Core Data.
+    public func validateValue(_ value: inout AnyObject?, forKey key: String) throws {
+        try withUnsafeMutablePointer(to: &value) { try validateValue(AutoreleasingUnsafeMutablePointer($0), forKey: key) }
+    }
 
     /// Mirrors `changedValues()`: the keys whose values differ from the saved ones (all set values of
     /// an inserted object), with their new values.
@@ -484,6 +537,16 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     open func didSave() {}
     /// Mirrors `prepareForDeletion()`.
     open func prepareForDeletion() {}
+    /// Mirrors `willTurnIntoFault()`: called before the object turns into a fault (`refresh(_:mergeChanges:
+    /// false)`, `refreshAllObjects()`); its values are still readable. Does nothing by default.
+    open func willTurnIntoFault() {}
+    /// Mirrors `didTurnIntoFault()`: called after the object turned into a fault, to clear caches.
+    open func didTurnIntoFault() {}
+    /// Mirrors `awake(fromSnapshotEvents:)`: called after the context reset the object's values from a
+    /// snapshot: `.rollback` (`rollback()`), `.refresh` (`refresh(_:mergeChanges: true)`), `.mergePolicy`
+    /// (a save's merge policy resolved a conflict of the object), the undo events (undo). Set values
+    /// here with ``setPrimitiveValue(_:forKey:)`` so that they are not recorded as changes.
+    open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
 
     private static func describe(_ value: Value) -> String {
         if value.isToManyFault { return "<relationship fault>" }

@@ -37,6 +37,9 @@ final class ObjectState {
     var insertionIndex = 0
     var lifecycle: Lifecycle
     var insertIsUnannounced = false
+    /// What few objects need (observation info, pending `willChangeValue` calls, save marks), made on
+    /// first use so that an object pays one word for it (see ``ObjectExtras``).
+    var extras: ObjectExtras?
 
     /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place (why: Benchmarks/README.md).
     var isFault: Bool {
