@@ -99,6 +99,35 @@ struct ObjectHooksTests {
         return try #require(context.fetch(request).first)
     }
 
+    /// Undo and redo tell the objects they restored which kind of change was undone.
+    @Test func undoAwakensObjectsWithUndoEvents() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let (container, note) = try setUp(store)
+        let context = container.viewContext
+        context.undoManager = UndoManager()
+        note.title = "second"
+        context.processPendingChanges()
+        context.undo()
+        #expect(HookedNote.calls == ["awake \(NSSnapshotEventType.undoUpdate.rawValue) first"])
+        HookedNote.calls = []
+        context.delete(note)
+        context.processPendingChanges()
+        context.undo()
+        #expect(HookedNote.calls == ["awake \(NSSnapshotEventType.undoDeletion.rawValue) first"])
+        HookedNote.calls = []
+        let inserted = HookedNote(context: context)
+        inserted.title = "new"
+        context.processPendingChanges()
+        context.undo()
+        #expect(!inserted.isInserted)
+        #expect(HookedNote.calls == ["awake \(NSSnapshotEventType([.undoInsertion, .undoUpdate]).rawValue) nil"], "one call, both kinds")
+        HookedNote.calls = []
+        context.redo()
+        #expect(inserted.isInserted)
+        #expect(HookedNote.calls == ["awake \(NSSnapshotEventType([.undoDeletion, .undoUpdate]).rawValue) new"])
+    }
+
     @Test func snapshotEventRawValuesAreApples() {
         #expect(NSSnapshotEventType.undoInsertion.rawValue == 2)
         #expect(NSSnapshotEventType.undoDeletion.rawValue == 4)

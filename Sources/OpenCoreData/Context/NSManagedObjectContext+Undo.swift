@@ -112,6 +112,22 @@ extension NSManagedObjectContext {
         for change in event.values { restore(change.object, change.slot, change.value.slotValue) }
         for object in event.remove where isLive(object) { markDeleted(object) }
         _ = announcePendingChanges()
+        awakeUndone(event)
+    }
+
+    /// Tells each object the event touched what was undone (`awake(fromSnapshotEvents:)`), once, with
+    /// every kind that applies to it.
+    private func awakeUndone(_ event: ContextUndoEvent) {
+        var order: [NSManagedObject] = []
+        var events: [ObjectIdentifier: NSSnapshotEventType] = [:]
+        func note(_ object: NSManagedObject, _ kind: NSSnapshotEventType) {
+            if events[ObjectIdentifier(object)] == nil { order.append(object) }
+            events[ObjectIdentifier(object), default: []].insert(kind)
+        }
+        for object in event.revive { note(object, .undoDeletion) }
+        for object in event.remove { note(object, .undoInsertion) }
+        for change in event.values { note(change.object, .undoUpdate) }
+        for object in order { object.snapshotEventsDidApply(events[ObjectIdentifier(object)]!) }
     }
 
     private func currentUndoValue(_ object: NSManagedObject, _ slot: Int) -> UndoValue {
