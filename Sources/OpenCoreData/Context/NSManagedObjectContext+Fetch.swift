@@ -80,7 +80,8 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
-        let plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
+        var plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
+        if request.affectedStores != nil { plan.readsStore = request.reaches(coordinator.persistentStores.first) }
         return (plan, coordinator)
     }
 

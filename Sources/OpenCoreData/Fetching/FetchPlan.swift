@@ -37,6 +37,9 @@ struct FetchPlan {
     let batchSize: Int
     /// `relationshipKeyPathsForPrefetching` as a tree of relationships (empty: nothing to prefetch).
     let prefetch: [PrefetchNode]
+    /// Whether the store is searched: `false` when the request's `affectedStores` leave it out (the
+    /// coordinator then answers with no rows without asking the store).
+    var readsStore = true
 
     /// The same plan without its predicate (every row of the entity), for evaluating it in memory.
     func withoutPredicate() -> FetchPlan {

@@ -9,6 +9,7 @@ extension NSPersistentStoreCoordinator {
     /// The rows of a fetch. A fetch of values of at most ``RowCache/largestBatchCached`` rows feeds the
     /// row cache, so faults in other contexts then cost no query.
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
+        guard plan.readsStore else { return [] }
         let rows = try backend().fetchRows(plan, withValues: withValues, limited: limited)
         if withValues, rows.count <= RowCache.largestBatchCached {
             let root = plan.layout.rootEntityID
@@ -20,7 +21,8 @@ extension NSPersistentStoreCoordinator {
     /// The keys a plan matches, in its order, with their entities' runs (a batched fetch's first query;
     /// no values, so the row cache is not involved).
     func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
-        try backend().fetchKeys(plan)
+        guard plan.readsStore else { return ([], []) }
+        return try backend().fetchKeys(plan)
     }
 
     /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
@@ -57,10 +59,11 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// `count(for:)` in the store.
-    func countRows(_ plan: FetchPlan) throws -> Int { try backend().count(plan) }
+    func countRows(_ plan: FetchPlan) throws -> Int { plan.readsStore ? try backend().count(plan) : 0 }
 
     /// A dictionary-result fetch, row by row (the values buffer is reused for the next row).
     func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
+        guard plan.readsStore else { return }
         try backend().fetchColumns(plan, columns, row: row)
     }
 
