@@ -61,6 +61,7 @@ extension NSManagedObjectContext {
         let storeIdentifier = try coordinator.backend().identifier
         let read = draft.updated.map { $0.snapshot! }
         let outcome = try write(draft, to: coordinator, policy: policy)
+        advanceQueryGeneration()
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)
         let insertedIDs = adoptInserted(draft, outcome, storeIdentifier: storeIdentifier, into: &saved)

@@ -72,6 +72,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
+    /// The query generation the context is pinned to (see `+Generations`); `nil`: unpinned.
+    var queryGeneration: NSQueryGenerationToken?
 
     /// Mirrors `init(_:)`: a context on the main queue or a private queue of its own.
     public convenience init(_ type: ConcurrencyType) {
@@ -145,7 +147,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard objectID.primaryKey != nil, let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists.")
         }
-        guard let row = try coordinator.loadRows([objectID.key])[objectID.key] else {
+        guard let row = try readingStore({ try coordinator.loadRows([objectID.key])[objectID.key] }) else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
         return try registeredObject(for: row, keepingFault: false)
@@ -291,6 +293,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `reset()`: forgets every registered object (they become unusable), posting
     /// `ObjectsDidChange` with `NSInvalidatedAllObjectsKey`.
     open func reset() {
+        advanceQueryGeneration()
         let objects = Array(registry.values) + inserted.objects
         registry.detachBatches(reset: true)
         for object in objects where !object.isBareBatchFault {
@@ -347,6 +350,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return readRowsFromParent(parent, objects)
         }
         guard let coordinator = persistentStoreCoordinator else { return }
+        if queryGeneration != nil, QueryGenerationScope.snapshot == nil {
+            return try readingStore { try readRows(of: objects, bypassingCache: bypassingCache) }
+        }
         var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
         for object in objects {
             guard case .permanent(let root, let pk) = object.objectKey else { continue }

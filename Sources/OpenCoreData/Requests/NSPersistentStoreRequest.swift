@@ -39,3 +39,7 @@ open class NSPersistentStoreRequest: NSObject, @unchecked Sendable {
         return affectedStores.contains { $0 === store }
     }
 }
+
+/// Mirrors `NSPersistentStoreUnsupportedRequestTypeError` (134091): a request of a type the store (or
+/// `execute(_:)`) does not run.
+public let NSPersistentStoreUnsupportedRequestTypeError = 134091

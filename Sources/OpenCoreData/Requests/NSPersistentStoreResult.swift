@@ -44,7 +44,7 @@ open class NSPersistentStoreAsynchronousResult: NSPersistentStoreResult, @unchec
     }
 
     /// Whether `cancel()` (or the progress's `cancel()`) was called.
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    var isCancelled: Bool { state.withLock { $0.isCancelled } || progress?.isCancelled == true }
 
     private func markCancelled() { state.withLock { $0.isCancelled = true } }
 
