@@ -55,10 +55,10 @@ extension NSManagedObjectContext {
     /// Runs `block` as the context's block in flight: the thread running it is recorded (atomically) for
     /// the race check, and restored afterwards, so nested `performAndWait` blocks keep it.
     @inline(__always) func runningOnQueue<T>(_ block: () throws -> T) rethrows -> T {
-        guard concurrencyType != .confinementConcurrencyType else { return try block() }
+        guard concurrencyType != .confinementConcurrencyType else { return try PerformingContext.$current.withValue(self, operation: block) }
         let previous = blockThread.exchange(currentThreadToken(), ordering: .acquiringAndReleasing)
         defer { blockThread.store(previous, ordering: .releasing) }
-        return try block()
+        return try PerformingContext.$current.withValue(self, operation: block)
     }
 
     /// The queue check at a public entry point: one load of a static switch in release builds.

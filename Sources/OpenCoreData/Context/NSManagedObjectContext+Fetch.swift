@@ -7,7 +7,25 @@ extension NSManagedObjectContext {
     /// Throws if a key is not in the model (naming entity and key) or the results are not `ResultType`.
     public func fetch<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> [ResultType] {
         checkQueue("fetch(_:)")
-        let (plan, coordinator) = try prepare(request)
+        return try fetch(request, preloaded: nil)
+    }
+
+    /// `fetch(_:)` in the context's query generation, with what an asynchronous fetch read from the
+    /// store in the background (`nil`: read it now).
+    func fetch<ResultType>(_ request: NSFetchRequest<ResultType>, preloaded: PreloadedRows?) throws -> [ResultType] {
+        try readingStore { try fetchInGeneration(request, preloaded: preloaded) }
+    }
+
+    private func fetchInGeneration<ResultType>(_ request: NSFetchRequest<ResultType>, preloaded: PreloadedRows?) throws -> [ResultType] {
+        var (plan, coordinator) = try prepare(request)
+        plan.preloaded = preloaded
+        if let preloaded, parent == nil {
+            switch preloaded.content {
+            case .dictionaries(let dictionaries): return try cast(dictionaries)
+            case .count(let count) where !judgesInMemory(request, plan): return try cast([NSNumber(value: count)])
+            default: break
+            }
+        }
         if request.resultType == .managedObjectResultType, parent == nil {
             // Typed here, so that the array needs no cast at all.
             if ResultType.self is NSManagedObject.Type, let lean = try leanFaults(request, plan: plan, coordinator: coordinator, as: ResultType.self) {
@@ -68,6 +86,10 @@ extension NSManagedObjectContext {
     /// Mirrors `count(for:)`: counts in SQL (`COUNT(*)`), including pending changes when the request does.
     public func count<ResultType>(for request: NSFetchRequest<ResultType>) throws -> Int {
         checkQueue("count(for:)")
+        return try readingStore { try countInGeneration(request) }
+    }
+
+    private func countInGeneration<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> Int {
         let (plan, coordinator) = try prepare(request)
         if let parent { return try fetchThroughParent(parent, request, plan: plan).count }
         if judgesInMemory(request, plan) {
@@ -76,11 +98,36 @@ extension NSManagedObjectContext {
         return try coordinator.countRows(plan)
     }
 
+    /// On the context's queue: what the background step of an asynchronous fetch of `request` reads from
+    /// the store (in the context's query generation), or `nil` when the whole fetch runs on the queue (a
+    /// child context reads through its parent; a block predicate is judged in memory). Throws what the
+    /// request has wrong (an unknown key).
+    func storeReader<T>(for request: NSFetchRequest<T>) throws -> (() throws -> PreloadedRows?)? {
+        let (plan, coordinator) = try prepare(request)
+        guard parent == nil, !plan.evaluatesInMemory else { return nil }
+        let snapshot = try queryGenerationSnapshot()
+        let resultType = request.resultType
+        let withValues = resultType == .managedObjectResultType && request.includesPropertyValues
+        let dictionaries = resultType == .dictionaryResultType ? DictionaryFetch(plan: plan, request: request) : nil
+        return {
+            try QueryGenerationScope.reading(snapshot) {
+                if let dictionaries { return PreloadedRows(.dictionaries(try dictionaries.run(on: coordinator))) }
+                if resultType == .countResultType { return PreloadedRows(.count(try coordinator.countRows(plan))) }
+                if plan.batchSize > 0, resultType == .managedObjectResultType {
+                    let (pks, runs) = try coordinator.fetchKeys(plan)
+                    return PreloadedRows(.keys(pks: pks, entityRuns: runs))
+                }
+                return PreloadedRows(.rows(try coordinator.fetchRows(plan, withValues: withValues, limited: true), withValues: withValues))
+            }
+        }
+    }
+
     private func prepare<T>(_ request: NSFetchRequest<T>) throws -> (FetchPlan, NSPersistentStoreCoordinator) {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
-        let plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
+        var plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
+        if request.affectedStores != nil { plan.readsStore = request.reaches(coordinator.persistentStores.first) }
         return (plan, coordinator)
     }
 

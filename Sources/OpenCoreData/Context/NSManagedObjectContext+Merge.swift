@@ -45,6 +45,7 @@ extension NSManagedObjectContext {
     }
 
     private func mergeRemote(inserted: [NSManagedObjectID], updated: [NSManagedObjectID], deleted: [NSManagedObjectID]) {
+        advanceQueryGeneration()
         guard let coordinator = persistentStoreCoordinator else { return }
         var saved = SavedChanges(source: ObjectIdentifier(coordinator), coordinator: ObjectIdentifier(coordinator))
         func rows(_ ids: [NSManagedObjectID]) -> [SavedChanges.Row] {
@@ -67,6 +68,7 @@ extension NSManagedObjectContext {
     /// Applies saved changes to this context's registered objects and announces them
     /// (`ObjectsDidChange`), then posts `didMergeChangesObjectIDsNotification`.
     func merge(_ saved: SavedChanges) {
+        advanceQueryGeneration()
         let refreshed = mergeRows(saved)
         NotificationCenter.default.post(name: NSManagedObjectContext.didMergeChangesObjectIDsNotification, object: self, userInfo: [
             NSInsertedObjectIDsKey: Set(saved.inserted.map(\.id)),

@@ -46,7 +46,7 @@ extension NSManagedObjectContext {
                 owners.append(owner)
                 keys.append(batch.primaryKey(i))
             }
-            if owners.count > 1, let members = try? coordinator.loadRelationship(r, owners: keys) {
+            if owners.count > 1, let members = try? readingStore({ try coordinator.loadRelationship(r, owners: keys) }) {
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }
                 if !object.values[slot].isToManyFault { return }
             }
@@ -59,7 +59,7 @@ extension NSManagedObjectContext {
                 return source.loadedToMany(slot).objectRefs
             }
         } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
-            refs = (try? coordinator.loadRelationship(r, owner: pk)) ?? []
+            refs = (try? readingStore { try coordinator.loadRelationship(r, owner: pk) }) ?? []
         }
         let value = Self.toManyValue(refs, r)
         object.values[slot] = value

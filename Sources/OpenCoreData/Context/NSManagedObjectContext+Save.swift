@@ -66,6 +66,7 @@ extension NSManagedObjectContext {
         if backend.needsSavedObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
         let (outcome, resolved) = try write(draft, to: coordinator, policy: policy)
+        advanceQueryGeneration()
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)
         let insertedIDs = adoptInserted(draft, outcome, storeIdentifier: storeIdentifier, into: &saved)

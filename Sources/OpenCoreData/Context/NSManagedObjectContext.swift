@@ -89,6 +89,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var unprocessed = UnannouncedChanges()
     /// What the context records for its ``undoManager`` (`nil` when it has none).
     var undoRecording: UndoRecording?
+    /// The query generation the context is pinned to (see `+Generations`); `nil`: unpinned.
+    var queryGeneration: NSQueryGenerationToken?
 
     /// Mirrors `init(_:)`: a context on the main queue or a private queue of its own.
     public convenience init(_ type: ConcurrencyType) {
@@ -162,7 +164,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard objectID.primaryKey != nil, let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists.")
         }
-        guard let row = try coordinator.loadRows([objectID.key])[objectID.key] else {
+        guard let row = try readingStore({ try coordinator.loadRows([objectID.key])[objectID.key] }) else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
         return try registeredObject(for: row, keepingFault: false)
@@ -338,6 +340,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// operations (`removeAllActions(withTarget:)`), which named those objects.
     open func reset() {
         if undoRecording != nil { clearUndo(everything: false) }
+        advanceQueryGeneration()
         let objects = Array(registry.values) + inserted.objects
         registry.detachBatches(reset: true)
         for object in objects where !object.isBareBatchFault {
@@ -397,6 +400,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return readRowsFromParent(parent, objects)
         }
         guard let coordinator = persistentStoreCoordinator else { return }
+        if queryGeneration != nil, QueryGenerationScope.snapshot == nil {
+            return try readingStore { try readRows(of: objects, bypassingCache: bypassingCache) }
+        }
         var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
         for object in objects {
             guard case .permanent(let root, let pk) = object.objectKey else { continue }

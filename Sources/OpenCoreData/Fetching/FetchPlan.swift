@@ -37,11 +37,18 @@ struct FetchPlan {
     let batchSize: Int
     /// `relationshipKeyPathsForPrefetching` as a tree of relationships (empty: nothing to prefetch).
     let prefetch: [PrefetchNode]
+    /// Whether the store is searched: `false` when the request's `affectedStores` leave it out (the
+    /// coordinator then answers with no rows without asking the store).
+    var readsStore = true
+    /// What an asynchronous fetch already read from the store for this plan (see ``PreloadedRows``);
+    /// dropped by ``range(offset:limit:)`` and ``withoutPredicate()``, which ask for other rows.
+    var preloaded: PreloadedRows?
 
     /// The same plan without its predicate (every row of the entity), for evaluating it in memory.
     func withoutPredicate() -> FetchPlan {
         var plan = self
         plan.predicate = nil
+        plan.preloaded = nil
         return plan
     }
 
@@ -50,6 +57,7 @@ struct FetchPlan {
         var plan = self
         plan.offset = offset
         plan.limit = limit
+        plan.preloaded = nil
         return plan
     }
 

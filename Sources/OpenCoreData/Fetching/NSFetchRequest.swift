@@ -20,7 +20,10 @@ public struct NSFetchRequestResultType: OptionSet, Sendable, Hashable {
 /// `ResultType` is unconstrained, because on Linux `NSFetchRequestResult` cannot be an `@objc` protocol
 /// and `NSFetchRequest<NSFetchRequestResult>` must still compile; the context checks at fetch time that
 /// the results are of `ResultType` and throws if not.
-public class NSFetchRequest<ResultType>: NSObject, @unchecked Sendable {
+///
+/// A subclass of ``NSPersistentStoreRequest``, as in Core Data: `affectedStores` limits the stores the
+/// fetch searches (see there).
+open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Sendable {
     /// Mirrors `entityName`.
     public var entityName: String?
     private var _entity: NSEntityDescription?
@@ -71,6 +74,9 @@ public class NSFetchRequest<ResultType>: NSObject, @unchecked Sendable {
         self.init()
         self.entityName = entityName
     }
+
+    /// Mirrors `requestType`: `.fetchRequestType`.
+    open override var requestType: NSPersistentStoreRequestType { .fetchRequestType }
 
     /// Mirrors `entity`. Setting it sets `entityName`.
     public var entity: NSEntityDescription? {

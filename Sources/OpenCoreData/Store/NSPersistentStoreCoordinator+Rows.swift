@@ -9,8 +9,10 @@ extension NSPersistentStoreCoordinator {
     /// The rows of a fetch. A fetch of values of at most ``RowCache/largestBatchCached`` rows feeds the
     /// row cache, so faults in other contexts then cost no query.
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
+        guard plan.readsStore else { return [] }
+        if let preloaded = plan.preloaded?.rows(withValues: withValues) { return preloaded }
         let rows = try backend().fetchRows(plan, withValues: withValues, limited: limited)
-        if withValues, rows.count <= RowCache.largestBatchCached {
+        if withValues, rows.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil {
             let root = plan.layout.rootEntityID
             rowCache.put(rows.map { (.permanent(root: root, pk: $0.pk), $0) })
         }
@@ -20,7 +22,9 @@ extension NSPersistentStoreCoordinator {
     /// The keys a plan matches, in its order, with their entities' runs (a batched fetch's first query;
     /// no values, so the row cache is not involved).
     func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
-        try backend().fetchKeys(plan)
+        guard plan.readsStore else { return ([], []) }
+        if let preloaded = plan.preloaded?.keys { return preloaded }
+        return try backend().fetchKeys(plan)
     }
 
     /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
@@ -43,12 +47,16 @@ extension NSPersistentStoreCoordinator {
     func loadRows(root: Int, pks: [Int64], bypassingCache: Bool = false) throws -> [StoreRow?] {
         var result = [StoreRow?](repeating: nil, count: pks.count)
         var missing: [Int] = []
+        // A context pinned to a query generation reads its own snapshot, never the shared cache.
+        let bypassingCache = bypassingCache || QueryGenerationScope.snapshot != nil
         if bypassingCache { missing = Array(pks.indices) } else { rowCache.rows(root: root, pks, into: &result, missing: &missing) }
         guard !missing.isEmpty else { return result }
         let loaded = try backend().loadRows(root: root, pks: missing.count == pks.count ? pks : missing.map { pks[$0] })
         for (i, row) in zip(missing, loaded) { result[i] = row }
         let keys = missing.lazy.map { ObjectKey.permanent(root: root, pk: pks[$0]) }
-        if loaded.count <= RowCache.largestBatchCached {
+        if QueryGenerationScope.snapshot != nil {
+            // Rows of an older generation are not the store's current rows.
+        } else if loaded.count <= RowCache.largestBatchCached {
             rowCache.put(zip(keys, loaded).map { ($0, $1) })
         } else {
             rowCache.remove(keys)
@@ -57,10 +65,11 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// `count(for:)` in the store.
-    func countRows(_ plan: FetchPlan) throws -> Int { try backend().count(plan) }
+    func countRows(_ plan: FetchPlan) throws -> Int { plan.readsStore ? try backend().count(plan) : 0 }
 
     /// A dictionary-result fetch, row by row (the values buffer is reused for the next row).
     func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
+        guard plan.readsStore else { return }
         try backend().fetchColumns(plan, columns, row: row)
     }
 
@@ -138,7 +147,7 @@ extension NSPersistentStoreCoordinator {
     /// ``RowCache/largestBatchCached`` rows feed the row cache, as a fetch's do.
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
         let members = try backend().prefetchToMany(r, owners: owners)
-        if members.count <= RowCache.largestBatchCached {
+        if members.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil {
             let root = r.destination.layout.rootEntityID
             rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
         }

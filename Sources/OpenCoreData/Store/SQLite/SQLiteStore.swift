@@ -102,6 +102,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// query find the pages the previous one read in the other connection's cache); when both are busy,
     /// the next in turn, waiting for it.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let snapshot = QueryGenerationScope.snapshot, snapshot.store === self { return try snapshot.read(body) }
         guard !readers.isEmpty else { return try write(body) }
         for reader in readers where reader.lock.try() {
             defer { reader.lock.unlock() }
@@ -117,6 +118,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 
     /// The reader connections beside the writer (`NSPersistentStoreConnectionPoolMaxSizeKey`).
     var readerConnectionCount: Int { readers.count }
+
+    /// The path (or URI) the reader connections opened; `nil` for an in-memory store.
+    var readerPath: String? { readers.first?.connection.path }
 
     /// Runs `body` on the writer connection.
     func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -1,0 +1,66 @@
+import Foundation
+
+extension NSManagedObjectContext {
+    /// Mirrors `queryGenerationToken`: the generation the context reads, `nil` when it is not pinned.
+    /// A context set to ``NSQueryGenerationToken/current`` takes its generation now (as its next read
+    /// would), so that the token can pin other contexts to the same one.
+    public var queryGenerationToken: NSQueryGenerationToken? {
+        checkQueue("queryGenerationToken")
+        _ = try? queryGenerationSnapshot()
+        return queryGeneration
+    }
+
+    /// Mirrors `setQueryGenerationFrom(_:)`: pins the context to a generation of its store — another
+    /// context's `queryGenerationToken`, or ``NSQueryGenerationToken/current`` (the store as it is at the
+    /// context's next read) — or, with `nil`, unpins it. A pinned context's fetches, counts and faults
+    /// read the store as it was at that generation, whatever other contexts or coordinators save since,
+    /// until it saves, merges a save, is reset (each moves it to the current generation at its next
+    /// read), or is set again. Objects it holds keep their values: refresh them to read the generation.
+    ///
+    /// Throws `NSPersistentStoreOperationError` for a token of another store. Core Data's pinned
+    /// contexts need a SQLite store in WAL mode and revert to unpinned otherwise: a context of an
+    /// in-memory store stays unpinned (``queryGenerationToken`` is `nil`). A child context reads
+    /// through its parent, hence in the parent's generation.
+    public func setQueryGenerationFrom(_ generation: NSQueryGenerationToken?) throws {
+        checkQueue("setQueryGenerationFrom(_:)")
+        guard let generation else {
+            queryGeneration = nil
+            return
+        }
+        if let snapshot = generation.snapshot {
+            guard let backend = try? persistentStoreCoordinator?.backend(), backend === snapshot.store else {
+                throw CoreDataError(NSPersistentStoreOperationError, "setQueryGenerationFrom(_:): the token is a generation of store \(snapshot.store.identifier), not of this context's store")
+            }
+        } else if let backend = try? persistentStoreCoordinator?.backend(), !(backend is SQLiteStore) || (backend as? SQLiteStore)?.readerPath == nil {
+            // No write-ahead log (an in-memory store): the context stays unpinned, as in Core Data.
+            queryGeneration = nil
+            return
+        }
+        queryGeneration = generation
+    }
+
+    /// The generation a pinned context reads, taken now if it was set to `current`; `nil` when it is
+    /// not pinned (or its store keeps no generations).
+    func queryGenerationSnapshot() throws -> SQLiteSnapshot? {
+        guard let token = queryGeneration else { return nil }
+        if let snapshot = token.snapshot { return snapshot }
+        guard let store = try persistentStoreCoordinator?.backend() as? SQLiteStore, let snapshot = try store.makeSnapshot() else {
+            queryGeneration = nil
+            return nil
+        }
+        queryGeneration = NSQueryGenerationToken(snapshot: snapshot)
+        return snapshot
+    }
+
+    /// Runs `body`, whose store reads go to the context's query generation when it is pinned.
+    @inline(__always) func readingStore<T>(_ body: () throws -> T) throws -> T {
+        guard queryGeneration != nil else { return try body() }
+        return try QueryGenerationScope.reading(try queryGenerationSnapshot(), body)
+    }
+
+    /// A pinned context moves to the current generation (at its next read): after it saves, merges a
+    /// save, or is reset.
+    func advanceQueryGeneration() {
+        if queryGeneration != nil { queryGeneration = .current }
+    }
+}
