@@ -310,6 +310,18 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Mirrors `assign(_:to:)`: the store an inserted object will be saved in. A coordinator here holds
+    /// one store, where every object goes: assigning it is accepted and changes nothing; a store the
+    /// coordinator does not hold, or an object that is not inserted in this context, traps (Core Data raises).
+    public func assign(_ object: Any, to store: NSPersistentStore) {
+        guard let object = object as? NSManagedObject, object.managedObjectContext === self, object.isInserted else {
+            preconditionFailure("assign(_:to:): \(object) is not an object inserted in this context")
+        }
+        guard persistentStoreCoordinator?.persistentStores.contains(where: { $0 === store }) == true else {
+            preconditionFailure("assign(_:to:): the store at \(store.url?.path ?? "?") is not one of this context's coordinator's stores")
+        }
+    }
+
     /// Mirrors `rollback()`: forgets inserted objects, restores deleted and updated ones to their saved
     /// values, and empties the undo manager's stacks (`removeAllActions()`).
     open func rollback() {

@@ -36,6 +36,9 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Mirrors `init(mergeType:)`, the newer spelling of ``init(merge:)``.
+    public convenience init(mergeType ty: NSMergePolicyType) { self.init(merge: ty) }
+
     /// Mirrors `NSMergePolicy.error`.
     public static let error = NSMergePolicy(merge: .errorMergePolicyType)
     /// Mirrors `NSMergePolicy.mergeByPropertyStoreTrump`.
@@ -157,6 +160,18 @@ public class NSMergeConflict: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Mirrors `init(source:newVersion:oldVersion:cachedSnapshot:persistedSnapshot:)`: a conflict made by
+    /// a merge policy of the app's, resolved by ``NSMergePolicy/resolve(optimisticLockingConflicts:)`` like
+    /// one a save found. The snapshots hold values by property name (a to-one relationship's destination
+    /// as an object or object ID); a `nil` persisted snapshot is a row that is gone, a `nil` cached one the
+    /// values the object last read.
+    public convenience init(source srcObject: NSManagedObject, newVersion newvers: Int, oldVersion oldvers: Int,
+                            cachedSnapshot cachesnap: [String: Any]?, persistedSnapshot persnap: [String: Any]?) {
+        let read = cachesnap.map { srcObject.slotValues(from: $0) } ?? srcObject.snapshot ?? srcObject.values
+        self.init(source: srcObject, read: read, store: persnap.map { srcObject.slotValues(from: $0) },
+                  newVersion: newvers, oldVersion: oldvers, isDelete: srcObject.isDeleted)
+    }
+
     public override var description: String {
         "NSMergeConflict (\(sourceObject.objectID.uriRepresentation().absoluteString)) old version \(oldVersionNumber), new version \(newVersionNumber)"
     }
@@ -200,6 +215,14 @@ public class NSConstraintConflict: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Mirrors `init(constraint:databaseObject:databaseSnapshot:conflictingObjects:conflictingSnapshots:)`,
+    /// the newer spelling of the initializer above.
+    public convenience init(constraint contraint: [String], databaseObject: NSManagedObject?, databaseSnapshot: [AnyHashable: Any]?,
+                            conflictingObjects: [NSManagedObject], conflictingSnapshots: [Any]) {
+        self.init(constraint: contraint, database: databaseObject, databaseSnapshot: databaseSnapshot,
+                  conflicting: conflictingObjects, conflictingSnapshots: conflictingSnapshots)
+    }
+
     /// A conflict a save found.
     init(constraint: UniquenessConstraint, key: [Value], database: NSManagedObject?, conflicting: [NSManagedObject], context: NSManagedObjectContext) {
         self.constraint = constraint.names
@@ -221,5 +244,27 @@ public class NSConstraintConflict: NSObject, @unchecked Sendable {
 
     public override var description: String {
         "NSConstraintConflict (\(constraint.joined(separator: ", "))) database object: \(databaseObject.map { $0.objectID.uriRepresentation().absoluteString } ?? "none"), \(conflictingObjects.count) conflicting object\(conflictingObjects.count == 1 ? "" : "s")"
+    }
+}
+
+extension NSManagedObject {
+    /// A snapshot dictionary (values by property name) as values by slot: keys it lacks keep the object's
+    /// read values; a to-one relationship may be given as an object or an object ID; to-many relationships
+    /// keep the object's.
+    func slotValues(from snapshot: [String: Any]) -> [Value] {
+        var row = self.snapshot ?? values
+        for (name, given) in snapshot {
+            guard let slot = layout.slotByName[name], slot < row.count else { continue }
+            if let r = layout.relationship(slot) {
+                guard !r.isToMany else { continue }
+                let id = (given as? NSManagedObject)?.objectID ?? (given as? NSManagedObjectID)
+                row[slot] = id.map { ObjectRef(key: $0.key, entityID: $0.entity.layout?.entityID ?? 0).value } ?? .null
+            } else if layout.attribute(slot)?.attributeType == .transformableAttributeType {
+                row[slot] = TransformableValue.slotValue(given)
+            } else {
+                row[slot] = given is NSNull ? .null : Value(any: given)
+            }
+        }
+        return row
     }
 }

@@ -52,3 +52,12 @@ public final class NSManagedObjectID: NSObject, NSFetchRequestResult, @unchecked
 
 /// Distinguishes this process's temporary IDs in URIs.
 private let processTag = UUID().uuidString
+
+extension NSManagedObjectID {
+    /// Mirrors `persistentStore`: the store the object's row is in; `nil` for a temporary ID, or once
+    /// the store is gone.
+    public var persistentStore: NSPersistentStore? {
+        guard !isTemporaryID else { return nil }
+        return NSPersistentStore.addedStores.withLock { $0[storeIdentifier]?.store }
+    }
+}

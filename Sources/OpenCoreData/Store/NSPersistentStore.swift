@@ -145,6 +145,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// #34's; until then this is the store class itself, which migrates nothing.
     open class func migrationManagerClass() -> AnyClass { self }
 
+    /// The stores added to coordinators, by identifier, for ``NSManagedObjectID/persistentStore``.
+    static let addedStores = LockedValue<[String: WeakStore]>([:])
+
     /// Attaches what the coordinator reads and writes through (custom stores, once loaded).
     func attach(_ backend: any StoreBackend) { attachedBackend = backend }
 }
@@ -205,4 +208,10 @@ public class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public func setOption(_ option: NSObject?, forKey key: String) { options[key] = option }
 
     public override var description: String { "<NSPersistentStoreDescription> (type: \(type), url: \(url?.path ?? "nil"))" }
+}
+
+/// A store held without keeping it alive.
+struct WeakStore {
+    weak var store: NSPersistentStore?
+    init(_ store: NSPersistentStore) { self.store = store }
 }

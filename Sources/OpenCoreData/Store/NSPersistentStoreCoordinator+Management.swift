@@ -71,6 +71,12 @@ extension NSPersistentStoreCoordinator {
         }
     }
 
+    /// Mirrors `managedObjectID(for:)`: the object ID a URI string names (``managedObjectID(forURIRepresentation:)``
+    /// of the string's URL), `nil` if it names no object of this coordinator's store.
+    public func managedObjectID(for uriString: String) -> NSManagedObjectID? {
+        URL(string: uriString).flatMap(managedObjectID(forURIRepresentation:))
+    }
+
     /// Mirrors `perform(_:)`: runs `block` asynchronously on the coordinator's queue.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async(execute: block)

@@ -37,6 +37,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
+    /// Mirrors `name`: a name for the coordinator, shown in debugging output (`nil` unless set).
+    public var name: String?
+
     /// Mirrors `persistentStores`.
     public var persistentStores: [NSPersistentStore] { lock.withLock { stores } }
 
@@ -65,6 +68,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
                                               logger: debug ? SQLDebug.logger : nil)
             }
             stores.append(store)
+            NSPersistentStore.addedStores.withLock { $0[store.identifier ?? ""] = WeakStore(store) }
             return store
         }
         store.didAdd(to: self)

@@ -18,6 +18,20 @@ extension NSPersistentStoreCoordinator {
         storeClasses.withLock { $0[storeType] = storeClass }
     }
 
+    /// Mirrors `registeredStoreTypes`: the registered store classes by type, each in an `NSValue` holding
+    /// the class's pointer as Core Data's do. Linux's `NSValue` has no `pointerValue`: read it with
+    /// `var bits: UInt64 = 0; value.getValue(&bits)` and `unsafeBitCast(UnsafeRawPointer(bitPattern: UInt(bits)), to: AnyClass.self)`.
+    /// The SQLite and in-memory types are built in and listed too.
+    public class var registeredStoreTypes: [String: NSValue] {
+        var classes = storeClasses.withLock { $0 }
+        classes[NSSQLiteStoreType] = NSPersistentStore.self
+        classes[NSInMemoryStoreType] = NSPersistentStore.self
+        return classes.mapValues { storeClass in
+            var bits = UInt64(UInt(bitPattern: unsafeBitCast(storeClass as AnyClass, to: UnsafeRawPointer.self)))
+            return NSValue(bytes: &bits, objCType: "Q")
+        }
+    }
+
     /// The class registered for a store type, if any.
     static func registeredClass(for type: String) -> NSPersistentStore.Type? {
         storeClasses.withLock { $0[type] }
