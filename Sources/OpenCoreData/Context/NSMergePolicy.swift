@@ -127,7 +127,7 @@ public let NSRollbackMergePolicy: NSMergePolicy = NSMergePolicy.rollback
 public let NSPersistentStoreSaveConflictsErrorKey = "conflictList"
 
 /// Mirrors Core Data's `NSMergeConflict`: one object whose row changed in the store since it was read.
-public class NSMergeConflict: NSObject, @unchecked Sendable {
+open class NSMergeConflict: NSObject, @unchecked Sendable {
     /// Mirrors `sourceObject`.
     public let sourceObject: NSManagedObject
     /// Mirrors `objectSnapshot`: the object's unsaved values.
@@ -180,7 +180,7 @@ public class NSMergeConflict: NSObject, @unchecked Sendable {
 /// Mirrors Core Data's `NSConstraintConflict`: objects that would break a uniqueness constraint, with
 /// each other (`databaseObject == nil`) or with a row already in the store (`databaseObject`, the
 /// context's object for that row).
-public class NSConstraintConflict: NSObject, @unchecked Sendable {
+open class NSConstraintConflict: NSObject, @unchecked Sendable {
     /// Mirrors `constraint`: the constrained property names.
     public let constraint: [String]
     /// Mirrors `constraintValues`: the values the conflicting objects share, by property name.

@@ -94,7 +94,7 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
 
 /// Mirrors Core Data's `NSExpressionDescription`: a computed column of a dictionary fetch, such as
 /// `max:(price)` named `"maxPrice"`.
-public class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
+open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
     /// Mirrors `expression`.
     public var expression: NSExpression?
     /// Mirrors `expressionResultType`.

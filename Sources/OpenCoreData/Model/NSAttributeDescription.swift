@@ -1,7 +1,7 @@
 import Foundation
 
 /// Mirrors Core Data's `NSAttributeDescription`.
-public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
+open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     /// Mirrors `attributeType`.
     public var attributeType: NSAttributeType = .undefinedAttributeType
     /// Mirrors `defaultValue`: given to each newly inserted object.
@@ -56,7 +56,7 @@ public class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable 
 /// to-ones, `canonical:(keyPath)`, a to-many's `@count`, or `now()` (see docs/Store.md, "Derived
 /// attributes"). A value the app sets is not saved: the save writes the computed one, and the saved
 /// objects hold it afterwards (Core Data needs a refresh to show it).
-public class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
+open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
     /// Mirrors `derivationExpression`: such as `canonical:(name)`, `now()`, `animals.@count`.
     public var derivationExpression: NSExpression? = nil
 

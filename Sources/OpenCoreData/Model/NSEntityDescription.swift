@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A model is mutable until a coordinator loads it; after that it is frozen (as Core Data's becomes
 /// immutable) and changing it traps.
-public class NSEntityDescription: NSObject, @unchecked Sendable {
+open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String? { willSet { checkMutable() } }
     /// Mirrors `managedObjectClassName`: the class objects of the entity are made of, as `NSStringFromClass`

@@ -14,7 +14,7 @@ public enum NSFetchIndexElementType: UInt, Sendable {
 /// The SQLite store creates it as `CREATE INDEX Z_<Entity>_<name> ON <table> (…)`, as Core Data names it,
 /// when its elements are properties of binary type and it has no partial index predicate; others are
 /// not created (see docs/Store.md, "Fetch indexes").
-public class NSFetchIndexDescription: NSObject, @unchecked Sendable {
+open class NSFetchIndexDescription: NSObject, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String
     /// Mirrors `elements`: the indexed properties (or expressions), in order.
@@ -41,7 +41,7 @@ public class NSFetchIndexDescription: NSObject, @unchecked Sendable {
 
 /// Mirrors Core Data's `NSFetchIndexElementDescription`: one property of a fetch index, ascending or not
 /// (a model file's `fetchIndexElement`).
-public class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
+open class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
     /// Mirrors `property`: an attribute, a to-one relationship, or an `NSExpressionDescription` for an
     /// expression element.
     public var property: NSPropertyDescription?
@@ -79,7 +79,7 @@ public class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
 ///
 /// Stored and written back; reading the property does not run the fetch yet (its value is `nil`), and a
 /// fetch request cannot name it.
-public class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
+open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
     /// Mirrors `fetchRequest`.
     public var fetchRequest: NSFetchRequest<NSFetchRequestResult>?
 

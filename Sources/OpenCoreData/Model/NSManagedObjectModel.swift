@@ -6,7 +6,7 @@ import Logging
 /// `.xcdatamodeld` folder (Model/Files/, docs/ModelFiles.md). A coordinator freezes and validates it; a model with duplicate names, names
 /// that are not identifiers or would share a SQLite table or column, reserved property names (see
 /// `ModelNameRules`) or an inheritance cycle is an error then, not at the first save.
-public class NSManagedObjectModel: NSObject, @unchecked Sendable {
+open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     private var _entities: [NSEntityDescription] = []
     private let freezeLock = NSLock()
     private(set) var isFrozen = false

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Mirrors Core Data's `NSPropertyDescription`: a named property of an entity.
-public class NSPropertyDescription: NSObject, @unchecked Sendable {
+open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String = ""
     /// Mirrors `isOptional` (default `true`, as in Core Data).

@@ -22,7 +22,7 @@ public enum NSDeleteRule: UInt, Sendable {
 /// to the description objects. The convenience initializer ``init(name:destination:inverse:toMany:ordered:deleteRule:optional:minCount:maxCount:)``
 /// names them instead; the names are resolved when a coordinator loads the model, and a name that
 /// resolves to nothing is an error then, naming the entity and the relationship.
-public class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
+open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable {
     /// Mirrors `destinationEntity`.
     public var destinationEntity: NSEntityDescription? {
         get { _destination }

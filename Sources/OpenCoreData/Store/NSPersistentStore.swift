@@ -153,7 +153,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
 }
 
 /// Mirrors Core Data's `NSPersistentStoreDescription`: how to add a store.
-public class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
+open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     /// Mirrors `url`.
     public var url: URL?
     /// Mirrors `type` (`NSSQLiteStoreType` by default).
