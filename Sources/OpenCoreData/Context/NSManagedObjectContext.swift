@@ -87,6 +87,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Changes not yet announced by `ObjectsDidChange` (see `processPendingChanges()`).
     var unprocessed = UnannouncedChanges()
+    /// Mirrors `stalenessInterval`: how old (in seconds) a row read or written earlier by any context of
+    /// the coordinator may be for a fault to use it instead of reading the store again. Negative (the
+    /// default, -1): any age; 0: faults always read the store. Fetches always read the store.
+    public var stalenessInterval: TimeInterval = -1
+
     /// What the context records for its ``undoManager`` (`nil` when it has none).
     var undoRecording: UndoRecording?
     /// The query generation the context is pinned to (see `+Generations`); `nil`: unpinned.
@@ -422,7 +427,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             byRoot[root]!.pks.append(pk)
         }
         for (root, group) in byRoot {
-            let rows = try coordinator.loadRows(root: root, pks: group.pks, bypassingCache: bypassingCache)
+            let rows = try coordinator.loadRows(root: root, pks: group.pks, bypassingCache: bypassingCache,
+                                                maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
             for (object, row) in zip(group.objects, rows) {
                 if let row, let values = row.values { object.takeRow(values, version: row.version) }
             }

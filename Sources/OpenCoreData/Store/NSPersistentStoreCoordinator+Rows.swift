@@ -44,12 +44,16 @@ extension NSPersistentStoreCoordinator {
     /// The rows of some keys of one hierarchy, in the keys' order (`nil` for a row that is gone): from the
     /// row cache where it has them (unless `bypassingCache`), the rest from the store in one query (and
     /// into the cache, unless there are more than ``RowCache/largestBatchCached``).
-    func loadRows(root: Int, pks: [Int64], bypassingCache: Bool = false) throws -> [StoreRow?] {
+    func loadRows(root: Int, pks: [Int64], bypassingCache: Bool = false, maxAge: TimeInterval? = nil) throws -> [StoreRow?] {
         var result = [StoreRow?](repeating: nil, count: pks.count)
         var missing: [Int] = []
         // A context pinned to a query generation reads its own snapshot, never the shared cache.
-        let bypassingCache = bypassingCache || QueryGenerationScope.snapshot != nil
-        if bypassingCache { missing = Array(pks.indices) } else { rowCache.rows(root: root, pks, into: &result, missing: &missing) }
+        let bypassingCache = bypassingCache || maxAge == 0 || QueryGenerationScope.snapshot != nil
+        if bypassingCache {
+            missing = Array(pks.indices)
+        } else {
+            rowCache.rows(root: root, pks, into: &result, missing: &missing, maxAge: maxAge)
+        }
         guard !missing.isEmpty else { return result }
         let loaded = try backend().loadRows(root: root, pks: missing.count == pks.count ? pks : missing.map { pks[$0] })
         for (i, row) in zip(missing, loaded) { result[i] = row }
