@@ -37,6 +37,10 @@ extension NSManagedObjectContext {
     /// Mirrors `performAndWait(_:)`: runs `block` on the context's queue and waits. Re-entrant (a block
     /// already on the queue runs inline), rethrowing, and returns the block's value.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try waitingOnQueue(block)
+    }
+
+    private func waitingOnQueue<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue || (concurrencyType == .mainQueueConcurrencyType && Thread.isMainThread) || concurrencyType == .confinementConcurrencyType {
             return try runningOnQueue(block)
         }
@@ -47,19 +51,30 @@ extension NSManagedObjectContext {
         }
     }
 
-    /// Mirrors the async `perform(schedule:_:)`.
-    public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () throws -> T) async throws -> T {
-        if schedule == .immediate, isOnQueue { return try runningOnQueue(block) }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try self.runningOnQueue(block) }) }
-        }
+    /// Mirrors the non-generic `performAndWait(_:)` (Core Data declares it beside the generic one).
+    public func performAndWait(_ block: () -> Void) {
+        waitingOnQueue(block)
     }
 
-    /// Mirrors the async `perform(schedule:_:)` for blocks that do not throw.
-    public func perform<T: Sendable>(schedule: ScheduledTaskType = .immediate, _ block: @escaping @Sendable () -> T) async -> T {
-        if schedule == .immediate, isOnQueue { return runningOnQueue(block) }
-        return await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.runningOnQueue(block)) }
+    /// Mirrors the async `perform(schedule:_:)`: runs `block` on the context's queue (inline when
+    /// `.immediate` and already there) and returns its value. As Apple's, the block and its value need
+    /// not be `Sendable` (they belong to the context's queue); a block that does not throw makes a call
+    /// that does not throw (typed throws stand for Apple's `rethrows`).
+    public func perform<T, E: Error>(schedule: ScheduledTaskType = .immediate, _ block: @escaping () throws(E) -> T) async throws(E) -> T {
+        if schedule == .immediate, isOnQueue { return try runningOnQueue { Result { () throws(E) -> T in try block() } }.get() }
+        let job = QueueHandoff(block)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<QueueHandoff<Result<T, E>>, Never>) in
+            queue.async {
+                continuation.resume(returning: QueueHandoff(self.runningOnQueue { Result { () throws(E) -> T in try job.value() } }))
+            }
         }
+        return try outcome.value.get()
     }
+}
+
+/// A value handed between a caller and a context's or coordinator's queue, which the queue alone uses in
+/// between (Core Data's blocks and results are not `Sendable` either).
+struct QueueHandoff<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -85,22 +85,27 @@ extension NSPersistentStoreCoordinator {
     /// Mirrors `performAndWait(_:)`: runs `block` on the coordinator's queue and waits for it (inline
     /// when called from that queue), returning its value and rethrowing its error.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        try waitingOnQueue(block)
+    }
+
+    private func waitingOnQueue<T>(_ block: () throws -> T) rethrows -> T {
         if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) { return try block() }
         return try queue.sync(execute: block)
     }
 
-    /// Mirrors the async `perform(_:)`: runs `block` on the coordinator's queue and returns its value.
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: block()) }
-        }
+    /// Mirrors the non-generic `performAndWait(_:)` (Core Data declares it beside the generic one).
+    public func performAndWait(_ block: () -> Void) {
+        waitingOnQueue(block)
     }
 
-    /// Mirrors the async `perform(_:)` with a throwing block (Apple's is `rethrows`).
-    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try block() }) }
+    /// Mirrors the async `perform(_:)`: runs `block` on the coordinator's queue and returns its value. As
+    /// Apple's, neither needs to be `Sendable`; typed throws stand for Apple's `rethrows`.
+    public func perform<T, E: Error>(_ block: @escaping () throws(E) -> T) async throws(E) -> T {
+        let job = QueueHandoff(block)
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<QueueHandoff<Result<T, E>>, Never>) in
+            queue.async { continuation.resume(returning: QueueHandoff(Result { () throws(E) -> T in try job.value() })) }
         }
+        return try outcome.value.get()
     }
 
     static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
