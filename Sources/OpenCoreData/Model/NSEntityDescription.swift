@@ -19,9 +19,14 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// Mirrors `renamingIdentifier`: the entity's name in an earlier model version, for migration (a model
     /// file's `elementID`). Stored; migration does not read it yet.
     public var renamingIdentifier: String? = nil { willSet { checkMutable() } }
-    /// Mirrors `versionHashModifier`: a string that changes the entity's version hash in Core Data.
-    /// Stored and written back; our model version hash does not include it yet.
+    /// Mirrors `versionHashModifier`: a string that changes the entity's ``versionHash``, to mark a change
+    /// the schema does not show. (Our SQLite store's own model check, `NSManagedObjectModel.versionHash`,
+    /// does not include it.)
     public var versionHashModifier: String? = nil { willSet { checkMutable() } }
+    /// Mirrors `versionHash`: a SHA-256 digest of the entity's schema (name, abstractness, superentity,
+    /// stored properties, `versionHashModifier`, uniqueness constraints), computed as Core Data computes it
+    /// (see VersionHashes.swift): equal to the hash a store written by Core Data records for the entity.
+    public var versionHash: Data { VersionHashes.entity(self) }
     /// Mirrors `indexes`: the entity's fetch indexes (a model file's `fetchIndex` elements). Stored and
     /// written back; the SQLite store does not create them yet.
     public var indexes: [NSFetchIndexDescription] = [] {

@@ -73,11 +73,17 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         Dictionary(_entities.compactMap { e in e.name.map { ($0, e) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Mirrors `entityVersionHashesByName`.
+    /// Mirrors `entityVersionHashesByName`: each entity's ``NSEntityDescription/versionHash``, computed as
+    /// Core Data computes it, so that it equals the `NSStoreModelVersionHashes` a store written by Core Data
+    /// with the same model records (see VersionHashes.swift, docs/ModelFiles.md "Version hashes").
     public var entityVersionHashesByName: [String: Data] {
-        Dictionary(_entities.compactMap { e in e.name.map { ($0, Data(Self.hash(Self.signature(of: e)).utf8)) } },
-                   uniquingKeysWith: { a, _ in a })
+        Dictionary(_entities.compactMap { e in e.name.map { ($0, e.versionHash) } }, uniquingKeysWith: { a, _ in a })
     }
+
+    /// Mirrors `versionChecksum`: base64 of a SHA-256 digest over the entities' version hashes in
+    /// entity-name order, as Core Data computes it (a store's `NSStoreModelVersionChecksumKey`, a compiled
+    /// model's `VersionInfo.plist`).
+    public var versionChecksum: String { VersionHashes.checksum(of: _entities) }
 
     /// The model's version hash: changes whenever an entity, attribute, type, optionality or inheritance
     /// changes. A SQLite store records it and refuses to open with another model.

@@ -19,9 +19,12 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Mirrors `renamingIdentifier`: the property's name in an earlier model version, for migration (a model
     /// file's `elementID`). Stored; migration does not read it yet.
     public var renamingIdentifier: String? = nil
-    /// Mirrors `versionHashModifier`: a string that changes the property's version hash in Core Data.
-    /// Stored and written back; our model version hash does not include it yet.
+    /// Mirrors `versionHashModifier`: a string that changes the property's ``versionHash`` (and so its
+    /// entity's), to mark a change the schema does not show.
     public var versionHashModifier: String? = nil
+    /// Mirrors `versionHash`: a SHA-256 digest of the property's schema facts, computed as Core Data
+    /// computes it (see VersionHashes.swift); attributes and relationships add their own facts.
+    public var versionHash: Data { VersionHashes.property(self) }
     /// Mirrors `isIndexed` (deprecated in Core Data in favour of ``NSEntityDescription/indexes``; a model
     /// file's `indexed="YES"`): the SQLite store creates `<table>_<column>_INDEX` for a stored attribute or
     /// to-one.

@@ -14,6 +14,12 @@ enum ModelBundleLookup {
         return folders
     }
 
+    /// The model folders at the top level of the bundles' resource folders, each once.
+    static func modelFolders(in bundles: [Bundle]) -> [URL] {
+        var seen = Set<URL>()
+        return bundles.flatMap { resourceFolders(of: $0) }.flatMap { modelFolders(in: $0) }.filter { seen.insert($0).inserted }
+    }
+
     /// The `.xcdatamodeld` and `.xcdatamodel` folders directly in `folder`, in name order.
     static func modelFolders(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -24,15 +30,7 @@ enum ModelBundleLookup {
     /// Every model at the top level of the bundles, merged into one; `nil` when there is none. A model
     /// that does not read is an error.
     static func mergedModel(in bundles: [Bundle]) throws -> NSManagedObjectModel? {
-        var models: [NSManagedObjectModel] = []
-        var seen = Set<URL>()
-        for bundle in bundles {
-            for folder in resourceFolders(of: bundle) {
-                for url in modelFolders(in: folder) where seen.insert(url).inserted {
-                    models.append(try NSManagedObjectModel(validatingContentsOf: url))
-                }
-            }
-        }
+        let models = try modelFolders(in: bundles).map { try NSManagedObjectModel(validatingContentsOf: $0) }
         switch models.count {
         case 0: return nil
         case 1: return models[0]
@@ -44,6 +42,12 @@ enum ModelBundleLookup {
     /// takes the entities of). Two entities or two templates with one name are an error.
     static func merge(_ models: [NSManagedObjectModel]) throws -> NSManagedObjectModel {
         let merged = NSManagedObjectModel()
+        try merge(models, into: merged)
+        return merged
+    }
+
+    /// The same, into an empty model.
+    static func merge(_ models: [NSManagedObjectModel], into merged: NSManagedObjectModel) throws {
         var entities: [NSEntityDescription] = []
         var names = Set<String>()
         for model in models {
@@ -68,7 +72,6 @@ enum ModelBundleLookup {
             merged.versionIdentifiers.formUnion(model.versionIdentifiers)
         }
         merged.entities = entities
-        return merged
     }
 
     /// The folders `NSPersistentContainer(name:)` looks in: the main bundle's, then every SwiftPM
