@@ -70,3 +70,22 @@ struct CoordinatorAndConflictAPITests {
         #expect(product.price == 99, "the object's own change wins")
     }
 }
+
+/// `localizationDictionary` names entities, properties and warnings in validation messages.
+@Suite("Model localization dictionary")
+struct LocalizationDictionaryTests {
+    @Test func validationMessagesUseTheLocalizedNames() throws {
+        let age = NSAttributeDescription(name: "age", type: .integer64AttributeType)
+        age.setValidationPredicates([NSPredicate(format: "SELF >= 0")], withValidationWarnings: ["tooYoung"])
+        let model = NSManagedObjectModel(entities: [NSEntityDescription(name: "Person", properties: [age])])
+        model.localizationDictionary = ["Entity/Person": "Personne", "Property/age/Entity/Person": "âge", "ErrorString/tooYoung": "trop jeune"]
+        #expect(model.localizationDictionary?["Entity/Person"] == "Personne")
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container(model).viewContext
+        NSEntityDescription.insertNewObject(forEntityName: "Person", into: context).setValue(-1, forKey: "age")
+        let error = #expect(throws: CoreDataError.self) { try context.save() }
+        #expect(error?.message.contains("Personne.âge = -1") == true && error?.message.contains("(trop jeune)") == true,
+                "\(String(describing: error?.message))")
+    }
+}

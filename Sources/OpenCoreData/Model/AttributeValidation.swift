@@ -13,8 +13,10 @@ extension NSAttributeDescription {
             let warning = index < validationWarnings.count ? validationWarnings[index] : nil
             let code = (warning as? NSNumber)?.intValue ?? (warning as? Int) ?? NSManagedObjectValidationError
             let shown = PredicatePrinter.format(ExpressionNode.constant(value))
-            var message = "\(entityName).\(name) = \(shown) does not satisfy its validation predicate \(predicate.predicateFormat)"
-            if let text = warning as? String { message += " (\(text))" }
+            let model = object.entity.managedObjectModel
+            let entity = model?.localized(entity: entityName) ?? entityName, property = model?.localized(entity: entityName, property: name) ?? name
+            var message = "\(entity).\(property) = \(shown) does not satisfy its validation predicate \(predicate.predicateFormat)"
+            if let text = warning as? String { message += " (\(model?.localized(errorString: text) ?? text))" }
             errors.append(CoreDataError(code, message + ".", userInfo: [
                 NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: name, NSValidationValueErrorKey: value.anyValue ?? NSNull(),
             ]))

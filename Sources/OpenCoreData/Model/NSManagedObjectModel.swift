@@ -27,6 +27,19 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     /// `userDefinedModelVersionIdentifier`). Not part of the version hash, as in Core Data.
     public var versionIdentifiers: Set<AnyHashable> = []
 
+    /// Mirrors `localizationDictionary`: display names for validation messages, under Core Data's keys
+    /// (`"Entity/Name"`, `"Property/name/Entity/Name"`, `"ErrorString/warning"`).
+    public var localizationDictionary: [String: String]?
+
+    /// The display name of an entity, a property, or a validation warning, from ``localizationDictionary``.
+    func localized(entity: String, property: String? = nil) -> String {
+        guard let table = localizationDictionary else { return property ?? entity }
+        guard let property else { return table["Entity/\(entity)"] ?? entity }
+        return table["Property/\(property)/Entity/\(entity)"] ?? table["Property/\(property)"] ?? property
+    }
+
+    func localized(errorString: String) -> String { localizationDictionary?["ErrorString/\(errorString)"] ?? errorString }
+
     public override init() { super.init() }
 
     /// A convenience not in Core Data: a model of the given entities (subentities included or not).
