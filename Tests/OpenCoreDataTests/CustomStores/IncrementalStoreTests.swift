@@ -72,6 +72,14 @@ struct IncrementalStoreTests {
         context.refresh(zoos[0], mergeChanges: false)
         _ = zoos[0].name
         #expect(store.nodeReads == 2)
+        // The store changes a record behind the coordinator's back: another context's fault reads the change.
+        let ref = store.referenceObject(for: zoos[1].objectID) as! String
+        _ = zoos[1].name
+        store.server.records[ref]!.values["name"] = "Changed Elsewhere"
+        let other = NSManagedObjectContext(.privateQueue)
+        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        let name = try other.performAndWait { (try other.existingObject(with: zoos[1].objectID) as! Zoo).name }
+        #expect(name == "Changed Elsewhere")
     }
 
     @Test func relationshipsComeFromNewValueForRelationship() throws {
