@@ -27,7 +27,7 @@ import Foundation
 ///   take version 1, as Core Data gives them, so a store should start new records' versions at 1.
 /// - The `context` handed to the store is the context that fetches, fires the fault or saves; reads that
 ///   are not a context's own (a merge refreshing objects for another context's save) hand `nil` where
-///   Core Data's signature allows it, and else the context whose objects are refreshed.
+///   Core Data's signature allows it, and else a context of the coordinator made for the call.
 ///
 /// Not done: dictionary-result fetches (`.dictionaryResultType` through `fetch(_:)`) throw
 /// `NSPersistentStoreUnsupportedRequestTypeError`; ``managedObjectContextDidRegisterObjects(with:)`` and
