@@ -52,8 +52,12 @@ extension NSManagedObjectContext {
         return snapshot
     }
 
-    /// Runs `body`, whose store reads go to the context's query generation when it is pinned.
+    /// Runs `body`, whose store reads go to the context's query generation when it is pinned; an
+    /// incremental store's methods are handed this context (``IncrementalStoreScope``).
     @inline(__always) func readingStore<T>(_ body: () throws -> T) throws -> T {
+        if persistentStoreCoordinator?.hasIncrementalStore == true, IncrementalStoreScope.context !== self {
+            return try IncrementalStoreScope.reading(self) { try readingStore(body) }
+        }
         guard queryGeneration != nil else { return try body() }
         return try QueryGenerationScope.reading(try queryGenerationSnapshot(), body)
     }

@@ -87,6 +87,7 @@ extension NSManagedObjectContext {
         if try coordinator.backend().needsSavedObjects {
             changes.insertedObjects = draft.inserted
             changes.updatedObjects = draft.updated
+            changes.deletedObjects = draft.deleted
         }
         // Resolving conflicts changes the objects: what they were is kept, to restore if the save fails.
         var beforeResolution: [(NSManagedObject, [Value], [Value]?, Int64)] = []

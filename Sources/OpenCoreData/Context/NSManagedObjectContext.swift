@@ -417,7 +417,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return readRowsFromParent(parent, objects)
         }
         guard let coordinator = persistentStoreCoordinator else { return }
-        if queryGeneration != nil, QueryGenerationScope.snapshot == nil {
+        if queryGeneration != nil && QueryGenerationScope.snapshot == nil
+            || coordinator.hasIncrementalStore && IncrementalStoreScope.context !== self {
             return try readingStore { try readRows(of: objects, bypassingCache: bypassingCache) }
         }
         var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]

@@ -11,8 +11,9 @@ extension NSPersistentStoreCoordinator {
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
         guard plan.readsStore else { return [] }
         if let preloaded = plan.preloaded?.rows(withValues: withValues) { return preloaded }
-        let rows = try backend().fetchRows(plan, withValues: withValues, limited: limited)
-        if withValues, rows.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil {
+        let backend = try backend()
+        let rows = try backend.fetchRows(plan, withValues: withValues, limited: limited)
+        if withValues, rows.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil, backend.usesRowCache {
             let root = plan.layout.rootEntityID
             rowCache.put(rows.map { (.permanent(root: root, pk: $0.pk), $0) })
         }
@@ -48,18 +49,20 @@ extension NSPersistentStoreCoordinator {
         var result = [StoreRow?](repeating: nil, count: pks.count)
         var missing: [Int] = []
         // A context pinned to a query generation reads its own snapshot, never the shared cache.
-        let bypassingCache = bypassingCache || maxAge == 0 || QueryGenerationScope.snapshot != nil
+        let backend = try backend()
+        let bypassingCache = bypassingCache || maxAge == 0 || QueryGenerationScope.snapshot != nil || !backend.usesRowCache
         if bypassingCache {
             missing = Array(pks.indices)
         } else {
             rowCache.rows(root: root, pks, into: &result, missing: &missing, maxAge: maxAge)
         }
         guard !missing.isEmpty else { return result }
-        let loaded = try backend().loadRows(root: root, pks: missing.count == pks.count ? pks : missing.map { pks[$0] })
+        let loaded = try backend.loadRows(root: root, pks: missing.count == pks.count ? pks : missing.map { pks[$0] })
         for (i, row) in zip(missing, loaded) { result[i] = row }
         let keys = missing.lazy.map { ObjectKey.permanent(root: root, pk: pks[$0]) }
-        if QueryGenerationScope.snapshot != nil {
-            // Rows of an older generation are not the store's current rows.
+        if QueryGenerationScope.snapshot != nil || !backend.usesRowCache {
+            // Rows of an older generation are not the store's current rows; an incremental store's are
+            // asked of it each time.
         } else if loaded.count <= RowCache.largestBatchCached {
             rowCache.put(zip(keys, loaded).map { ($0, $1) })
         } else {
@@ -94,6 +97,7 @@ extension NSPersistentStoreCoordinator {
                 outcome.rows[key] = StoreRow(pk: row.pk, entityID: row.entityID, version: row.version, values: renamed.apply(values, model(row.entityID)))
             }
         }
+        guard store.backend.usesRowCache else { return outcome }
         // Inserted rows are new to every context: a large import is not cached (nobody is about to fault
         // it, and no cached row can be stale).
         if changes.inserts.count <= RowCache.largestBatchCached {
@@ -150,8 +154,9 @@ extension NSPersistentStoreCoordinator {
     /// The members of a to-many relationship for some owners, with their rows (prefetching); at most
     /// ``RowCache/largestBatchCached`` rows feed the row cache, as a fetch's do.
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
-        let members = try backend().prefetchToMany(r, owners: owners)
-        if members.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil {
+        let backend = try backend()
+        let members = try backend.prefetchToMany(r, owners: owners)
+        if members.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil, backend.usesRowCache {
             let root = r.destination.layout.rootEntityID
             rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
         }

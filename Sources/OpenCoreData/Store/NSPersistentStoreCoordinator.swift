@@ -9,6 +9,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Mirrors `managedObjectModel`.
     public let managedObjectModel: NSManagedObjectModel
     private var stores: [NSPersistentStore] = []
+    /// Whether the store is an ``NSIncrementalStore`` (its methods are handed the reading context).
+    private(set) var hasIncrementalStore = false
     let lock = NSRecursiveLock()
     /// Rows last read or written, shared by every context of this coordinator (see `+Rows`).
     let rowCache = RowCache()
@@ -69,6 +71,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             }
             stores.append(store)
             NSPersistentStore.addedStores.withLock { $0[store.identifier ?? ""] = WeakStore(store) }
+            hasIncrementalStore = store is NSIncrementalStore
             return store
         }
         store.didAdd(to: self)
@@ -104,7 +107,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         center.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)
         center.post(name: .NSPersistentStoreCoordinatorStoresWillChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
         store.willRemove(from: self)
-        lock.withLock { stores.removeAll { $0 === store } }
+        lock.withLock {
+            stores.removeAll { $0 === store }
+            hasIncrementalStore = false
+        }
         center.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
     }
 

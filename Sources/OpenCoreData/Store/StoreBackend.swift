@@ -49,6 +49,9 @@ protocol StoreBackend: AnyObject, Sendable {
     /// Whether saves must name their objects (``StoreChanges/insertedObjects``), which then have permanent
     /// IDs before the store is written: custom stores hand the objects to the app's store class.
     var needsSavedObjects: Bool { get }
+    /// Whether the coordinator's row cache may keep this store's rows (not for an incremental store,
+    /// whose nodes are asked of the app's store class every time).
+    var usesRowCache: Bool { get }
 }
 
 extension StoreBackend {
@@ -56,6 +59,7 @@ extension StoreBackend {
         try allocateKeys(root: root, count: objects.count)
     }
     var needsSavedObjects: Bool { false }
+    var usesRowCache: Bool { true }
 }
 
 /// One row as a store hands it over: its key, entity number, row version (`Z_OPT`) and, when asked,
@@ -84,10 +88,11 @@ struct StoreChanges {
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
-    /// The inserted and updated objects, in the order of ``inserts`` and ``updates``: only for a store
+    /// The inserted, updated and deleted objects, in the order of the changes: only for a store
     /// that asks for them (``StoreBackend/needsSavedObjects``).
     var insertedObjects: [NSManagedObject] = []
     var updatedObjects: [NSManagedObject] = []
+    var deletedObjects: [NSManagedObject] = []
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
     /// Whether a row may name another object (only rows with relationships do), so that keys of inserted
     /// objects must be resolved or renamed.

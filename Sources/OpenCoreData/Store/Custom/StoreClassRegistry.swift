@@ -58,6 +58,7 @@ extension NSPersistentStoreCoordinator {
         }
         switch store {
         case let atomic as NSAtomicStore: store.attach(try AtomicStoreBackend(atomic, model: managedObjectModel))
+        case let incremental as NSIncrementalStore: store.attach(try IncrementalStoreBackend(incremental, model: managedObjectModel))
         default:
             throw CoreDataError(NSPersistentStoreInvalidTypeError,
                                 "\(storeClass) (registered for \(type)) is neither an NSAtomicStore nor an NSIncrementalStore subclass")
