@@ -44,6 +44,13 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     public var propertiesToFetch: [Any]?
     /// Mirrors `propertiesToGroupBy` (dictionary results).
     public var propertiesToGroupBy: [Any]?
+    /// Mirrors `havingPredicate`: the condition each group of a `propertiesToGroupBy` fetch must meet (SQL
+    /// `HAVING`). It names a group by the keys of `propertiesToGroupBy` and `propertiesToFetch` — a
+    /// grouped key path such as `"name"`, or an `NSExpressionDescription`'s name, as a key path (`count >
+    /// 1`) or as a variable (`$count > 1`, the form Core Data's examples use) — compared with constants,
+    /// arithmetic and the other single-value operators. Requires `propertiesToGroupBy`; any other key,
+    /// a to-many collection, `SUBQUERY` or `ANY`/`ALL` makes the fetch throw, naming the entity and the key.
+    public var havingPredicate: NSPredicate?
     /// Mirrors `returnsDistinctResults` (dictionary results).
     public var returnsDistinctResults = false
     /// Mirrors `includesSubentities` (default `true`).

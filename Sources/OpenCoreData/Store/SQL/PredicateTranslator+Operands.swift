@@ -55,10 +55,12 @@ extension PredicateTranslator {
         }
         switch node {
         case .keyPath(let path):
+            if let grouped = try groupOperand(path) { return grouped }
             return try keyPathOperand(path, scope: 0)
         case .evaluatedObject:
             return objectKey([], scope: 0)
         case .variable(let name):
+            if let grouped = try groupOperand(name) { return grouped }
             guard let s = scope(ofVariable: name) else {
                 throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value")
             }
