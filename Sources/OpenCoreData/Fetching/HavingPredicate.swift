@@ -59,7 +59,7 @@ enum HavingPredicate {
             case .subquery: throw refused("SUBQUERY")
             case .member(_, let key): throw refused("the key path \(key) on a value")
             case .evaluatedObject: throw refused("SELF")
-            case .anyKey, .symbol, .setOperation: throw refused(PredicatePrinter.format(node))
+            case .anyKey, .symbol, .setOperation, .fetch: throw refused(PredicatePrinter.format(node))
             }
         }
 

@@ -94,6 +94,7 @@ extension PredicateTranslator {
         case .aggregate: throw unsupported("an aggregate used as a value")
         case .member: throw unsupported("a key path on a value that is not a SUBQUERY variable")
         case .anyKey: throw unsupported("ANYKEY")
+        case .fetch: throw unsupported("FETCH (an NSFetchRequestExpression)")
         case .symbol(let s): throw unsupported(s)
         case .setOperation(let op, _, _):
             throw unsupported("\(op.rawValue) used as a value (in SQL a set expression is translated only as the collection of IN, CONTAINS, ANY or ALL)")
