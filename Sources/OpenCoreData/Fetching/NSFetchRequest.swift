@@ -104,8 +104,14 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
 public class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
     /// Mirrors `expression`.
     public var expression: NSExpression?
-    /// Mirrors `expressionResultType`.
+    /// Mirrors `expressionResultType`: the type the store reads the expression's value back as
+    /// (`.undefinedAttributeType`: as the database returns it).
     public var expressionResultType: NSAttributeType = .undefinedAttributeType
+    /// Mirrors `resultType`: ``expressionResultType`` in its Swift form (setting either sets both).
+    public var resultType: NSAttributeDescription.AttributeType {
+        get { NSAttributeDescription.AttributeType(rawValue: expressionResultType) }
+        set { expressionResultType = newValue.rawValue }
+    }
 
     public override init() { super.init() }
 }
