@@ -85,6 +85,7 @@ extension ExpressionNode {
         case .conditional(let p, let t, let f):
             return .conditional(p.foldingConstantCollections(), t.foldingConstantCollections(), f.foldingConstantCollections())
         case .setOperation(let op, let l, let r): return .setOperation(op, l.foldingConstantCollections(), r.foldingConstantCollections())
+        case .fetch(let r, let c, let countOnly): return .fetch(r.foldingConstantCollections(), c.foldingConstantCollections(), countOnly: countOnly)
         }
     }
 }

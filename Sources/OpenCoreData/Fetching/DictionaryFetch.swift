@@ -3,7 +3,8 @@ import Foundation
 /// A dictionary-result fetch: `propertiesToFetch` (attribute names and key paths through to-one
 /// relationships such as `"classification.family"`, property descriptions — a to-one relationship gives
 /// its destination's `NSManagedObjectID` — or expression descriptions such as `max:(price)`),
-/// `returnsDistinctResults`, `propertiesToGroupBy` (the same kinds of keys). Each dictionary's key is the
+/// `returnsDistinctResults`, `propertiesToGroupBy` (the same kinds of keys), `havingPredicate` (on those
+/// keys, see ``HavingPredicate``). Each dictionary's key is the
 /// key path as given, or the expression description's name. Keys whose value is `nil` are left out of
 /// each dictionary, as in Core Data.
 struct DictionaryFetch {
@@ -11,12 +12,14 @@ struct DictionaryFetch {
     let properties: [Any]
     let distinct: Bool
     let groupBy: [Any]?
+    let having: NSPredicate?
 
     init<T>(plan: FetchPlan, request: NSFetchRequest<T>) {
         self.plan = plan
         self.properties = request.propertiesToFetch ?? plan.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }.map(\.name)
         self.distinct = request.returnsDistinctResults
         self.groupBy = request.propertiesToGroupBy
+        self.having = request.havingPredicate
     }
 
     private static let functions = ["sum:", "min:", "max:", "average:", "count:"]
@@ -50,12 +53,20 @@ struct DictionaryFetch {
     /// The dictionaries' keys and the columns the store fetches for them.
     func resolve() throws -> (keys: [String], columns: DictionaryColumns) {
         let resolved = try properties.map { try column($0, use: .propertiesToFetch) }
-        let groups = try groupBy.map { try $0.map { p -> DictionaryColumns.Column in
-            let c = try column(p, use: .propertiesToGroupBy).column
-            if case .aggregate = c { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes and to-one relationships, not expressions") }
+        let groups = try groupBy.map { try $0.map { p -> (key: String, column: DictionaryColumns.Column) in
+            let c = try column(p, use: .propertiesToGroupBy)
+            if case .aggregate = c.column { throw CoreDataError(NSCoreDataError, "propertiesToGroupBy takes attributes and to-one relationships, not expressions") }
             return c
         } }
-        return (resolved.map(\.key), DictionaryColumns(columns: resolved.map(\.column), distinct: distinct, groupBy: groups))
+        var columns = DictionaryColumns(columns: resolved.map(\.column), distinct: distinct, groupBy: groups?.map(\.column))
+        if let having {
+            guard let groups else {
+                throw CoreDataError(NSCoreDataError, "a havingPredicate requires propertiesToGroupBy (fetch of entity \(plan.entity.name ?? "?"): \(having.predicateFormat))")
+            }
+            let names = Dictionary((groups + resolved).map { ($0.key, $0.column) }, uniquingKeysWith: { _, fetched in fetched })
+            columns.having = try HavingPredicate.resolve(having, names: names, entityName: plan.entity.name ?? "?")
+        }
+        return (resolved.map(\.key), columns)
     }
 
     /// The fetch's dictionaries, in the store's order. Each is a plain `NSDictionary` (see

@@ -112,6 +112,8 @@ private struct PredicateKeyPathCheck {
             try check(t, .single)
             try check(f, .single)
         case .constant, .evaluatedObject, .anyKey, .symbol: return
+        case .fetch:
+            throw CoreDataError(NSCoreDataError, "unsupported in a fetch of entity \(entityName): \(PredicatePrinter.format(node)) (an NSFetchRequestExpression runs a fetch of a context, which a store cannot run inside its query; evaluate the predicate in memory, or fetch those objects first and compare with IN %@)")
         }
     }
 

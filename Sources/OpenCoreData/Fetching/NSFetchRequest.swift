@@ -44,6 +44,13 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     public var propertiesToFetch: [Any]?
     /// Mirrors `propertiesToGroupBy` (dictionary results).
     public var propertiesToGroupBy: [Any]?
+    /// Mirrors `havingPredicate`: the condition each group of a `propertiesToGroupBy` fetch must meet (SQL
+    /// `HAVING`). It names a group by the keys of `propertiesToGroupBy` and `propertiesToFetch` — a
+    /// grouped key path such as `"name"`, or an `NSExpressionDescription`'s name, as a key path (`count >
+    /// 1`) or as a variable (`$count > 1`, the form Core Data's examples use) — compared with constants,
+    /// arithmetic and the other single-value operators. Requires `propertiesToGroupBy`; any other key,
+    /// a to-many collection, `SUBQUERY` or `ANY`/`ALL` makes the fetch throw, naming the entity and the key.
+    public var havingPredicate: NSPredicate?
     /// Mirrors `returnsDistinctResults` (dictionary results).
     public var returnsDistinctResults = false
     /// Mirrors `includesSubentities` (default `true`).
@@ -97,8 +104,14 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
 open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
     /// Mirrors `expression`.
     public var expression: NSExpression?
-    /// Mirrors `expressionResultType`.
+    /// Mirrors `expressionResultType`: the type the store reads the expression's value back as
+    /// (`.undefinedAttributeType`: as the database returns it).
     public var expressionResultType: NSAttributeType = .undefinedAttributeType
+    /// Mirrors `resultType`: ``expressionResultType`` in its Swift form (setting either sets both).
+    public var resultType: NSAttributeDescription.AttributeType {
+        get { NSAttributeDescription.AttributeType(rawValue: expressionResultType) }
+        set { expressionResultType = newValue.rawValue }
+    }
 
     public override init() { super.init() }
 }

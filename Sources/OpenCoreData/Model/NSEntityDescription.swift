@@ -39,6 +39,34 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// and hands conflicts to the merge policy's `resolve(constraintConflicts:)` (docs/Store.md,
     /// "Uniqueness constraints").
     public var uniquenessConstraints: [[Any]] = [] { willSet { checkMutable() } }
+    /// Mirrors `compoundIndexes` (deprecated in Core Data for ``indexes``): each compound index a list of
+    /// property names or ``NSPropertyDescription``s (a model file's `<compoundIndexes>`). Reading returns
+    /// what was set. Setting it also makes each list a fetch index of ``indexes``, named `compoundIndex1`,
+    /// `compoundIndex2`… (the next numbers free), its elements ascending and binary — replacing those an
+    /// earlier value made — so the SQLite store creates it (`CREATE INDEX Z_<Entity>_compoundIndex1 …`).
+    /// As in Core Data, it is advisory: a list naming no property of the entity makes no index (logged
+    /// when the store opens).
+    public var compoundIndexes: [[Any]] {
+        get { compoundIndexStorage.lists }
+        set {
+            checkMutable()
+            let replaced = Set(compoundIndexStorage.indexes.map(ObjectIdentifier.init))
+            var kept = indexes.filter { !replaced.contains(ObjectIdentifier($0)) }
+            var number = kept.count
+            let made = newValue.map { list -> NSFetchIndexDescription in
+                repeat { number += 1 } while kept.contains { $0.name == "compoundIndex\(number)" }
+                let index = NSFetchIndexDescription(name: "compoundIndex\(number)", elements: list.map { item in
+                    (item as? NSPropertyDescription).map { NSFetchIndexElementDescription(property: $0, collationType: .binary) }
+                        ?? NSFetchIndexElementDescription(propertyName: "\(item)", collationType: .binary)
+                })
+                kept.append(index)
+                return index
+            }
+            compoundIndexStorage = (newValue, made)
+            indexes = kept
+        }
+    }
+    private var compoundIndexStorage: (lists: [[Any]], indexes: [NSFetchIndexDescription]) = ([], [])
     /// Not in Core Data's run-time API: Xcode's "Codegen" setting (a model file's `codeGenerationType`:
     /// `"class"`, `"category"`, or `nil` for manual), which Xcode's class generation reads.
     public var codeGenerationType: String? = nil { willSet { checkMutable() } }

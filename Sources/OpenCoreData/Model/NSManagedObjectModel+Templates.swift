@@ -68,6 +68,7 @@ extension NSFetchRequest {
         copy.resultType = resultType
         copy.propertiesToFetch = propertiesToFetch
         copy.propertiesToGroupBy = propertiesToGroupBy
+        copy.havingPredicate = havingPredicate
         copy.returnsDistinctResults = returnsDistinctResults
         copy.includesSubentities = includesSubentities
         copy.includesPendingChanges = includesPendingChanges

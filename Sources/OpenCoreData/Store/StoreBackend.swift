@@ -159,6 +159,15 @@ struct DictionaryColumns {
     let distinct: Bool
     /// `propertiesToGroupBy` (attributes and to-one relationships).
     let groupBy: [Column]?
+    /// `havingPredicate`, checked: its names are keys of `names`.
+    var having: Having? = nil
+
+    /// A `havingPredicate` and what each name it uses stands for: a grouped or fetched key path, or an
+    /// expression description's aggregate.
+    struct Having {
+        let predicate: PredicateNode
+        let names: [String: Column]
+    }
 }
 
 /// Temporary keys of a save's inserted objects and the keys the store gave them, applied to the

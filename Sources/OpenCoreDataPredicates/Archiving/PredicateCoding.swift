@@ -293,6 +293,8 @@ package enum PredicateCoding {
             return .conditional(p, t, f)
         case .block:
             return fail(coder, "block expressions cannot be decoded")
+        case .fetchRequest:
+            return fail(coder, "fetch request expressions cannot be decoded")
         }
     }
 
@@ -406,6 +408,8 @@ package enum PredicateCoding {
             encode(collection, key: "NSExpression", coder)
             coder.encode(NSString(string: variable), forKey: "NSVariable")
             coder.encode(NSPredicate.wrap(predicate), forKey: "NSSubpredicate")
+        case .fetch:
+            refuse(coder, "\(PredicatePrinter.format(node)) cannot be archived: its fetch request and context are live objects")
         case .conditional(let p, let t, let f):
             type(.conditional)
             coder.encode(NSPredicate.wrap(p), forKey: "NSPredicate")

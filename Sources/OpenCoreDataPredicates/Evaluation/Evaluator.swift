@@ -100,6 +100,11 @@ package struct Evaluator {
             throw PredicateEvaluationError(.unsupported("\(s) outside an index"))
         case .setOperation(let op, let l, let r):
             return try SetEvaluation.apply(op, value(l, object), value(r, object))
+        case .fetch(let request, let context, let countOnly):
+            guard let fetch = try value(request, object).anyValue as? FetchExpressionRequest else {
+                throw PredicateEvaluationError(.unsupported("FETCH whose first expression is not a fetch request: \(PredicatePrinter.format(node))"))
+            }
+            return Value(any: try fetch.resultForFetchExpression(in: try value(context, object).anyValue, countOnly: countOnly))
         }
     }
 

@@ -132,6 +132,12 @@ package enum PredicatePrinter {
             out += ")"
         case .anyKey:
             out += "ANYKEY"
+        case .fetch(let request, let context, let countOnly):
+            out += "FETCH("
+            write(request, into: &out)
+            out += ", "
+            write(context, into: &out)
+            out += countOnly ? ", YES)" : ", NO)"
         case .symbol(let s):
             out += s
         case .setOperation(let op, let l, let r):

@@ -8,7 +8,9 @@ import Foundation
 /// with `FIRST`/`LAST`/`SIZE` as constant strings. Block expressions are not provided.
 /// A constant made by ``init(forConstantValue:)`` keeps the object given (``constantValue`` returns it);
 /// one parsed from a format string's `%@` is an equal value, not the argument object.
-public class NSExpression: NSObject, @unchecked Sendable {
+///
+/// `open`, as Foundation's is: Core Data's `NSFetchRequestExpression` subclasses it.
+open class NSExpression: NSObject, @unchecked Sendable {
     /// Mirrors `NSExpression.ExpressionType`, with Apple's raw values.
     public enum ExpressionType: UInt, Sendable, Hashable {
         case constantValue = 0
@@ -24,6 +26,9 @@ public class NSExpression: NSObject, @unchecked Sendable {
         case anyKey = 15
         case block = 19
         case conditional = 20
+        /// Not a Foundation case: the value of Core Data's `NSFetchRequestExpressionType` (50), which
+        /// Darwin's imported enum holds without a name of its own. Use that constant.
+        case fetchRequest = 50
     }
 
     package let node: ExpressionNode
@@ -233,6 +238,7 @@ public class NSExpression: NSObject, @unchecked Sendable {
         case .setOperation(.union, _, _): return .unionSet
         case .setOperation(.intersect, _, _): return .intersectSet
         case .setOperation(.minus, _, _): return .minusSet
+        case .fetch: return .fetchRequest
         }
     }
 
@@ -337,7 +343,7 @@ public class NSExpression: NSObject, @unchecked Sendable {
 
     /// Mirrors `expressionValue(with:context:)`: evaluates the expression against `object`. The context's
     /// entries are used as variable bindings. Returns `nil` where evaluation fails (Darwin raises).
-    public func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
+    open func expressionValue(with object: Any?, context: NSMutableDictionary?) -> Any? {
         if let archiveGate, !archiveGate.isOpen { return nil }
         var bindings: [String: Value] = [:]
         for (key, value) in context ?? [:] {

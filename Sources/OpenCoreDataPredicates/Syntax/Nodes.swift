@@ -79,6 +79,10 @@ package indirect enum ExpressionNode: Hashable, Sendable {
     case symbol(String)
     /// `left UNION right`, `left INTERSECT right`, `left MINUS right`: a set.
     case setOperation(SetOperation, ExpressionNode, ExpressionNode)
+    /// `FETCH(request, context, countOnly)`: Core Data's `NSFetchRequestExpression`, the result of running
+    /// the fetch request `request` evaluates to in the managed object context `context` evaluates to
+    /// (see ``FetchExpressionRequest``).
+    case fetch(ExpressionNode, ExpressionNode, countOnly: Bool)
 }
 
 extension PredicateNode {
@@ -114,6 +118,8 @@ extension ExpressionNode {
             return .conditional(p.substituting(bindings), t.substituting(bindings), f.substituting(bindings))
         case .setOperation(let op, let l, let r):
             return .setOperation(op, l.substituting(bindings), r.substituting(bindings))
+        case .fetch(let request, let context, let countOnly):
+            return .fetch(request.substituting(bindings), context.substituting(bindings), countOnly: countOnly)
         }
     }
 }

@@ -60,7 +60,7 @@ extension PredicateNode {
                 case .member(let base, _): stack.append((.expression(base), raw + 1, flat + 1))
                 case .function(_, let args), .aggregate(let args):
                     for a in args { stack.append((.expression(a), raw + 1, flat + 1)) }
-                case .setOperation(_, let l, let r):
+                case .setOperation(_, let l, let r), .fetch(let l, let r, _):
                     stack.append((.expression(l), raw + 1, flat + 1))
                     stack.append((.expression(r), raw + 1, flat + 1))
                 case .subquery(let collection, _, let predicate):
@@ -116,6 +116,7 @@ extension ExpressionNode {
             return .subquery(collection.flattened(), variable, predicate.flattened())
         case .conditional(let p, let t, let f): return .conditional(p.flattened(), t.flattened(), f.flattened())
         case .setOperation(let op, let l, let r): return .setOperation(op, l.flattened(), r.flattened())
+        case .fetch(let request, let context, let countOnly): return .fetch(request.flattened(), context.flattened(), countOnly: countOnly)
         }
     }
 }

@@ -112,6 +112,8 @@ struct ModelFileReaderTests {
         #expect(book.uniquenessConstraints.map { $0 as? [String] } == [["isbn"], ["title", "author"]])
         let authorIndex = try #require(model.entitiesByName["Author"]?.indexes.first, "compoundIndexes read as a fetch index")
         #expect(authorIndex.name == "compoundIndex1" && authorIndex.elements.map(\.propertyName) == ["name"])
+        #expect(model.entitiesByName["Author"]?.compoundIndexes.map { $0 as? [String] } == [["name"]])
+        #expect(authorIndex.elements.first?.property === model.entitiesByName["Author"]?.propertiesByName["name"])
     }
 
     @Test func fetchRequestTemplatesAndConfigurations() throws {

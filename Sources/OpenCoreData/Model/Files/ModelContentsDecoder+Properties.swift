@@ -207,25 +207,28 @@ extension ModelContentsDecoder {
         return NSFetchIndexDescription(name: name, elements: elements)
     }
 
-    /// `<compoundIndexes>` (Xcode 8 and earlier): `<compoundIndex>` children of `<index value>`s, read as
-    /// fetch indexes named `compoundIndex1`, `compoundIndex2`…
+    /// `<compoundIndexes>` (Xcode 8 and earlier): `<compoundIndex>` children of `<index value>`s, read
+    /// into the entity's `compoundIndexes` (property names), which makes them fetch indexes named
+    /// `compoundIndex1`, `compoundIndex2`… Each name is checked against the entity's properties.
     func decodeCompoundIndexes(_ element: ModelXMLElement, _ entityContext: String, into entity: inout PendingEntity) throws(ModelFileError) {
+        var lists: [[String]] = []
+        var nodes: [[ModelXMLElement]] = []
         for child in element.children {
             guard child.name == "compoundIndex" else {
                 throw fail(child, entityContext, "unknown element <\(child.name)> in <compoundIndexes>")
             }
-            var elements: [NSFetchIndexElementDescription] = []
+            var names: [String] = []
             for index in child.children {
                 guard index.name == "index" else { throw fail(index, entityContext, "unknown element <\(index.name)> in <compoundIndex>") }
-                let property = try required(index, "value", entityContext)
-                let indexElement = NSFetchIndexElementDescription(propertyName: property, collationType: .binary)
-                entity.indexElements.append((indexElement, index))
-                elements.append(indexElement)
+                names.append(try required(index, "value", entityContext))
             }
-            guard !elements.isEmpty else { throw fail(child, entityContext, "a compound index without properties") }
-            var number = entity.entity.indexes.count + 1
-            while entity.entity.indexes.contains(where: { $0.name == "compoundIndex\(number)" }) { number += 1 }
-            entity.entity.indexes.append(NSFetchIndexDescription(name: "compoundIndex\(number)", elements: elements))
+            guard !names.isEmpty else { throw fail(child, entityContext, "a compound index without properties") }
+            lists.append(names)
+            nodes.append(child.children)
+        }
+        entity.entity.compoundIndexes += lists
+        for (index, xml) in zip(entity.entity.indexes.suffix(lists.count), nodes) {
+            for (indexElement, node) in zip(index.elements, xml) { entity.indexElements.append((indexElement, node)) }
         }
     }
 

@@ -284,6 +284,7 @@ struct ModelContentsEncoder {
         let unwritable = [
             (request.sortDescriptors?.isEmpty == false, "sortDescriptors"), (request.fetchOffset != 0, "fetchOffset"),
             (request.propertiesToFetch != nil, "propertiesToFetch"), (request.propertiesToGroupBy != nil, "propertiesToGroupBy"),
+            (request.havingPredicate != nil, "havingPredicate"),
             (request.relationshipKeyPathsForPrefetching != nil, "relationshipKeyPathsForPrefetching"),
             (request.shouldRefreshRefetchedObjects, "shouldRefreshRefetchedObjects"),
         ].filter(\.0).map(\.1)

@@ -55,10 +55,12 @@ extension PredicateTranslator {
         }
         switch node {
         case .keyPath(let path):
+            if let grouped = try groupOperand(path) { return grouped }
             return try keyPathOperand(path, scope: 0)
         case .evaluatedObject:
             return objectKey([], scope: 0)
         case .variable(let name):
+            if let grouped = try groupOperand(name) { return grouped }
             guard let s = scope(ofVariable: name) else {
                 throw CoreDataError(NSCoreDataError, "the variable $\(name) has no value")
             }
@@ -92,6 +94,7 @@ extension PredicateTranslator {
         case .aggregate: throw unsupported("an aggregate used as a value")
         case .member: throw unsupported("a key path on a value that is not a SUBQUERY variable")
         case .anyKey: throw unsupported("ANYKEY")
+        case .fetch: throw unsupported("FETCH (an NSFetchRequestExpression)")
         case .symbol(let s): throw unsupported(s)
         case .setOperation(let op, _, _):
             throw unsupported("\(op.rawValue) used as a value (in SQL a set expression is translated only as the collection of IN, CONTAINS, ANY or ALL)")

@@ -22,6 +22,7 @@ extension PredicateTranslator {
         let text: String
         switch node {
         case .keyPath(let path):
+            guard groupColumns == nil else { return nil }
             (s, text) = (0, path)
         case .member(.variable(let name), let path):
             guard let found = scope(ofVariable: name), scopes[found].value == nil else { return nil }

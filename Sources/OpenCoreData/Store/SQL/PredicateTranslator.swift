@@ -28,6 +28,9 @@ struct PredicateTranslator {
     var scopes: [Scope]
     /// The predicate's key paths, as the plan resolved them.
     var keyPaths: PredicateKeyPaths
+    /// While translating a `havingPredicate`: the columns its names stand for (see
+    /// `PredicateTranslator+Groups.swift`); `nil` otherwise.
+    var groupColumns: [String: DictionaryColumns.Column]? = nil
 
     init(layout: EntityLayout, entityName: String, context: SQLGenerationContext = SQLGenerationContext(),
          keyPaths: PredicateKeyPaths = PredicateKeyPaths()) {

@@ -3,9 +3,9 @@ import Foundation
 /// What a fetch's statement selects from the rows that match its plan. The kind decides the order's
 /// last term: rows of objects tie-break by store key, as in memory; counts and dictionaries do not.
 enum FetchSelection {
-    /// The columns (and `GROUP BY` terms, `nil` for none) of a dictionary fetch, made by the translator,
+    /// The columns (and `GROUP BY` terms, `nil` for none, and the `HAVING` condition) of a dictionary fetch, made by the translator,
     /// which joins the tables their key paths cross.
-    typealias Projection = (inout PredicateTranslator) throws -> (columns: [SQLExpression], groupBy: [SQLExpression]?)
+    typealias Projection = (inout PredicateTranslator) throws -> (columns: [SQLExpression], groupBy: [SQLExpression]?, having: SQLExpression?)
 
     /// Rows of objects: these columns of the fetched entity's table (`t0`), ordered by the sort
     /// descriptors, then by `t0.Z_PK`.
@@ -50,12 +50,13 @@ extension SQLSelect {
         var columns = Selection.count
         var distinct = false
         var groupBy: [SQLExpression] = []
+        var having: SQLExpression? = nil
         switch selection {
         case .objects(let list): columns = .columns(list)
         case .count: break
         case .dictionaries(let isDistinct, let projection):
             let projected = try projection(&translator)
-            (columns, distinct, groupBy) = (.columns(projected.columns), isDistinct, projected.groupBy ?? [])
+            (columns, distinct, groupBy, having) = (.columns(projected.columns), isDistinct, projected.groupBy ?? [], projected.having)
         }
         let condition = try plan.predicate.map { try translator.condition($0) }
         var orderBy: [Ordering] = selection.isOrdered ? try plan.sorts.map { s in
@@ -64,7 +65,8 @@ extension SQLSelect {
         } : []
         if selection.breaksTiesByKey { orderBy.append(Ordering(expression: FetchSelection.key, ascending: true)) }
         self.init(distinct: distinct, selection: columns, source: .table(plan.layout.tableName, alias: SQLGenerationContext.rootAlias),
-                  joins: translator.context.joins, conditions: Self.conditions(plan, condition), groupBy: groupBy, orderBy: orderBy)
+                  joins: translator.context.joins, conditions: Self.conditions(plan, condition), groupBy: groupBy,
+                  having: having, orderBy: orderBy)
         if limited, windowed {
             limit = plan.limit > 0 ? plan.limit : nil
             offset = plan.offset > 0 ? plan.offset : nil

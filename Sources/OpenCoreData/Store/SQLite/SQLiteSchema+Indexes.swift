@@ -4,8 +4,9 @@ import Foundation
 ///
 /// - each fetch index (`NSFetchIndexDescription`, a model file's `fetchIndex`) of property elements
 ///   becomes `CREATE INDEX Z_<Entity>_<name> ON <table> (<column> [DESC], …)`, named as Core Data names
-///   them; an element of a to-one relationship indexes its key column. Indexes with an expression
-///   element, an R-tree element or a partial index predicate are not made (logged);
+///   them; an element of a to-one relationship indexes its key column. `compoundIndexes` come here as
+///   the fetch indexes they make. Indexes with an expression element, an R-tree element, a partial
+///   index predicate or a name that is no stored property of the entity are not made (logged);
 /// - each attribute or to-one with `isIndexed` (deprecated in Core Data) becomes
 ///   `CREATE INDEX <table>_<column>_INDEX ON <table> (<column>)`, the naming of the foreign key indexes.
 ///
@@ -29,7 +30,7 @@ enum ModelIndexes {
                     columns.append(column + (element.isAscending ? "" : " DESC"))
                 }
                 guard usable else {
-                    storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only property elements of binary type, without a partial index predicate, are supported")
+                    storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only elements naming stored properties of the entity, of binary type, without a partial index predicate, are supported")
                     continue
                 }
                 add("CREATE INDEX IF NOT EXISTS Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")

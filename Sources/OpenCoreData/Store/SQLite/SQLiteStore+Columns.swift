@@ -2,7 +2,7 @@ import Foundation
 
 extension SQLiteStore {
     /// A dictionary-result fetch: the selected columns (attributes, through to-one relationships if any;
-    /// to-one relationships as keys; aggregates), `DISTINCT` and `GROUP BY` as asked, each row's values
+    /// to-one relationships as keys; aggregates), `DISTINCT`, `GROUP BY` and `HAVING` as asked, each row's values
     /// in column order (a to-one relationship's as an ``ObjectRef`` value) handed to `row` in one buffer
     /// reused for every row, so that a row costs no array of its own.
     func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns, row body: ([Value]) throws -> Void) throws {
@@ -42,7 +42,7 @@ extension SQLiteStore {
         try selectSQL(plan, .dictionaries(distinct: request.distinct) { translator in
             let columns = try request.columns.flatMap { try Self.expressions($0, &translator) }
             let groups = try request.groupBy.map { try $0.flatMap { try Self.expressions($0, &translator) } }
-            return (columns, groups)
+            return (columns, groups, try request.having.map { try translator.havingCondition($0) })
         }, limited: true)
     }
 
@@ -50,16 +50,13 @@ extension SQLiteStore {
     /// aggregate of a value.
     private static func expressions(_ column: DictionaryColumns.Column, _ translator: inout PredicateTranslator) throws -> [SQLExpression] {
         switch column {
-        case .keyPath(let path):
-            return [try translator.value(of: path, scope: 0).expression]
+        case .keyPath, .aggregate:
+            return [try translator.operand(of: column).expression]
         case .object(let path):
             let key = try translator.value(of: path, scope: 0).expression
             guard let entityColumn = entityColumn(path) else { return [key] }
             let alias = translator.alias(through: path.hops.dropLast(), scope: 0)
             return [key, .column(alias: alias, name: entityColumn)]
-        case .aggregate(let name, let path, _):
-            let functions: [String: SQLFunction] = ["sum:": .sum, "min:": .min, "max:": .max, "average:": .average, "count:": .count]
-            return [.function(functions[name]!, [try translator.value(of: path, scope: 0).expression])]
         }
     }
 
