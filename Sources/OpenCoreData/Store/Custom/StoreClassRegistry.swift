@@ -2,7 +2,7 @@ import Foundation
 
 extension NSPersistentStoreCoordinator {
     /// Store classes by type, registered with ``registerStoreClass(_:type:)``; the binary store is built in.
-    static let storeClasses = LockedValue<[String: NSPersistentStore.Type]>([NSBinaryStoreType: BinaryStore.self])
+    static let storeClasses = LockedValue<[String: NSPersistentStore.Type]>([NSBinaryStoreType: BinaryStore.self, NSXMLStoreType: XMLStore.self])
 
     /// Mirrors `registerStoreClass(_:type:)`: stores added as `type` are made of `storeClass` (a subclass of
     /// ``NSAtomicStore`` or ``NSIncrementalStore``); `nil` removes the registration. A class that is not

@@ -1,8 +1,15 @@
 import Foundation
 
-/// The file of a ``BinaryStore``: a binary property list `{metadata, records}`, each record
+/// The file of a ``PropertyListStore``: a property list `{metadata, records}` (binary or XML), each record
 /// `{entity, reference, values}` with values as property-list objects (references for relationships).
-struct BinaryStoreFile {
+struct PropertyListStoreFile {
+    /// The two formats, by store type.
+    enum Kind {
+        case binary, xml
+        var storeType: String { self == .binary ? NSBinaryStoreType : NSXMLStoreType }
+        var format: PropertyListSerialization.PropertyListFormat { self == .binary ? .binary : .xml }
+        var name: String { self == .binary ? "binary" : "XML" }
+    }
     struct Record {
         let entity: String
         let reference: String
@@ -12,17 +19,18 @@ struct BinaryStoreFile {
     var records: [Record]
 
     /// The file at `url`, or `nil` when there is none (a new store); a file that is not one throws.
-    static func read(at url: URL) throws -> BinaryStoreFile? {
+    static func read(at url: URL, _ kind: Kind) throws -> PropertyListStoreFile? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data = try Data(contentsOf: url)
         if data.isEmpty { return nil }
-        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: &format) as? [String: Any], format == kind.format,
               let metadata = plist["metadata"] as? [String: Any], let records = plist["records"] as? [[String: Any]],
-              metadata[NSStoreTypeKey] as? String == NSBinaryStoreType else {
-            throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) is not a binary store written by OpenCoreData.",
+              metadata[NSStoreTypeKey] as? String == kind.storeType else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) is not \(kind == .binary ? "a binary" : "an XML") store written by OpenCoreData.",
                                 userInfo: [NSFilePathErrorKey: url.path])
         }
-        return BinaryStoreFile(metadata: metadata, records: try records.map { r in
+        return PropertyListStoreFile(metadata: metadata, records: try records.map { r in
             guard let entity = r["entity"] as? String, let reference = r["reference"] as? String, let values = r["values"] as? [String: Any] else {
                 throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) holds a malformed record.", userInfo: [NSFilePathErrorKey: url.path])
             }
@@ -31,7 +39,7 @@ struct BinaryStoreFile {
     }
 
     /// Writes the whole file: to a temporary file beside it, then renamed over it.
-    func write(to url: URL) throws {
+    func write(to url: URL, _ kind: Kind) throws {
         let plist: [String: Any] = [
             "metadata": metadata,
             "records": records.sorted { ($0.entity, $0.reference) < ($1.entity, $1.reference) }
@@ -39,15 +47,15 @@ struct BinaryStoreFile {
         ]
         let data: Data
         do {
-            data = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+            data = try PropertyListSerialization.data(fromPropertyList: plist, format: kind.format, options: 0)
         } catch {
-            throw CoreDataError(NSPersistentStoreSaveError, "cannot write the binary store at \(url.path): its metadata or values are not property-list values (\(error.localizedDescription))",
+            throw CoreDataError(NSPersistentStoreSaveError, "cannot write the \(kind.name) store at \(url.path): its metadata or values are not property-list values (\(error.localizedDescription))",
                                 userInfo: [NSUnderlyingErrorKey: error])
         }
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw CoreDataError(NSPersistentStoreSaveError, "cannot write the binary store at \(url.path): \(error.localizedDescription)",
+            throw CoreDataError(NSPersistentStoreSaveError, "cannot write the \(kind.name) store at \(url.path): \(error.localizedDescription)",
                                 userInfo: [NSUnderlyingErrorKey: error, NSFilePathErrorKey: url.path])
         }
     }
@@ -71,13 +79,13 @@ struct BinaryStoreFile {
         case .int(let i): return NSNumber(value: i)
         case .double(let d): return NSNumber(value: d)
         case .bool(let b): return NSNumber(value: b)
-        case .date(let d): return d
+        case .date(let d): return NSNumber(value: d.timeIntervalSinceReferenceDate)  // an XML plist's dates keep whole seconds only
         case .data(let d): return d
         case .decimal(let d): return d.description
         case .uuid(let u): return u.uuidString
         case .url(let u): return u.absoluteString
         default:
-            throw CoreDataError(NSPersistentStoreSaveError, "\(attribute.entity?.name ?? "?").\(attribute.name): a \(type(of: value)) cannot be written to a binary store")
+            throw CoreDataError(NSPersistentStoreSaveError, "\(attribute.entity?.name ?? "?").\(attribute.name): a \(type(of: value)) cannot be written to a property-list store")
         }
     }
 
@@ -91,6 +99,7 @@ struct BinaryStoreFile {
         guard let attribute = property as? NSAttributeDescription else { return stored }
         switch attribute.attributeType {
         case .decimalAttributeType: return (stored as? String).flatMap { Decimal(string: $0) }
+        case .dateAttributeType: return (stored as? NSNumber).map { Date(timeIntervalSinceReferenceDate: $0.doubleValue) }
         case .UUIDAttributeType: return (stored as? String).flatMap(UUID.init(uuidString:))
         case .URIAttributeType: return (stored as? String).flatMap(URL.init(string:))
         case .transformableAttributeType:

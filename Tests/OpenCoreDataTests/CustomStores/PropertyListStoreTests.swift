@@ -3,8 +3,8 @@ import Testing
 @testable import OpenCoreData
 import OpenCoreDataTesting
 
-/// `NSBinaryStoreType`: a file read whole when added and written whole on save.
-@Suite("Binary store")
+/// `NSBinaryStoreType` and `NSXMLStoreType`: a file read whole when added and written whole on save.
+@Suite("Binary and XML stores")
 struct BinaryStoreTests {
     static func model() -> NSManagedObjectModel {
         NSManagedObjectModel(entities: [
@@ -24,33 +24,36 @@ struct BinaryStoreTests {
         ])
     }
 
-    private func context(_ url: URL, _ model: NSManagedObjectModel = model()) throws -> NSManagedObjectContext {
+    private func context(_ url: URL, _ model: NSManagedObjectModel = model(), type: NSPersistentStore.StoreType = .binary) throws -> NSManagedObjectContext {
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .binary, at: url)
+        try coordinator.addPersistentStore(type: type, at: url)
         let context = NSManagedObjectContext(.mainQueue)
         context.persistentStoreCoordinator = coordinator
         return context
     }
 
-    @Test func everyAttributeTypeComesBackAsSaved() throws {
+    @Test(arguments: [NSPersistentStore.StoreType.binary, .xml])
+    func everyAttributeTypeComesBackAsSaved(_ type: NSPersistentStore.StoreType) throws {
         let directory = TemporaryStore()
         defer { directory.cleanUp() }
-        let url = directory.directory.appendingPathComponent("Values.binary")
+        let url = directory.directory.appendingPathComponent("Values.store")
         let values: [String: Any] = [
             "s": "héllo\u{0}world", "i16": 12, "d": -0.5, "f": 1.25, "b": true, "dec": Decimal(string: "19.99")!,
             "date": Date(timeIntervalSinceReferenceDate: 12345.5), "data": Data([0, 1, 2, 255]),
             "uuid": UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!, "uri": URL(string: "https://example.com/a?b=c")!,
         ]
         do {
-            let context = try context(url)
+            let context = try context(url, type: type)
             let object = NSEntityDescription.insertNewObject(forEntityName: "V", into: context)
             for (key, value) in values { object.setValue(value, forKey: key) }
             NSEntityDescription.insertNewObject(forEntityName: "V", into: context).setValue(2, forKey: "tag")
             try context.save()
         }
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(text.hasPrefix("<?xml") == (type == .xml), "an XML store is an XML document, a binary one is not")
         let request = NSFetchRequest<NSManagedObject>(entityName: "V")
         request.sortDescriptors = [NSSortDescriptor(key: "tag", ascending: true)]
-        let read = try context(url).fetch(request)
+        let read = try context(url, type: type).fetch(request)
         #expect(read.count == 2)
         let object = read[0]
         #expect(object.value(forKey: "s") as? String == "héllo\u{0}world")
@@ -64,17 +67,18 @@ struct BinaryStoreTests {
         #expect(read[1].value(forKey: "s") == nil, "an unset value stays nil")
     }
 
-    @Test func relationshipsAndControllersWorkOnABinaryStore() throws {
+    @Test(arguments: [NSPersistentStore.StoreType.binary, .xml])
+    func relationshipsWorkOnAPropertyListStore(_ type: NSPersistentStore.StoreType) throws {
         let directory = TemporaryStore()
         defer { directory.cleanUp() }
-        let url = directory.directory.appendingPathComponent("Zoo.binary")
+        let url = directory.directory.appendingPathComponent("Zoo.store")
         let seeded: Int
         do {
-            let context = try context(url, ZooModel.make())
+            let context = try context(url, ZooModel.make(), type: type)
             seeded = ZooModel.seed(context).animals.count
             try context.save()
         }
-        let context = try context(url, ZooModel.make())
+        let context = try context(url, ZooModel.make(), type: type)
         let animals = try context.fetch(ZooModel.tableRequest())
         #expect(animals.count == seeded && animals.contains { !$0.zoos.isEmpty } && animals.allSatisfy { $0.classification != nil })
         let request = ZooModel.tableRequest()
@@ -115,6 +119,16 @@ struct BinaryStoreTests {
         let sqliteBytes = try Data(contentsOf: sqlite.url)
         #expect(throws: CoreDataError.self) { try coordinator.addPersistentStore(type: .binary, at: sqlite.url) }
         #expect(try Data(contentsOf: sqlite.url) == sqliteBytes)
+        // Nor is a binary store an XML one, nor the other way round.
+        let binary = directory.directory.appendingPathComponent("B.store")
+        let context = try context(binary)
+        _ = NSEntityDescription.insertNewObject(forEntityName: "V", into: context)
+        try context.save()
+        let binaryBytes = try Data(contentsOf: binary)
+        #expect(throws: CoreDataError.self) { try NSPersistentStoreCoordinator(managedObjectModel: Self.model()).addPersistentStore(type: .xml, at: binary) }
+        #expect(try Data(contentsOf: binary) == binaryBytes)
+        #expect(NSXMLStoreType == "XML" && NSPersistentStore.StoreType.xml.rawValue == NSXMLStoreType)
+        #expect(NSValidateXMLStoreOption == "NSValidateXMLStoreOption")
     }
 
     /// The file cannot be written (metadata that is not a property list): the save throws, and the file,
