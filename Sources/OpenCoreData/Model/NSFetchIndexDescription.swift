@@ -14,7 +14,7 @@ public enum NSFetchIndexElementType: UInt, Sendable {
 /// The SQLite store creates it as `CREATE INDEX Z_<Entity>_<name> ON <table> (…)`, as Core Data names it,
 /// when its elements are properties of binary type and it has no partial index predicate; others are
 /// not created (see docs/Store.md, "Fetch indexes").
-open class NSFetchIndexDescription: NSObject, @unchecked Sendable {
+open class NSFetchIndexDescription: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String
     /// Mirrors `elements`: the indexed properties (or expressions), in order.
@@ -37,11 +37,33 @@ open class NSFetchIndexDescription: NSObject, @unchecked Sendable {
         super.init()
         for e in self.elements { e.indexDescription = self }
     }
+
+    /// Mirrors `supportsSecureCoding` (`NSSecureCoding`).
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Mirrors `init(coder:)`: an index archived with ``encode(with:)``: its name, elements (by property
+    /// name, resolved when the index is added to an entity) and partial index predicate.
+    public required init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "NSFetchIndexName") as String? else { return nil }
+        self.name = name
+        let elements = coder.decodeObject(of: [NSArray.self, NSFetchIndexElementDescription.self], forKey: "NSFetchIndexElements")
+        self.elements = (elements as? [NSFetchIndexElementDescription]) ?? []
+        self.partialIndexPredicate = coder.decodeObject(of: NSPredicate.self, forKey: "NSFetchIndexPartialIndexPredicate")
+        super.init()
+        for e in self.elements { e.indexDescription = self }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`).
+    public func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "NSFetchIndexName")
+        coder.encode(elements as NSArray, forKey: "NSFetchIndexElements")
+        if let partialIndexPredicate { coder.encode(partialIndexPredicate, forKey: "NSFetchIndexPartialIndexPredicate") }
+    }
 }
 
 /// Mirrors Core Data's `NSFetchIndexElementDescription`: one property of a fetch index, ascending or not
 /// (a model file's `fetchIndexElement`).
-open class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
+open class NSFetchIndexElementDescription: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Mirrors `property`: an attribute, a to-one relationship, or an `NSExpressionDescription` for an
     /// expression element.
     public var property: NSPropertyDescription?
@@ -71,6 +93,29 @@ open class NSFetchIndexElementDescription: NSObject, @unchecked Sendable {
 
     /// Mirrors `propertyName`: the property's name.
     public var propertyName: String? { property?.name ?? _propertyName }
+
+    /// Mirrors `supportsSecureCoding` (`NSSecureCoding`).
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Mirrors `init(coder:)`: an element archived with ``encode(with:)``, naming its property (the
+    /// property itself belongs to an entity and is found again when the index is added to one).
+    public required init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "NSFetchIndexElementPropertyName") as String?,
+              let collation = NSFetchIndexElementType(rawValue: UInt(coder.decodeInteger(forKey: "NSFetchIndexElementCollationType"))) else {
+            return nil
+        }
+        self._propertyName = name
+        self.collationType = collation
+        self.isAscending = coder.decodeBool(forKey: "NSFetchIndexElementIsAscending")
+        super.init()
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`).
+    public func encode(with coder: NSCoder) {
+        coder.encode((propertyName ?? "") as NSString, forKey: "NSFetchIndexElementPropertyName")
+        coder.encode(Int(collationType.rawValue), forKey: "NSFetchIndexElementCollationType")
+        coder.encode(isAscending, forKey: "NSFetchIndexElementIsAscending")
+    }
 }
 
 /// Mirrors Core Data's `NSFetchedPropertyDescription`: a property whose value is the result of a fetch
