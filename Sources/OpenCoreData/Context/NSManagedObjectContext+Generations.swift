@@ -55,9 +55,20 @@ extension NSManagedObjectContext {
     /// Runs `body`, whose store reads go to the context's query generation when it is pinned; an
     /// incremental store's methods are handed this context (``IncrementalStoreScope``).
     @inline(__always) func readingStore<T>(_ body: () throws -> T) throws -> T {
+        guard queryGeneration != nil || persistentStoreCoordinator?.hasIncrementalStore == true else { return try body() }
+        return try readingStoreInScope(body)
+    }
+
+    /// ``readingStore(_:)`` for a pinned context or an incremental store (kept out of line: the common
+    /// path above inlines `body` once).
+    @inline(never) private func readingStoreInScope<T>(_ body: () throws -> T) throws -> T {
         if persistentStoreCoordinator?.hasIncrementalStore == true, IncrementalStoreScope.context !== self {
-            return try IncrementalStoreScope.reading(self) { try readingStore(body) }
+            return try IncrementalStoreScope.reading(self) { try readingGeneration(body) }
         }
+        return try readingGeneration(body)
+    }
+
+    private func readingGeneration<T>(_ body: () throws -> T) throws -> T {
         guard queryGeneration != nil else { return try body() }
         return try QueryGenerationScope.reading(try queryGenerationSnapshot(), body)
     }

@@ -17,6 +17,15 @@ struct AtomicStoreTests {
         return (coordinator, context)
     }
 
+    /// A store of the app's type holding the zoo, saved.
+    private func seededStore(in directory: TemporaryStore) throws -> (URL, NSPersistentStoreCoordinator, NSManagedObjectContext) {
+        let url = directory.directory.appendingPathComponent("zoo.json")
+        let (coordinator, context) = try open(url)
+        ZooModel.seed(context)
+        try context.save()
+        return (url, coordinator, context)
+    }
+
     private func animals(_ context: NSManagedObjectContext, _ format: String? = nil) throws -> [Animal] {
         let request = ZooModel.tableRequest()
         request.predicate = format.map { NSPredicate(format: $0) }
@@ -50,10 +59,7 @@ struct AtomicStoreTests {
     @Test func updatesAndDeletesReachTheFileThroughTheCacheNodeMethods() throws {
         let directory = TemporaryStore()
         defer { directory.cleanUp() }
-        let url = directory.directory.appendingPathComponent("zoo.json")
-        let (coordinator, context) = try open(url)
-        ZooModel.seed(context)
-        try context.save()
+        let (url, coordinator, context) = try seededStore(in: directory)
         let store = try #require(coordinator.persistentStores.first as? JSONAtomicStore)
         let all = try animals(context)
         all[0].habitat = "Changed"
@@ -75,10 +81,7 @@ struct AtomicStoreTests {
     @Test func aFailedStoreSaveLeavesFileStoreAndContextAsTheyWere() throws {
         let directory = TemporaryStore()
         defer { directory.cleanUp() }
-        let url = directory.directory.appendingPathComponent("zoo.json")
-        let (coordinator, context) = try open(url)
-        ZooModel.seed(context)
-        try context.save()
+        let (url, coordinator, context) = try seededStore(in: directory)
         let bytes = try Data(contentsOf: url)
         let store = try #require(coordinator.persistentStores.first as? JSONAtomicStore)
         let nodes = store.cacheNodes().count
