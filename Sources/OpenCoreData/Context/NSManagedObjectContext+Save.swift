@@ -63,9 +63,10 @@ extension NSManagedObjectContext {
         let draft = try prepareSave(policy: policy)
         let backend = try coordinator.backend()
         let storeIdentifier = backend.identifier
-        if backend.needsSavedObjects { try obtainPermanentIDs(for: draft.inserted) }
+        let namesObjects = backend.needsSavedObjects
+        if namesObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
-        let (outcome, resolved) = try write(draft, to: coordinator, policy: policy)
+        let (outcome, resolved) = try write(draft, to: coordinator, policy: policy, namingObjects: namesObjects)
         advanceQueryGeneration()
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)
@@ -82,9 +83,11 @@ extension NSManagedObjectContext {
     /// by `policy`. If it fails, the objects are put back as they were before the save (resolutions of
     /// conflicts and of uniqueness constraints undone).
     /// Returns the store's outcome and the objects whose conflicts the policy resolved.
-    private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy) throws -> (StoreSaveOutcome, [NSManagedObject]) {
+    /// With `namingObjects`, the changes carry the saved objects (a custom store asks for them).
+    private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy,
+                       namingObjects: Bool) throws -> (StoreSaveOutcome, [NSManagedObject]) {
         var (changes, byKey) = storeChanges(draft)
-        if try coordinator.backend().needsSavedObjects {
+        if namingObjects {
             changes.insertedObjects = draft.inserted
             changes.updatedObjects = draft.updated
             changes.deletedObjects = draft.deleted

@@ -55,15 +55,7 @@ extension NSManagedObject {
     /// The objects of a value given for a to-many relationship; anything else traps as Core Data raises.
     static func objects(in value: Any?, forKey key: String, _ r: RelationshipLayout) -> [NSManagedObject] {
         guard let value = value.flatMap(flattenOptional), !(value is NSNull) else { return [] }
-        let elements: [Any]
-        switch value {
-        case let s as NSOrderedSet: elements = s.array
-        case let s as NSSet: elements = s.allObjects
-        case let a as [Any]: elements = a
-        case let s as Set<NSManagedObject>: elements = Array(s)
-        case let s as Set<AnyHashable>: elements = s.map(\.base)
-        case let a as NSArray: elements = a.map { $0 }
-        default:
+        guard let elements = toManyElements(value) else {
             fatalError("Unacceptable type of value for to-many relationship: property = \"\(key)\"; desired type = NSSet; given type = \(type(of: value)); value = \(value).")
         }
         return elements.map { element in
@@ -71,6 +63,20 @@ extension NSManagedObject {
                 fatalError("Unacceptable type of value for to-many relationship: property = \"\(key)\"; desired type = \(r.destination.name ?? "?"); given type = \(type(of: element)); value = \(element).")
             }
             return object
+        }
+    }
+
+    /// The members of a to-many value (a set, ordered set or array, Foundation's or Swift's, of objects,
+    /// object IDs or cache nodes); `nil` for anything else.
+    static func toManyElements(_ value: Any) -> [Any]? {
+        switch value {
+        case let s as NSOrderedSet: return s.array
+        case let s as NSSet: return s.allObjects
+        case let a as [Any]: return a
+        case let s as Set<NSManagedObject>: return Array(s)
+        case let s as Set<AnyHashable>: return s.map(\.base)
+        case let a as NSArray: return a.map { $0 }
+        default: return nil
         }
     }
 

@@ -71,7 +71,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         let backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, options: options, logger: logger)
         self.attachedBackend = backend
         super.init()
-        storedMetadata = [NSStoreUUIDKey: backend.identifier, NSStoreTypeKey: type, "NSStoreModelVersionHash": model.versionHash]
+        storedMetadata = StoreMetadata(storeUUID: backend.identifier, storeType: type, versionHash: model.versionHash).dictionary
     }
 
     /// Mirrors `init(persistentStoreCoordinator:configurationName:at:options:)`, the designated initializer

@@ -53,15 +53,7 @@ extension AtomicStoreBackend {
         }
         guard let raw, !(raw is NSNull) else { return r.isToMany ? (r.isOrdered ? .array([]) : .set([])) : .null }
         guard r.isToMany else { return try reference(raw) }
-        let members: [Any]
-        switch raw {
-        case let s as NSOrderedSet: members = s.array
-        case let s as NSSet: members = s.allObjects
-        case let s as Set<NSAtomicStoreCacheNode>: members = Array(s)
-        case let a as [Any]: members = a
-        default: members = [raw]
-        }
-        let refs = try members.map(reference)
+        let refs = try (NSManagedObject.toManyElements(raw) ?? [raw]).map(reference)
         return r.isOrdered ? .array(refs) : .set(Set(refs))
     }
 

@@ -115,7 +115,7 @@ open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {
             if !relationship.isToMany {
                 node.setValue((value as? NSManagedObject).map { pendingNode(for: $0.objectID) }, forKey: property.name)
             } else {
-                let members = ((value as? NSOrderedSet)?.array ?? (value as? NSSet)?.allObjects ?? []).compactMap { $0 as? NSManagedObject }
+                let members = (value.flatMap(NSManagedObject.toManyElements) ?? []).compactMap { $0 as? NSManagedObject }
                 let memberNodes = members.map { pendingNode(for: $0.objectID) }
                 node.setValue(relationship.isOrdered ? NSOrderedSet(array: memberNodes) : Set(memberNodes) as Any, forKey: property.name)
             }

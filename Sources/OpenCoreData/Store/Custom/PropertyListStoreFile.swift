@@ -67,8 +67,7 @@ struct PropertyListStoreFile {
                 (member as? NSAtomicStoreCacheNode).flatMap { reference($0.objectID) } ?? (member as? NSManagedObjectID).flatMap(reference)
             }
             guard relationship.isToMany else { return ref(value) ?? "" }
-            let members = (value as? NSOrderedSet)?.array ?? (value as? NSSet)?.allObjects ?? (value as? Set<NSAtomicStoreCacheNode>).map(Array.init) ?? (value as? [Any]) ?? []
-            return members.compactMap(ref)
+            return (NSManagedObject.toManyElements(value) ?? []).compactMap(ref)
         }
         guard let attribute = property as? NSAttributeDescription else { return value }
         let stored = attribute.attributeType == .transformableAttributeType

@@ -113,4 +113,18 @@ struct StoreMetadata: Codable {
     var storeUUID: String
     var storeType: String
     var versionHash: String
+
+    /// The metadata as ``NSPersistentStore/metadata`` gives it.
+    var dictionary: [String: Any] {
+        [NSStoreUUIDKey: storeUUID, NSStoreTypeKey: storeType, "NSStoreModelVersionHash": versionHash]
+    }
+
+    /// The `Z_PLIST` of a store's metadata row, if it has one.
+    static func plist(_ db: SQLiteConnection) throws -> Data? {
+        var plist: Data?
+        try db.query("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", [.int(1)]) { row in
+            if case .data(let d) = row.value(0, as: .binaryDataAttributeType) { plist = d }
+        }
+        return plist
+    }
 }

@@ -11,15 +11,11 @@ extension SQLiteStore {
         let db = try opening(url.path, "cannot open the database to read its metadata") {
             try SQLiteConnection(path: url.path, readOnly: true)
         }
-        var plist: Data?
-        try opening(url.path, "cannot read the store's metadata") {
-            guard try tableExists(db, "Z_METADATA") else { return }
-            try db.query("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", [.int(1)]) { row in
-                if case .data(let d) = row.value(0, as: .binaryDataAttributeType) { plist = d }
-            }
+        let plist = try opening(url.path, "cannot read the store's metadata") {
+            try tableExists(db, "Z_METADATA") ? try StoreMetadata.plist(db) : nil
         }
         if let plist, let ours = try? JSONDecoder().decode(StoreMetadata.self, from: plist) {
-            return [NSStoreUUIDKey: ours.storeUUID, NSStoreTypeKey: ours.storeType, "NSStoreModelVersionHash": ours.versionHash]
+            return ours.dictionary
         }
         if let plist, let apple = try? PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any] {
             return apple

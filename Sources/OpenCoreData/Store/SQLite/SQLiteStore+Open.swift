@@ -249,12 +249,7 @@ extension SQLiteStore {
 
     /// The store's UUID, after checking that its metadata is readable and its model hash is this model's.
     static func checkMetadata(_ db: SQLiteConnection, model: NSManagedObjectModel) throws -> String {
-        var metadata: StoreMetadata?
-        try db.query("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", [.int(1)]) { row in
-            if case .data(let d) = row.value(0, as: .binaryDataAttributeType) {
-                metadata = try? JSONDecoder().decode(StoreMetadata.self, from: d)
-            }
-        }
+        let metadata = try StoreMetadata.plist(db).flatMap { try? JSONDecoder().decode(StoreMetadata.self, from: $0) }
         guard let metadata else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "The store's metadata is missing or unreadable: \(db.path)")
         }
