@@ -3,7 +3,7 @@ import SwiftCompilerPlugin
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-// The compiler plugin that serves `@Managed` and `@ManagedAccessor`. The expansions are in the library
+// The compiler plugin that serves `@Managed`, `@ManagedAccessor` and `@KeyValue`. The expansions are in the library
 // target OpenCoreDataMacroSyntax (Syntax/), which the macro tests use directly: a test target that
 // depended on this macro target would make SwiftPM build the package's whole test product for the host,
 // under other names (`-tool` modules and resource bundles) than the library the tests exercise. The
@@ -11,7 +11,7 @@ import SwiftSyntaxMacros
 
 @main
 struct OpenCoreDataMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self]
+    let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self, KeyValueMacro.self]
 }
 
 /// `@Managed`, the stand-in for Core Data's `@NSManaged` on a property: ``ManagedPropertyExpansion``.
@@ -38,6 +38,14 @@ public enum ManagedAccessorMacro: BodyMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         try ManagedAccessorExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+/// `@KeyValue`, the stand-in for `@objc` on a property read by its name: ``KeyValuePropertyExpansion``.
+public enum KeyValueMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try KeyValuePropertyExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
     }
 }
 

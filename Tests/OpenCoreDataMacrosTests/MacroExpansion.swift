@@ -7,6 +7,7 @@ import Testing
 let managedMacros: [String: MacroSpec] = [
     "Managed": MacroSpec(type: ManagedPropertyExpansion.self),
     "ManagedAccessor": MacroSpec(type: ManagedAccessorExpansion.self),
+    "KeyValue": MacroSpec(type: KeyValuePropertyExpansion.self),
 ]
 
 /// swift-syntax's `assertMacroExpansion` (its generic form, without XCTest), its failures recorded as

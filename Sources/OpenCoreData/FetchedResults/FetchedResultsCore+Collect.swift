@@ -18,9 +18,10 @@ extension FetchedResultsCore {
         let root = plan.layout.root
         let ownKeys = keyPaths?.ownKeys ?? []
         func relevant(_ o: NSManagedObject) -> Bool { o.layout.root === root && included.contains(o.layout.entityID) }
-        // A block predicate may read any key.
+        // A block predicate, or a section name read through a `@KeyValue` property, may read any key.
+        let readsEveryKey = plan.evaluatesInMemory || keyPaths?.readsUnmodeledKeys == true
         func readsAny(_ slots: Set<Int>, _ layout: EntityLayout) -> Bool {
-            plan.evaluatesInMemory || slots.contains { $0 < layout.properties.count && ownKeys.contains(layout.properties[$0].name) }
+            readsEveryKey || slots.contains { $0 < layout.properties.count && ownKeys.contains(layout.properties[$0].name) }
         }
         let inserted = announced.inserted, deleted = announced.deleted
         var updated = announced.updated

@@ -70,7 +70,7 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
         let section = try sectionNameKeyPath.map(plan.checkSectionNameKeyPath)
         self.plan = plan
         order = FetchedOrder(descriptors: plan.descriptors)
-        keyPaths = RequestKeyPaths(plan, sectionNameKeyPath: section)
+        keyPaths = RequestKeyPaths(plan, sectionNameKeyPath: section ?? nil, readsUnmodeledKeys: sectionNameKeyPath != nil && (section ?? nil) == nil)
         // The cache is consulted and written only when the results are the store's (no unsaved changes),
         // and never for a block predicate (its text, `BLOCKPREDICATE(0x…)`, names an address, not a test).
         let signature = try cacheName != nil && !context.hasChanges && !plan.evaluatesInMemory ? FetchedResultsCache.signature(self, plan: plan) : nil

@@ -35,9 +35,16 @@ extension FetchPlan {
     /// Checks a fetched results controller's `sectionNameKeyPath`: one value per object, through to-one
     /// relationships if any (`classification.order`); a transient attribute is fine, as in Core Data
     /// (section names are read from the objects, in memory). Returns it resolved (for
-    /// ``RequestKeyPaths``).
-    func checkSectionNameKeyPath(_ path: String) throws -> ResolvedKeyPath {
-        try KeyPathResolver(use: .sectionNameKeyPath).single(path, from: layout, named: entity.name ?? "?")
+    /// ``RequestKeyPaths``), or `nil` when its first key is a `@KeyValue` property of the entity's class
+    /// (read by key-value coding, whatever it reads in turn).
+    func checkSectionNameKeyPath(_ path: String) throws -> ResolvedKeyPath? {
+        do {
+            return try KeyPathResolver(use: .sectionNameKeyPath).single(path, from: layout, named: entity.name ?? "?")
+        } catch {
+            let first = String(path.prefix { $0 != "." })
+            guard layout.slotByName[first] == nil, ManagedClasses.keyValueProperty(of: layout.objectClass, named: first) != nil else { throw error }
+            return nil
+        }
     }
 }
 

@@ -50,11 +50,15 @@ struct RequestKeyPaths {
 
     /// Whether any key path reads through a relationship.
     var readsRelatedObjects: Bool { !related.isEmpty }
+    /// Whether the section name is read through a `@KeyValue` property, which may read any key.
+    private(set) var readsUnmodeledKeys = false
 
     /// What `plan` reads (its predicate's key paths, those read behind `SUBQUERY` variables included,
-    /// and its sort descriptors) and `sectionNameKeyPath`, all as the plan resolved them
+    /// and its sort descriptors) and `sectionNameKeyPath` (`readsUnmodeledKeys`: read through a
+    /// `@KeyValue` property), all as the plan resolved them
     /// (``FetchPlan/checkSectionNameKeyPath(_:)`` resolves the section's): nothing is resolved here.
-    init(_ plan: FetchPlan, sectionNameKeyPath: ResolvedKeyPath? = nil) {
+    init(_ plan: FetchPlan, sectionNameKeyPath: ResolvedKeyPath? = nil, readsUnmodeledKeys: Bool = false) {
+        self.readsUnmodeledKeys = readsUnmodeledKeys
         var reads = plan.sorts.map { ReadKeyPath(prefix: [], path: $0.keyPath) }
         if let sectionNameKeyPath { reads.append(ReadKeyPath(prefix: [], path: sectionNameKeyPath)) }
         reads += plan.keyPaths.reads

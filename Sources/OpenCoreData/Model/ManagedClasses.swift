@@ -55,9 +55,14 @@ struct ManagedMember {
 /// Collects the records of the `ocd_managed` section while it is read (once per process).
 final class ManagedRecordCollector {
     var members: [ManagedMember] = []
+    var keyValues: [KeyValueProperty] = []
 
     static func add(_ collector: UnsafeMutableRawPointer, _ member: ManagedMember) {
         Unmanaged<ManagedRecordCollector>.fromOpaque(collector).takeUnretainedValue().members.append(member)
+    }
+
+    static func add(_ collector: UnsafeMutableRawPointer, _ property: KeyValueProperty) {
+        Unmanaged<ManagedRecordCollector>.fromOpaque(collector).takeUnretainedValue().keyValues.append(property)
     }
 }
 
@@ -89,6 +94,10 @@ enum ManagedClasses {
         var members: [ObjectIdentifier: [ManagedMember]] = [:]
         /// The classes by their name without module (`Animal` for `ZooKit.Animal`).
         var classesByPlainName: [String: [NSManagedObject.Type]] = [:]
+        /// The `@KeyValue` properties by the class that declares them, then by name.
+        var keyValues: [ObjectIdentifier: [String: KeyValueProperty]] = [:]
+        /// Every `@KeyValue` property, at its ``KeyValueProperty/index``.
+        var allKeyValues: [KeyValueProperty] = []
     }
 
     static let catalog: Catalog = {
@@ -103,13 +112,21 @@ enum ManagedClasses {
             withExtendedLifetime(collector) { record(Unmanaged.passUnretained(collector).toOpaque()) }
         }
         var seen = Set<ObjectIdentifier>()
+        func addClass(_ owner: NSManagedObject.Type) {
+            guard seen.insert(ObjectIdentifier(owner)).inserted else { return }
+            let name = NSStringFromClass(owner)
+            let plain = name.split(separator: ".").last.map(String.init) ?? name
+            catalog.classesByPlainName[plain, default: []].append(owner)
+        }
         for member in collector.members {
             catalog.members[ObjectIdentifier(member.owner), default: []].append(member)
-            if seen.insert(ObjectIdentifier(member.owner)).inserted {
-                let name = NSStringFromClass(member.owner)
-                let plain = name.split(separator: ".").last.map(String.init) ?? name
-                catalog.classesByPlainName[plain, default: []].append(member.owner)
-            }
+            addClass(member.owner)
+        }
+        for var property in collector.keyValues {
+            property.index = catalog.allKeyValues.count
+            catalog.allKeyValues.append(property)
+            catalog.keyValues[ObjectIdentifier(property.owner), default: [:]][property.name] = property
+            addClass(property.owner)
         }
         return catalog
     }()
@@ -123,6 +140,17 @@ enum ManagedClasses {
             current = _getSuperclass(c)
         }
         return result
+    }
+
+    /// The `@KeyValue` property `name` of `cls` or of its superclasses.
+    static func keyValueProperty(of cls: AnyClass, named name: String) -> KeyValueProperty? {
+        guard !catalog.keyValues.isEmpty else { return nil }
+        var current: AnyClass? = cls
+        while let c = current, c != NSManagedObject.self {
+            if let property = catalog.keyValues[ObjectIdentifier(c)]?[name] { return property }
+            current = _getSuperclass(c)
+        }
+        return nil
     }
 
     /// Warnings already logged (a class not found is logged once per entity and name).

@@ -301,12 +301,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     func slot(forKey key: String) throws -> Int {
-        guard let slot = layout.slotByName[key] else {
-            throw CoreDataError(NSCoreDataError,
-                                "[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".",
-                                userInfo: [NSValidationKeyErrorKey: key])
-        }
+        guard let slot = layout.slotByName[key] else { throw undefinedKey(key) }
         return slot
+    }
+
+    /// Core Data's error for a key that is neither in the entity nor a `@KeyValue` property.
+    func undefinedKey(_ key: String) -> CoreDataError {
+        CoreDataError(NSCoreDataError,
+                      "[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".",
+                      userInfo: [NSValidationKeyErrorKey: key])
     }
 
     /// The value in a slot, firing the fault first (and the to-many fault of a to-many slot).
@@ -343,7 +346,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     private func readValue(forKey key: String) throws -> Any? {
-        let slot = try slot(forKey: key)
+        guard let slot = layout.slotByName[key] else {
+            guard let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) else { throw undefinedKey(key) }
+            return property.get(self)
+        }
         if let r = layout.relationship(slot) { return relationshipValue(slot, r) }
         return value(at: slot).anyValue
     }
@@ -351,9 +357,25 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Predicate evaluation reads slots as they are stored; objects of one entity share a layout.
     package var predicateLayout: Int { layout.serial }
 
-    package func predicateSlot(forKey key: String) throws -> Int { try slot(forKey: key) }
+    /// A model key's slot, or past the layout's slots a `@KeyValue` property's (its index after them).
+    package func predicateSlot(forKey key: String) throws -> Int {
+        if let slot = layout.slotByName[key] { return slot }
+        guard let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) else { throw undefinedKey(key) }
+        return layout.kinds.count + property.index
+    }
 
-    package func predicateValue(atSlot slot: Int) -> Value { value(at: slot) }
+    package func predicateValue(atSlot slot: Int) -> Value {
+        guard slot < layout.kinds.count else { return keyValuePropertyValue(slot - layout.kinds.count) }
+        return value(at: slot)
+    }
+
+    /// The value of the `@KeyValue` property at `index`, `.null` when this object's class lacks it (an
+    /// object of the same entity made as another class).
+    private func keyValuePropertyValue(_ index: Int) -> Value {
+        let all = ManagedClasses.catalog.allKeyValues
+        guard index < all.count, isKind(of: all[index].owner) else { return .null }
+        return Value(any: all[index].get(self))
+    }
 
     package func predicateInteger(atSlot slot: Int) -> Int64? {
         if let x = loadedInteger(slot) { return x }
@@ -416,7 +438,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     private func writeValue(_ value: Any?, forKey key: String) throws {
-        let slot = try slot(forKey: key)
+        guard let slot = layout.slotByName[key] else {
+            guard let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) else { throw undefinedKey(key) }
+            guard let set = property.set else {
+                throw CoreDataError(NSCoreDataError, "[<\(NSStringFromClass(type(of: self)))> setValue:forUndefinedKey:]: \(key) is a read-only @KeyValue property",
+                                    userInfo: [NSValidationKeyErrorKey: key])
+            }
+            return try set(self, value)
+        }
         if let r = layout.relationship(slot) { return setRelationship(slot, r, to: value) }
         // A transformable attribute keeps the value whole (its transformer makes data of it at save).
         let raw = layout.kinds[slot].attributeType == .transformableAttributeType ? TransformableValue.slotValue(value) : Value(any: value)

@@ -74,11 +74,11 @@ public enum ManagedAccessorExpansion: BodyMacro, PeerMacro {
 }
 
 /// The namespace of OpenCoreData that the expansions call (not API: Objects/Managed.swift in OpenCoreData).
-private let support = "_ManagedMacroSupport"
+let support = "_ManagedMacroSupport"
 
 /// A `static let` in the `ocd_managed` section whose value is a C function that reports the record to
 /// OpenCoreData (a constant expression, as `@section` requires; the work happens when it is called).
-private func sectionRecord(named name: String, call: String) -> DeclSyntax {
+func sectionRecord(named name: String, call: String) -> DeclSyntax {
     """
     #if canImport(Darwin)
     @section("__DATA,ocd_managed") @used private static let \(raw: name): \(raw: support).SectionRecord = { \(raw: call) }
@@ -88,7 +88,7 @@ private func sectionRecord(named name: String, call: String) -> DeclSyntax {
     """
 }
 
-private func stringLiteral(_ text: String) -> String {
+func stringLiteral(_ text: String) -> String {
     var literal = "\""
     for c in text {
         if c == "\\" || c == "\"" { literal.append("\\") }
@@ -99,7 +99,7 @@ private func stringLiteral(_ text: String) -> String {
 
 /// The class the declaration belongs to, as code in it spells it: the class's name (with the names of
 /// the types it is nested in), or the type an extension extends.
-private func enclosingType(_ context: some MacroExpansionContext, macro: String) throws -> String {
+func enclosingType(_ context: some MacroExpansionContext, macro: String) throws -> String {
     var names: [String] = []
     for scope in context.lexicalContext {
         if let c = scope.as(ClassDeclSyntax.self) {
@@ -133,7 +133,7 @@ private func notInClass(_ macro: String, _ what: String) -> MacroExpansionErrorM
 }
 
 /// A name without the backticks that let it be a keyword (`` `order` ``).
-private func plainName(_ token: TokenSyntax) -> String {
+func plainName(_ token: TokenSyntax) -> String {
     var text = token.text
     if text.hasPrefix("`"), text.hasSuffix("`"), text.count >= 2 { text = String(text.dropFirst().dropLast()) }
     return text
