@@ -63,3 +63,13 @@ extension NSManagedObject {
         return entity
     }
 }
+
+extension NSManagedObject {
+    /// Mirrors `class func fetchRequest()`: a fetch request for ``entity()``, the entity this class
+    /// stands for. As on Apple platforms, a class that declares Xcode's typed
+    /// `fetchRequest() -> NSFetchRequest<Animal>` overloads this one by its result type, so
+    /// `Animal.fetchRequest()` needs a type where the result goes (`let r: NSFetchRequest<Animal> = …`).
+    public class func fetchRequest() -> NSFetchRequest<NSFetchRequestResult> {
+        NSFetchRequest(entityName: entity().name ?? NSStringFromClass(self))
+    }
+}

@@ -144,6 +144,11 @@ final class PortedBoat: NSManagedObject {
     @Managed var hull: String?
 }
 
+/// A class that declares no typed `fetchRequest()` of its own.
+final class PortedRaft: NSManagedObject {
+    @Managed var deck: String?
+}
+
 /// A subclass that declares nothing: found by its name without module, through its superclass's module.
 final class PortedSportCar: PortedCar {}
 
@@ -191,6 +196,20 @@ struct ManagedClassLookupTests {
         _ = try NSPersistentStoreCoordinator(validatingModel: model)
         #expect(PortedBoat.entity() === boat)
         #expect(PortedBoat.entity().name == "Boat")
+    }
+
+    /// `NSManagedObject.fetchRequest()`, inherited by a class that declares no typed one of its own.
+    @Test func theClassFetchRequestFetchesItsEntity() throws {
+        let raft = NSEntityDescription(name: "Raft", managedObjectClassName: NSStringFromClass(PortedRaft.self),
+                                       properties: [NSAttributeDescription(name: "deck", type: .stringAttributeType)])
+        let store = TemporaryStore(); defer { store.cleanUp() }
+        let context = try store.container(NSManagedObjectModel(entities: [raft])).viewContext
+        PortedRaft(context: context).deck = "teak"
+        try context.save()
+        let request = PortedRaft.fetchRequest()
+        #expect(request.entityName == "Raft")
+        let rafts = try context.fetch(request)
+        #expect(rafts.count == 1 && (rafts.first as? PortedRaft)?.deck == "teak")
     }
 }
 

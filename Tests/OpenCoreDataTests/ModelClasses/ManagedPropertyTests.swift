@@ -186,7 +186,7 @@ struct ManagedPropertyTests {
         try context.save()
         let other = container.newBackgroundContext()
         try other.performAndWait {
-            let request = ManagedSample.fetchRequest()
+            let request: NSFetchRequest<ManagedSample> = ManagedSample.fetchRequest()
             request.returnsObjectsAsFaults = true
             let s = try #require(try other.fetch(request).first)
             #expect(s.isFault)
