@@ -223,7 +223,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if object.managedObjectContext === self, object.isInserted { return }
         precondition(object.managedObjectContext == nil || object.managedObjectContext === self,
                      "An NSManagedObject may only be in (or observed by) a single NSManagedObjectContext.")
-        undoRecording?.willChangeLife(of: object)
+        if UndoRecording.everUsed.load(ordering: .relaxed) { undoRecording?.willChangeLife(of: object) }
         let id = ObjectIdentifier(object)
         if object.lifecycle == .deleted, object.managedObjectContext === self {
             // Re-inserting an object deleted in this context undoes the delete.
@@ -236,7 +236,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     /// Makes an object inserted in this context (without `awakeFromInsert()`).
-    func enterAsInserted(_ object: NSManagedObject) {
+    @inline(__always) func enterAsInserted(_ object: NSManagedObject) {
         object.managedObjectContext = self
         // Registered under its key if it has one; else when it is first given one (`objectKey`).
         if let key = object.assignedKey { registry[key] = object }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a context with an undo manager records during one event (until its next
 /// `processPendingChanges()`): each changed slot's value before its first change, and the objects
@@ -26,9 +27,14 @@ final class UndoRecording {
 
     var isEmpty: Bool { changed.isEmpty && lives.isEmpty }
 
+    /// Whether any context of the process has had an undo manager: until one has, an object's setters
+    /// do not look for their context's (set once, never cleared).
+    static let everUsed = Atomic<Bool>(false)
+
     init(manager: UndoManager, context: NSManagedObjectContext) {
         self.manager = manager
         self.context = context
+        Self.everUsed.store(true, ordering: .relaxed)
         // A checkpoint (a group closing, an undo, `canRedo`) records the pending changes first, as Core
         // Data's contexts do.
         observer = NotificationCenter.default.addObserver(forName: .NSUndoManagerCheckpoint, object: manager, queue: nil) { [weak context] _ in

@@ -388,10 +388,16 @@ extension NSManagedObject {
         let type = layout.kinds[slot].attributeType
         let new = type.map { $0.holdsOwnRepresentation(raw) ? raw : $0.coerce(raw) ?? raw } ?? raw
         guard !values[slot].isIdentical(to: new) else { return }
-        let context = managedObjectContext
-        if let undo = context?.undoRecording { undo.willChange(self, slot: slot) }
+        noteUndoableChange(slot)
         values[slot] = new
-        context?.objectDidChange(self, slot: slot)
+        managedObjectContext?.objectDidChange(self, slot: slot)
+    }
+
+    /// Before `slot` changes: the context's undo manager, if any, keeps the value it has. Not looked for
+    /// until some context of the process has had an undo manager (``UndoRecording/everUsed``).
+    @inline(__always) func noteUndoableChange(_ slot: Int) {
+        guard UndoRecording.everUsed.load(ordering: .relaxed) else { return }
+        if let undo = managedObjectContext?.undoRecording { undo.willChange(self, slot: slot) }
     }
 
     fileprivate func cast<T: NSManagedObject>(_ object: NSManagedObject, _ property: _ManagedMacroSupport.Property) -> T {

@@ -166,10 +166,9 @@ extension NSManagedObject {
         let ordered = objects.filter { seen.insert($0.ref).inserted }
         let new = Value.array(ordered.map(\.ref.value))
         if values[slot] != new {
-            let context = managedObjectContext
-            if let undo = context?.undoRecording { undo.willChange(self, slot: slot) }
+            noteUndoableChange(slot)
             values[slot] = new
-            context?.objectDidChange(self, slot: slot)
+            managedObjectContext?.objectDidChange(self, slot: slot)
         }
         for object in ordered where !before.contains(object.ref) { linkInverse(of: object, slot, r) }
     }
@@ -181,20 +180,18 @@ extension NSManagedObject {
         if isFault { fireFault() }
         let new = ref?.value ?? .null
         guard values[slot] != new else { return }
-        let context = managedObjectContext
-        if let undo = context?.undoRecording { undo.willChange(self, slot: slot) }
+        noteUndoableChange(slot)
         values[slot] = new
-        context?.objectDidChange(self, slot: slot)
+        managedObjectContext?.objectDidChange(self, slot: slot)
     }
 
     /// Adds a reference to a to-many slot without touching the inverse; false if it was there.
     @discardableResult
     func rawInsert(_ slot: Int, _ ref: ObjectRef, at index: Int? = nil) -> Bool {
         _ = loadedToMany(slot)
-        let context = managedObjectContext
-        if let undo = context?.undoRecording { undo.willChange(self, slot: slot) }
+        noteUndoableChange(slot)
         guard values[slot].insertReference(ref.value, at: index) else { return false }
-        context?.objectDidChange(self, slot: slot)
+        managedObjectContext?.objectDidChange(self, slot: slot)
         return true
     }
 
@@ -202,10 +199,9 @@ extension NSManagedObject {
     @discardableResult
     func rawRemove(_ slot: Int, _ ref: ObjectRef) -> Bool {
         _ = loadedToMany(slot)
-        let context = managedObjectContext
-        if let undo = context?.undoRecording { undo.willChange(self, slot: slot) }
+        noteUndoableChange(slot)
         guard values[slot].removeReference(ref.value) else { return false }
-        context?.objectDidChange(self, slot: slot)
+        managedObjectContext?.objectDidChange(self, slot: slot)
         return true
     }
 
