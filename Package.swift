@@ -17,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The @Managed macro's implementation (docs/ModelClasses.md).
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
+        // `swift package generate-documentation` (the DocC catalogs in Sources/*/*.docc); a plugin only, which
+        // no target depends on.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -81,6 +84,10 @@ let package = Package(
         ]),
         // The model file parser: every construct it accepts and every error it gives.
         .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
+        // The DocC articles' examples (Sources/*/*.docc), one test each, on the Library model (an Xcode model
+        // folder, as an app ships it); SnippetTests checks that every Swift block of the articles is one of them.
+        .testTarget(name: "DocumentationExamplesTests", dependencies: ["OpenCoreData", "OpenCoreDataPredicates"],
+                    resources: [.copy("Library.xcdatamodeld")]),
         .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
                     resources: [.copy("Resources/Everything.xcdatamodeld")]),
     ],

@@ -52,7 +52,7 @@ open class NSMergePolicy: NSObject, @unchecked Sendable {
 
     /// Mirrors `resolve(optimisticLockingConflicts:)`: under `.errorMergePolicyType` throws
     /// `NSManagedObjectMergeError` (133020) with the conflicts under `NSPersistentStoreSaveConflictsErrorKey`;
-    /// otherwise gives each conflicting object the values `mergeType` says (see ``MergeArithmetic``) and
+    /// otherwise gives each conflicting object the values `mergeType` says (see `MergeArithmetic`) and
     /// the store's row version, so that the save writes them.
     open func resolve(optimisticLockingConflicts list: [NSMergeConflict]) throws {
         if mergeType == .errorMergePolicyType { throw NSMergePolicy.mergeError(list) }

@@ -16,7 +16,7 @@ public enum NSKeyValueSetMutationKind: UInt, Sendable {
 }
 
 /// Mirrors the standard library's `AutoreleasingUnsafeMutablePointer`, which exists only where there is an
-/// Objective-C runtime: the pointer type of ``NSManagedObject/validateValue(_:forKey:)``, so that an
+/// Objective-C runtime: the pointer type of ``NSManagedObject/validateValue(_:forKey:)-(AutoreleasingUnsafeMutablePointer<AnyObject?>,_)``, so that an
 /// override written for Apple's platforms compiles here. Linux has no autorelease pools: this is a plain
 /// mutable pointer. Swift converts `&value` only to its own pointer types, so a call site writes
 /// `try object.validateValue(&value, forKey: "name")` through the `inout` form of `validateValue`, or

@@ -4,7 +4,7 @@ import Foundation
 /// Foundation only by its module-qualified name (`Zoo.Animal`), while Xcode writes an entity's class
 /// without its module (`Animal`), and libraries look an entity's class up with
 /// `NSClassFromString(entity.managedObjectClassName)`. So a name Foundation does not know is then asked
-/// of the lookups registered with ``_ClassLookup`` (OpenCoreData registers the classes its loaded models
+/// of the lookups registered with `_ClassLookup` (OpenCoreData registers the classes its loaded models
 /// resolved their entities to). `import OpenCoreData` re-exports this function by a scoped import, so
 /// that it is the one a call names even beside `import Foundation`.
 public func NSClassFromString(_ aClassName: String) -> AnyClass? {

@@ -8,8 +8,8 @@ public protocol KeyValueCoding {
     /// Mirrors `value(forKey:)`: the value for `key`, or `nil`.
     func value(forKey key: String) -> Any?
 
-    /// Like ``value(forKey:)``, but throws for a key the receiver does not have (Darwin raises
-    /// "not key value coding-compliant"). The default calls ``value(forKey:)``.
+    /// Like ``KeyValueCoding/value(forKey:)``, but throws for a key the receiver does not have (Darwin raises
+    /// "not key value coding-compliant"). The default calls ``KeyValueCoding/value(forKey:)``.
     func validatedValue(forKey key: String) throws -> Any?
 }
 

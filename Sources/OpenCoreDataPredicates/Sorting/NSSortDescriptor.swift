@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Supported selectors are those Core Data's SQLite store accepts: `compare:` (the default),
 /// `caseInsensitiveCompare:`, `localizedCompare:`, `localizedCaseInsensitiveCompare:` and
-/// `localizedStandardCompare:` (see ``StringCollation`` for what the localized ones mean on Linux).
+/// `localizedStandardCompare:` (see `StringCollation` for what the localized ones mean on Linux).
 /// Values compare as predicates compare them; `nil` sorts before every value, as in SQLite and Core Data.
 public class NSSortDescriptor: NSObject, @unchecked Sendable {
     /// Mirrors `key`.

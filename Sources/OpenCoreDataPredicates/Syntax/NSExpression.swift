@@ -37,7 +37,7 @@ open class NSExpression: NSObject, @unchecked Sendable {
     /// Set when the expression was decoded from an archive (or belongs to a decoded predicate): closed
     /// until ``allowEvaluation()``.
     package var archiveGate: EvaluationGate?
-    /// The objects the constants inside it were made from (``GivenConstants``).
+    /// The objects the constants inside it were made from (`GivenConstants`).
     package var givenConstants: GivenConstants?
 
     /// Mirrors `init(coder:)` (`NSSecureCoding`): the expression kind from `NSExpressionType` and Apple's
@@ -155,7 +155,7 @@ open class NSExpression: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `NSExpression(forFunction:arguments:)` with Apple's function names (`sum:`, `add:to:`, `now`, …,
-    /// the list in ``BuiltinFunctions``). Arguments are `NSExpression`s; other values are taken as constants.
+    /// the list in `BuiltinFunctions`). Arguments are `NSExpression`s; other values are taken as constants.
     ///
     /// A name Apple does not define, or the wrong number of arguments, traps here, as Darwin raises at
     /// once for an unknown name; ``init(validatingFunction:arguments:)`` throws instead.
@@ -255,7 +255,7 @@ open class NSExpression: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `constantValue`: the object given — to ``init(forConstantValue:)``, as a `%@` argument, as a
-    /// substitution variable — itself, wherever the expression sits in a predicate (see ``GivenConstants``);
+    /// substitution variable — itself, wherever the expression sits in a predicate (see `GivenConstants`);
     /// for a literal of a format string, its value (numbers as `NSNumber`, as on Darwin).
     public var constantValue: Any? {
         if let givenConstant { return givenConstant }

@@ -105,8 +105,8 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `NSPredicate(block:)`: a predicate that calls `block` with the evaluated object and the
-    /// substitution variables (`nil` from ``evaluate(with:)``). It works wherever predicates are evaluated
-    /// in memory — ``evaluate(with:)``, `filtered(using:)`, inside an ``NSCompoundPredicate`` — and, as in
+    /// substitution variables (`nil` from ``evaluate(with:)-(Any?)``). It works wherever predicates are evaluated
+    /// in memory — ``evaluate(with:)-(Any?)``, `filtered(using:)`, inside an ``NSCompoundPredicate`` — and, as in
     /// Core Data, not in a fetch from the SQLite store, which throws before running any SQL (the in-memory
     /// store evaluates it). Its `predicateFormat` is Darwin's `BLOCKPREDICATE(0x…)`, which does not parse.
     public convenience init(block: @escaping (Any?, [String: Any]?) -> Bool) {
@@ -119,7 +119,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `predicateFormat`: the canonical format string. Parsing it again gives an equal predicate.
-    /// A predicate nested deeper than ``PredicateNode/maximumNestingDepth`` prints its flattened form
+    /// A predicate nested deeper than `PredicateNode.maximumNestingDepth` prints its flattened form
     /// (nested `AND`s and `OR`s merged: equal in meaning), or, deeper still, a note saying so.
     public var predicateFormat: String {
         let prepared = self.prepared
@@ -174,7 +174,7 @@ public class NSPredicate: NSObject, @unchecked Sendable {
         return try evaluateInEvaluator(reader, bindings: nil)
     }
 
-    /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)``.
+    /// Mirrors `evaluate(with:substitutionVariables:)`. Traps on error, as ``evaluate(with:)-(Any?)``.
     public func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
         trapping { try evaluate(validating: object, substitutionVariables: bindings) }
     }

@@ -7,7 +7,7 @@ import Foundation
 /// ``NSPersistentStoreCoordinator/registerStoreClass(_:type:)``.
 ///
 /// Fetches, counts, sorts, relationships and controllers run exactly as on the SQLite store: the cache
-/// nodes are mirrored in an in-memory SQLite database that answers every query (``AtomicStoreBackend``).
+/// nodes are mirrored in an in-memory SQLite database that answers every query (`AtomicStoreBackend`).
 /// A save writes the mirror, then updates the cache nodes through the subclass, then calls `save()`; if any
 /// step throws, the mirror and the cache nodes are put back as they were and the context keeps its changes.
 open class NSAtomicStore: NSPersistentStore, @unchecked Sendable {

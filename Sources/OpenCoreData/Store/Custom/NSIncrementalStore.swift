@@ -6,7 +6,7 @@ import Foundation
 /// ``execute(_:with:)``, ``newValuesForObject(with:with:)``,
 /// ``newValue(forRelationship:forObjectWith:with:)`` and ``obtainPermanentIDs(for:)``, as Core Data asks.
 ///
-/// How the coordinator uses the store (``IncrementalStoreBackend``):
+/// How the coordinator uses the store (`IncrementalStoreBackend`):
 /// - A fetch of objects asks ``execute(_:with:)`` with an `NSFetchRequest` of the fetch's entity,
 ///   predicate, sort descriptors, `includesSubentities`, `fetchLimit` and `fetchOffset`, whose
 ///   `resultType` is `.managedObjectIDResultType`; the store answers with the IDs (or objects) that match,
