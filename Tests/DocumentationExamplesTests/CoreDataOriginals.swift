@@ -30,9 +30,15 @@ extension Author {
 }
 // end-doc
 
+// doc: porting-keyvalue-before
+extension Book {
+    @objc public var titleInitial: String { String((title ?? "?").prefix(1)) }
+}
+// end-doc
+
 func keyPathBefore(context: NSManagedObjectContext) throws {
     // doc: porting-keypath-before
-    let request = Book.fetchRequest()
+    let request: NSFetchRequest<Book> = Book.fetchRequest()
     request.predicate = NSPredicate(format: "%K == %@", #keyPath(Book.genre), "Fantasy")
     request.sortDescriptors = [NSSortDescriptor(key: #keyPath(Book.title), ascending: true)]
     // end-doc
@@ -40,7 +46,7 @@ func keyPathBefore(context: NSManagedObjectContext) throws {
 
 func castBefore(context: NSManagedObjectContext) throws {
     // doc: porting-cast-before
-    let request = Book.fetchRequest() as! NSFetchRequest<NSDictionary>
+    let request: NSFetchRequest<Book> = Book.fetchRequest() as! NSFetchRequest<NSDictionary>
     request.resultType = .dictionaryResultType
     request.propertiesToFetch = ["title", "pages"]
     let rows = try context.fetch(request)

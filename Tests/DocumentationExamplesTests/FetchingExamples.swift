@@ -70,7 +70,7 @@ struct FetchingExamples {
         let draft = Book(context: context)
         draft.title = "Always Coming Home"
         draft.genre = "Fantasy"
-        let fantasy = Book.fetchRequest()
+        let fantasy: NSFetchRequest<Book> = Book.fetchRequest()
         fantasy.predicate = NSPredicate(format: "genre == %@", "Fantasy")
         let withDraft = try context.fetch(fantasy)          // 2: the unsaved book is judged in memory
         fantasy.includesPendingChanges = false
@@ -83,7 +83,7 @@ struct FetchingExamples {
     @Test func batchesAndFaults() throws {
         defer { folder.remove() }
         // doc: fetching-batches
-        let request = Book.fetchRequest()
+        let request: NSFetchRequest<Book> = Book.fetchRequest()
         request.sortDescriptors = [NSSortDescriptor(key: "pages", ascending: false)]
         request.fetchBatchSize = 2              // keys first; each batch of 2 rows is read when touched
         request.relationshipKeyPathsForPrefetching = ["author"]

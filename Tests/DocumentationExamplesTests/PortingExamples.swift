@@ -2,6 +2,12 @@ import Foundation
 import OpenCoreData
 import Testing
 
+// doc: porting-keyvalue-after
+extension Book {
+    @KeyValue public var titleInitial: String { String((title ?? "?").prefix(1)) }
+}
+// end-doc
+
 /// The porting article's "after" code (PortingFromCoreData.md), run against the Library store. The
 /// "before" code is in CoreDataOriginals.swift.
 @Suite("Documentation: Porting an app from Core Data")
@@ -12,7 +18,7 @@ struct PortingExamples {
         let context = try libraryContainer(at: folder.storeURL).viewContext
         try addSampleBooks(to: context)
         // doc: porting-keypath-after
-        let request = Book.fetchRequest()
+        let request: NSFetchRequest<Book> = Book.fetchRequest()
         request.predicate = NSPredicate(format: "%K == %@", "genre", "Fantasy")
         request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
         let fantasy = try context.fetch(request)
@@ -20,7 +26,7 @@ struct PortingExamples {
         // end-doc
         #expect(titles == ["A Wizard of Earthsea"])
         // doc: porting-keypath-misspelt
-        let misspelt = Book.fetchRequest()
+        let misspelt: NSFetchRequest<Book> = Book.fetchRequest()
         misspelt.sortDescriptors = [NSSortDescriptor(key: "titel", ascending: true)]
         #expect(throws: NSError.self) { try context.fetch(misspelt) }
         // keypath titel not found in entity Book (sort descriptor)
@@ -30,13 +36,29 @@ struct PortingExamples {
         }
     }
 
+    @Test func aKeyValuePropertySectionsAController() throws {
+        let folder = ExampleFolder()
+        defer { folder.remove() }
+        let context = try libraryContainer(at: folder.storeURL).viewContext
+        try addSampleBooks(to: context)
+        // doc: porting-keyvalue-controller
+        let request: NSFetchRequest<Book> = Book.fetchRequest()
+        request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                    sectionNameKeyPath: "titleInitial", cacheName: nil)
+        try controller.performFetch()
+        let initials = controller.sections?.map(\.name)   // ["A", "D", "T"]
+        // end-doc
+        #expect(initials == ["A", "D", "T"])
+    }
+
     @Test func requestsAreMadeWithTheirResultType() throws {
         let folder = ExampleFolder()
         defer { folder.remove() }
         let context = try libraryContainer(at: folder.storeURL).viewContext
         try addSampleBooks(to: context)
         // Swift's generics are not erased: the cast Core Data code makes fails here.
-        #expect((Book.fetchRequest() as Any) as? NSFetchRequest<NSDictionary> == nil)
+        #expect((Book.fetchRequest() as NSFetchRequest<Book> as Any) as? NSFetchRequest<NSDictionary> == nil)
         // doc: porting-cast-after
         let request = NSFetchRequest<NSDictionary>(entityName: "Book")
         request.resultType = .dictionaryResultType

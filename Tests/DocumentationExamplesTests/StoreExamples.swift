@@ -81,7 +81,7 @@ struct StoreExamples {
         let context = try libraryContainer(at: folder.storeURL).viewContext
         try addSampleBooks(to: context)
         // doc: store-errors
-        let request = Book.fetchRequest()
+        let request: NSFetchRequest<Book> = Book.fetchRequest()
         request.predicate = NSPredicate(format: "title MATCHES %@", "b)|(c")
         do {
             _ = try context.fetch(request)
