@@ -21,6 +21,15 @@ public let NSPersistentStoreConnectionPoolMaxSizeKey = "NSPersistentStoreConnect
 /// accepted and has no effect; the store's files are created with the process's `umask`, as every other
 /// file (see docs/Store.md).
 public let NSPersistentStoreFileProtectionKey = "NSPersistentStoreFileProtectionKey"
+/// Mirrors `NSBinaryStoreSecureDecodingClasses`: on Apple platforms, the classes the binary store may
+/// decode when it reads its archive. The binary store here writes a property list of attribute values
+/// that are property-list objects already (a transformable attribute's value reaches it as the data its
+/// transformer made), so it decodes no classes: the option is accepted and has no effect (docs/Store.md).
+public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClasses"
+/// Mirrors `NSBinaryStoreInsecureDecodingCompatibilityOption`: on Apple platforms, lets the binary store
+/// read an archive without secure decoding. Accepted with no effect, for the reason
+/// ``NSBinaryStoreSecureDecodingClasses`` gives: nothing in the file is unarchived.
+public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
 /// Mirrors `NSMigratePersistentStoresAutomaticallyOption` (``NSPersistentStoreDescription/shouldMigrateStoreAutomatically``).
 /// Migration is not built yet: a store whose model differs from the coordinator's is refused with
 /// `NSPersistentStoreIncompatibleVersionHashError` and left untouched, with or without the option.

@@ -103,6 +103,34 @@ struct BinaryStoreTests {
         #expect(try reopened.count(for: NSFetchRequest<NSManagedObject>(entityName: "V")) == 1, "the records were kept")
     }
 
+    /// The secure-decoding options are accepted: a transformable value reaches the file as its
+    /// transformer's data, so there is nothing for them to restrict, and the value comes back.
+    @Test func theSecureDecodingOptionsAreAcceptedAndTransformableValuesRoundTrip() throws {
+        let directory = TemporaryStore()
+        defer { directory.cleanUp() }
+        let url = directory.directory.appendingPathComponent("Secure.binary")
+        let list = NSAttributeDescription(name: "list", type: .transformableAttributeType)
+        list.valueTransformerName = NSValueTransformerName.secureUnarchiveFromDataTransformerName.rawValue
+        let model = NSManagedObjectModel(entities: [NSEntityDescription(name: "T", properties: [list])])
+        let options: [AnyHashable: Any] = [NSBinaryStoreSecureDecodingClasses: Set([NSArray.self, NSString.self].map(ObjectIdentifier.init)),
+                                           NSBinaryStoreInsecureDecodingCompatibilityOption: false]
+        for round in 0..<2 {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(type: .binary, at: url, options: options)
+            let context = NSManagedObjectContext(.mainQueue)
+            context.persistentStoreCoordinator = coordinator
+            if round == 0 {
+                NSEntityDescription.insertNewObject(forEntityName: "T", into: context).setValue(["a", "b"] as NSArray, forKey: "list")
+                try context.save()
+            } else {
+                let object = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "T")).first)
+                #expect(object.value(forKey: "list") as? [String] == ["a", "b"])
+            }
+        }
+        #expect(NSBinaryStoreSecureDecodingClasses == "NSBinaryStoreSecureDecodingClasses")
+        #expect(NSBinaryStoreInsecureDecodingCompatibilityOption == "NSBinaryStoreInsecureDecodingCompatibilityOption")
+    }
+
     @Test func aFileOfAnotherKindIsRefusedAndKept() throws {
         let directory = TemporaryStore()
         defer { directory.cleanUp() }
