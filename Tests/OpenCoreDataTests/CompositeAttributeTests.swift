@@ -354,12 +354,54 @@ struct CompositeAttributeTests {
         }
     }
 
-    @Test func theVersionHashFollowsTheElements() {
+    @Test func theVersionHashFollowsTheElements() throws {
         let a = Self.model(), b = Self.model(cityRequired: false)
         let hashA = a.entitiesByName["Place"]!.versionHash, hashB = b.entitiesByName["Place"]!.versionHash
         #expect(hashA != hashB)
         #expect(hashA == Self.model().entitiesByName["Place"]!.versionHash)
         #expect(a.versionHash != b.versionHash)
+        // A store whose columns were made for other elements is refused, untouched.
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        _ = try store.container(a)
+        #expect(throws: (any Error).self) { _ = try store.container(b) }
+        _ = try store.container(Self.model())
+    }
+
+    @Test func elementsOfEveryStoredTypeRoundTrip() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        func model() -> NSManagedObjectModel {
+            let details = NSCompositeAttributeDescription()
+            details.name = "details"
+            details.elements = [(NSAttributeType.booleanAttributeType, "flag"), (.decimalAttributeType, "price"), (.dateAttributeType, "since"),
+                                (.binaryDataAttributeType, "blob"), (.UUIDAttributeType, "identifier"), (.URIAttributeType, "link"),
+                                (.floatAttributeType, "ratio"), (.integer64AttributeType, "count"), (.transformableAttributeType, "tags")]
+                .map { NSAttributeDescription(name: $0.1, type: $0.0) }
+            return NSManagedObjectModel(entities: [NSEntityDescription(name: "Thing", properties: [details])])
+        }
+        let values: [String: Any] = [
+            "flag": true, "price": Decimal(string: "19.99")!, "since": Date(timeIntervalSinceReferenceDate: 700_000_000),
+            "blob": Data([1, 2, 3]), "identifier": UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!,
+            "link": URL(string: "https://example.com/a")!, "ratio": 0.5, "count": Int64.max, "tags": NSArray(array: ["a", "b"]),
+        ]
+        do {
+            let context = try store.container(model()).viewContext
+            NSEntityDescription.insertNewObject(forEntityName: "Thing", into: context).setValue(values, forKey: "details")
+            try context.save()
+        }
+        let context = try store.container(model()).viewContext
+        let thing = try #require(try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Thing")).first)
+        let read = try #require(thing.value(forKey: "details") as? [String: Any])
+        #expect(read["flag"] as? Bool == true)
+        #expect((read["price"] as? NSDecimalNumber)?.decimalValue == Decimal(string: "19.99"))
+        #expect(read["since"] as? Date == values["since"] as? Date)
+        #expect(read["blob"] as? Data == Data([1, 2, 3]))
+        #expect(read["identifier"] as? UUID == values["identifier"] as? UUID)
+        #expect(read["link"] as? URL == values["link"] as? URL)
+        #expect(read["ratio"] as? Double == 0.5)
+        #expect(read["count"] as? Int64 == Int64.max)
+        #expect((read["tags"] as? NSArray)?.map { $0 as? String } == ["a", "b"])
     }
 
     // MARK: - Model files
