@@ -85,6 +85,8 @@ public struct CodegenModel: Sendable, Equatable {
         case transformable = "Transformable"
         /// `ObjectID`, `Undefined` (also what an absent `attributeType` means).
         case objectID = "ObjectID", undefined = "Undefined"
+        /// `Composite` (Xcode 15): a dictionary of the composite's elements' values.
+        case composite = "Composite"
     }
 
     /// A `<relationship>`.

@@ -7,7 +7,8 @@ enum SwiftTypes {
     /// `TimeInterval`; without it they are `NSNumber?` and `Date?`. Every other type is optional whatever
     /// the model's "Optional" says, as Xcode writes it: `NSDecimalNumber?`, `String?`, `Data?`, `UUID?`,
     /// `URL?`, `NSManagedObjectID?`; a transformable attribute has its custom class (`customClassName`)
-    /// or `NSObject?`; an undefined one (transient) `NSObject?`.
+    /// or `NSObject?`; an undefined one (transient) `NSObject?`; a composite one `[String: Any]?` (Xcode
+    /// 15's type for it, as in Apple's "What's new in Core Data", WWDC23).
     static func type(of attribute: CodegenModel.Attribute) -> String {
         let scalar = attribute.usesScalarValueType
         switch attribute.type {
@@ -26,6 +27,7 @@ enum SwiftTypes {
         case .objectID: return "NSManagedObjectID?"
         case .transformable: return (attribute.customClassName ?? "NSObject") + "?"
         case .undefined: return "NSObject?"
+        case .composite: return "[String: Any]?"
         }
     }
 

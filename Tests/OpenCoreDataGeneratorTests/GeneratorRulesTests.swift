@@ -40,6 +40,15 @@ struct GeneratorRulesTests {
         #expect(error?.description == "entity Second: entity First has the same class name, Shared")
     }
 
+    @Test func aCompositeAttributeIsADictionaryAsXcodeWritesIt() throws {
+        let entity = CodegenModel.Entity(name: "Aircraft", representedClassName: "Aircraft", codeGenerationType: "class",
+                                         attributes: [.init(name: "colorScheme", type: .composite)])
+        let files = try ModelClassGenerator(model: CodegenModel(entities: [entity]), modelFileName: "M.xcdatamodeld").files()
+        let properties = try #require(files.first { $0.name == "Aircraft+CoreDataProperties.swift" })
+        #expect(properties.contents.contains("public var colorScheme: [String: Any]?"))
+        #expect(CodegenModel.AttributeType(rawValue: "Composite") == .composite)
+    }
+
     @Test func classNamesLoseTheirModulePrefix() {
         #expect(ModelClassGenerator.className(of: Self.entity("A", className: "App.Animal", codegen: nil)) == "Animal")
         #expect(ModelClassGenerator.className(of: Self.entity("A", className: ".Animal", codegen: nil)) == "Animal")

@@ -14,6 +14,7 @@ struct ReaderAgreementTests {
         .stringAttributeType: .string, .booleanAttributeType: .boolean, .dateAttributeType: .date,
         .binaryDataAttributeType: .binary, .UUIDAttributeType: .uuid, .URIAttributeType: .uri,
         .transformableAttributeType: .transformable, .objectIDAttributeType: .objectID, .undefinedAttributeType: .undefined,
+        .compositeAttributeType: .composite,
     ]
 
     /// The model as OpenCoreData reads it, in the generator's terms.

@@ -53,6 +53,34 @@ extension NSManagedObjectContext {
         for (slot, attribute) in layout.validatedAttributes {
             errors += attributeErrors(values[slot], attribute, object: object, entityName: entityName)
         }
+        for composite in layout.composites {
+            errors += compositeErrors(composite.tree, composite.attribute, keyPath: composite.attribute.name, values: values,
+                                      object: object, entityName: entityName)
+        }
+        return errors
+    }
+
+    /// The model's rules for a composite's elements in `values`. A composite whose elements are all nil
+    /// has no value: an error when it is required, else nothing more is checked. A composite with a
+    /// value has each element checked as an attribute (a leaf under its key path, `address.city`; a
+    /// nested composite the same way, as a whole first).
+    static func compositeErrors(_ tree: CompositeTree, _ composite: NSCompositeAttributeDescription, keyPath: String, values: [Value],
+                                object: NSManagedObject, entityName: String) -> [CoreDataError] {
+        guard tree.leafSlots.contains(where: { !values[$0].isNull }) else {
+            guard !composite.isOptional else { return [] }
+            return [CoreDataError(NSValidationMissingMandatoryPropertyError, "\(entityName).\(keyPath) is a required value.",
+                                  userInfo: [NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: keyPath])]
+        }
+        var errors: [CoreDataError] = []
+        for (name, node) in tree.elements {
+            switch node {
+            case .leaf(let slot):
+                guard let attribute = object.layout.attribute(slot) else { continue }
+                errors += attributeErrors(values[slot], attribute, object: object, entityName: entityName)
+            case .nested(let nested, let subtree):
+                errors += compositeErrors(subtree, nested, keyPath: keyPath + "." + name, values: values, object: object, entityName: entityName)
+            }
+        }
         return errors
     }
 

@@ -16,7 +16,10 @@ struct DictionaryFetch {
 
     init<T>(plan: FetchPlan, request: NSFetchRequest<T>) {
         self.plan = plan
-        self.properties = request.propertiesToFetch ?? plan.layout.properties.filter { $0 is NSAttributeDescription && !$0.isTransient }.map(\.name)
+        // By default every stored attribute; a composite's elements under their key paths (`address.city`).
+        self.properties = request.propertiesToFetch ?? plan.layout.properties.filter {
+            $0 is NSAttributeDescription && !$0.isTransient && !($0 is NSCompositeAttributeDescription)
+        }.map(\.name)
         self.distinct = request.returnsDistinctResults
         self.groupBy = request.propertiesToGroupBy
         self.having = request.havingPredicate

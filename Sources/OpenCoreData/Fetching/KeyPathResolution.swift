@@ -160,7 +160,7 @@ struct KeyPathResolver {
         }
         while index < components.endIndex {
             let key = components[index]
-            let isLast = index == components.endIndex - 1
+            var isLast = index == components.endIndex - 1
             if key.hasPrefix("@") {
                 guard let last = hops.last, last.isToMany, index > components.startIndex, components[index - 1] == last.name else {
                     throw unsupported(text, base, "\(key) must follow a to-many relationship")
@@ -179,8 +179,13 @@ struct KeyPathResolver {
                 try Self.check(aggregate, of: inner, text: text, base: base)
                 return ResolvedKeyPath(text: text, hops: hops, terminal: .aggregate(aggregate, inner))
             }
-            guard let slot = layout.slotByName[key] else {
+            guard var slot = layout.slotByName[key] else {
                 throw notFound(index == components.startIndex ? nil : "entity \(entityName) has no property \(key)")
+            }
+            // A composite is read through its elements (`address.city`), each a column of its own.
+            if case .attribute(.compositeAttributeType) = layout.kinds[slot] {
+                (slot, index) = try compositeElement(components, at: index, in: layout, entityName: entityName, text: text)
+                isLast = index == components.endIndex - 1
             }
             let property = layout.properties[slot]
             if property is NSFetchedPropertyDescription {
@@ -211,6 +216,24 @@ struct KeyPathResolver {
         }
         guard !hops.isEmpty else { throw notFound(nil) }
         return ResolvedKeyPath(text: text, hops: hops, terminal: .object)
+    }
+
+    /// The slot of the composite element a key path names from `index` (`address.geo.latitude`: the
+    /// composite `address`, then element names down to a leaf), and the index of the leaf's name.
+    private func compositeElement(_ components: ArraySlice<String>, at index: Int, in layout: EntityLayout, entityName: String,
+                                  text: String) throws -> (slot: Int, index: Int) {
+        var name = components[index]
+        for end in (index + 1)..<components.endIndex {
+            name += "." + components[end]
+            if let slot = layout.slotByName[name], layout.properties[slot] is CompositeElementAttribute { return (slot, end) }
+        }
+        let composite = layout.properties[layout.slotByName[components[index]]!] as? NSCompositeAttributeDescription
+        let elements = composite?.leaves().map { ([components[index]] + $0.path).joined(separator: ".") } ?? []
+        let reason = index + 1 == components.endIndex
+            ? "composite attribute \(components[index]) of entity \(entityName) cannot be used whole here; use its elements' key paths (\(elements.joined(separator: ", ")))"
+            : "composite attribute \(components[index]) of entity \(entityName) has no element \(components[(index + 1)...].joined(separator: ".")) (its elements: \(elements.joined(separator: ", ")))"
+        throw CoreDataError(NSCoreDataError, "keypath \(text) not found in entity \(entityName)\(use.placeSuffix): \(reason)",
+                            userInfo: [NSValidationKeyErrorKey: text])
     }
 
     /// A key path that must give one value per object: to-many relationships only under `@count` or an

@@ -34,8 +34,10 @@ final class EntityLayout: @unchecked Sendable {
     /// Slots of relationships (to-one and to-many).
     let relationshipSlots: [Int]
     /// Each slot's value for a new object: the attribute's default value, nil for a to-one, the empty
-    /// set (or ordered set) for a to-many.
+    /// set (or ordered set) for a to-many, a composite's marker.
     let defaultValues: [Value]
+    /// The composite attributes, with their elements' slots (empty for an entity without any).
+    let composites: [CompositeLayout]
     /// A number no other layout of this process has, ever (an address can be reused once a layout is
     /// freed): compiled predicates remember a key's slot per layout by it.
     let serial: Int
@@ -55,14 +57,17 @@ final class EntityLayout: @unchecked Sendable {
         self.slotByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         self.persistentSlots = properties.indices.filter { !properties[$0].isTransient && (columns[$0] != nil || kinds[$0].relationship != nil) }
         self.persistentSlotSet = Set(persistentSlots)
+        // A composite's elements are validated with their composite (see `compositeErrors`).
         self.validatedAttributes = persistentSlots.compactMap { slot in
-            guard let a = properties[slot] as? NSAttributeDescription, !(a is NSDerivedAttributeDescription) else { return nil }
+            guard let a = properties[slot] as? NSAttributeDescription, !(a is NSDerivedAttributeDescription),
+                  !(a is CompositeElementAttribute) else { return nil }
             return (slot, a)
         }
         self.columnSlots = columns.indices.filter { columns[$0] != nil }
         self.relationshipSlots = kinds.indices.filter { kinds[$0].relationship != nil }
         self.defaultValues = properties.indices.map { i in
             switch kinds[i] {
+            case .attribute(.compositeAttributeType): return CompositeLayout.marker
             case .attribute(let type):
                 let a = properties[i] as? NSAttributeDescription
                 return a?.defaultValue.flatMap { type.coerce(Value(any: $0)) } ?? .null
@@ -70,8 +75,16 @@ final class EntityLayout: @unchecked Sendable {
             case .toMany(let r): return r.isOrdered ? .array([]) : .set([])
             }
         }
+        let slotByName = self.slotByName
+        self.composites = properties.indices.compactMap { slot in
+            guard let c = properties[slot] as? NSCompositeAttributeDescription else { return nil }
+            return CompositeLayout(slot: slot, attribute: c, tree: CompositeTree(c, prefix: c.name, slotByName: slotByName))
+        }
         self.serial = Self.serials.add(1, ordering: .relaxed).newValue
     }
+
+    /// The composite whose slot is `slot`.
+    func composite(atSlot slot: Int) -> CompositeLayout? { composites.first { $0.slot == slot } }
 
     /// The persistent slots whose values differ between `old` and `new` (every one when there is no
     /// `old`: a row new to the reader).

@@ -8,6 +8,8 @@ enum ManagedPropertyShape {
     case attribute(declared: Any.Type)
     /// A custom type: a transformable (or undefined) attribute.
     case transformable
+    /// `[String: Any]`: a composite attribute (Xcode's type for one), or a transformable one.
+    case dictionary
     /// A to-one whose destination's class is `destination` or a subclass of it.
     case toOne(destination: NSManagedObject.Type)
     /// A to-many (`ordered`: `NSOrderedSet`; `nil`: either) whose destination's class is `destination`
@@ -23,6 +25,7 @@ enum ManagedPropertyShape {
         }
         let wrapped = ManagedTransform.unwrappedType(declared)
         let mark = wrapped == declared ? "" : "?"
+        if wrapped == [String: Any].self { return (.dictionary, "\(name): [String: Any]\(mark)") }
         if wrapped == NSSet.self || wrapped == NSOrderedSet.self {
             return (.toMany(destination: NSManagedObject.self, ordered: wrapped == NSOrderedSet.self), "\(name): \(wrapped)\(mark)")
         }
@@ -233,6 +236,9 @@ enum ManagedClasses {
             switch (member.shape, property) {
             case (.attribute(let declared), let a as NSAttributeDescription):
                 problem = ManagedAttributeTypes.fits(declared, a.attributeType) || a.attributeType == .undefinedAttributeType ? nil
+                    : "\(a.name) is an attribute of type \(a.attributeType.name)\(ManagedAttributeTypes.advice(for: a.attributeType))"
+            case (.dictionary, let a as NSAttributeDescription):
+                problem = [.compositeAttributeType, .transformableAttributeType, .undefinedAttributeType, .objectIDAttributeType].contains(a.attributeType) ? nil
                     : "\(a.name) is an attribute of type \(a.attributeType.name)\(ManagedAttributeTypes.advice(for: a.attributeType))"
             case (.transformable, let a as NSAttributeDescription):
                 problem = [.transformableAttributeType, .undefinedAttributeType, .objectIDAttributeType].contains(a.attributeType) ? nil

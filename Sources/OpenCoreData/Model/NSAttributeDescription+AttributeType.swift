@@ -2,7 +2,7 @@ import Foundation
 
 extension NSAttributeDescription {
     /// Mirrors `NSAttributeDescription.AttributeType`, the Swift form of `NSAttributeType` that
-    /// ``NSAttributeDescription/type`` takes. Composite attributes (`.composite`) are not supported yet.
+    /// ``NSAttributeDescription/type`` takes.
     public struct AttributeType: Hashable, Sendable, RawRepresentable {
         /// The `NSAttributeType` it stands for.
         public let rawValue: NSAttributeType
@@ -39,6 +39,8 @@ extension NSAttributeDescription {
         public static let transformable = AttributeType(rawValue: .transformableAttributeType)
         /// Mirrors `AttributeType.objectID`.
         public static let objectID = AttributeType(rawValue: .objectIDAttributeType)
+        /// Mirrors `AttributeType.composite` (iOS 17, macOS 14): an ``NSCompositeAttributeDescription``'s.
+        public static let composite = AttributeType(rawValue: .compositeAttributeType)
     }
 
     /// Mirrors `type`: the attribute's type in its Swift form, the same value as ``attributeType``

@@ -76,6 +76,7 @@ extension NSAttributeType {
         case .UUIDAttributeType: return "NSUUID"
         case .URIAttributeType: return "NSURL"
         case .objectIDAttributeType: return "NSManagedObjectID"
+        case .compositeAttributeType: return "NSDictionary"
         case .undefinedAttributeType, .transformableAttributeType: return nil
         }
     }

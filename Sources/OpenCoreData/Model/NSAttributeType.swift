@@ -22,6 +22,10 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
     /// Mirrors `.objectIDAttributeType`: an object ID. Core Data uses it for expression results; a model
     /// file may declare it. We accept it on transient attributes only (any value, kept in memory).
     case objectIDAttributeType = 2000
+    /// Mirrors `.compositeAttributeType` (iOS 17, macOS 14): the type of an
+    /// ``NSCompositeAttributeDescription``, whose value is a dictionary of its elements' values. Its
+    /// elements may be of any type but undefined, object ID, and binary data with external storage.
+    case compositeAttributeType = 2100
 
     /// The SQLite column type Core Data uses for the attribute.
     var sqlType: String {
@@ -34,6 +38,8 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case .stringAttributeType, .URIAttributeType: return "VARCHAR"
         case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType: return "BLOB"
         case .undefinedAttributeType, .objectIDAttributeType: return "BLOB"
+        // No column of its own: each element has one.
+        case .compositeAttributeType: return ""
         }
     }
 
@@ -48,6 +54,7 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case .UUIDAttributeType: return .uuid
         case .URIAttributeType: return .url
         case .undefinedAttributeType, .objectIDAttributeType: return .any
+        case .compositeAttributeType: return .other
         }
     }
 
@@ -68,6 +75,7 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         case .URIAttributeType: return "URI"
         case .transformableAttributeType: return "Transformable"
         case .objectIDAttributeType: return "ObjectID"
+        case .compositeAttributeType: return "Composite"
         }
     }
 

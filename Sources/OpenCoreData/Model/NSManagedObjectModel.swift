@@ -112,7 +112,8 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 return "\(p.name):->\(destination)/\(inverse):\(r.minCount)-\(r.maxCount):\(r.isOrdered ? 1 : 0):\(p.isOptional ? 1 : 0):\(p.isTransient ? 1 : 0)"
             }
             let type = (p as? NSAttributeDescription)?.attributeType.rawValue ?? 0
-            return "\(p.name):\(type):\(p.isOptional ? 1 : 0):\(p.isTransient ? 1 : 0)"
+            let elements = (p as? NSCompositeAttributeDescription).map(compositeSignature) ?? ""
+            return "\(p.name):\(type):\(p.isOptional ? 1 : 0):\(p.isTransient ? 1 : 0)\(elements)"
         }.sorted().joined(separator: ",")
         return "\(e.name ?? "")<\(e.superentity?.name ?? "")|\(e.isAbstract ? 1 : 0)|\(props)"
     }
@@ -136,26 +137,30 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         try validate()
         try resolveRelationships()
         let classes = try resolveClasses()
+        flattenComposites()
         // Core Data numbers entities in name order, from 1.
         let sorted = _entities.sorted { ($0.name ?? "") < ($1.name ?? "") }
         var ids: [ObjectIdentifier: Int] = [:]
         for (i, e) in sorted.enumerated() { ids[ObjectIdentifier(e)] = i + 1 }
         func number(_ e: NSEntityDescription) -> Int { ids[ObjectIdentifier(e)]! }
-        // Slots: a property's index among its entity's properties (inherited first), the same in subentities.
+        // Slots: a property's index among its entity's properties (inherited first; each composite followed
+        // by its leaves), the same in subentities.
+        let storage = Dictionary(uniqueKeysWithValues: sorted.map { (ObjectIdentifier($0), Self.storageProperties(of: $0)) })
         for e in sorted {
-            for (i, p) in e.properties.enumerated() where p.entity === e { p.slot = i }
+            for (i, p) in storage[ObjectIdentifier(e)]!.enumerated() where p.entity === e { p.slot = i }
         }
         // Columns per hierarchy (one table per root entity): attributes and to-one relationships.
         var columns: [ObjectIdentifier: String] = [:]
         for root in sorted where root.superentity == nil {
             var used = Set<String>()
             func assign(_ e: NSEntityDescription) {
-                for p in e.properties where p.entity === e && !p.isTransient {
+                for p in storage[ObjectIdentifier(e)]! where p.entity === e && !p.isTransient {
                     if let r = p as? NSRelationshipDescription, r.isToMany { continue }
-                    if p is NSFetchedPropertyDescription { continue }
-                    var column = ModelNameRules.columnName(forAttributeNamed: p.name)
+                    if p is NSFetchedPropertyDescription || p is NSCompositeAttributeDescription { continue }
+                    let base = (p as? CompositeElementAttribute)?.columnBaseName ?? p.name
+                    var column = ModelNameRules.columnName(forAttributeNamed: base)
                     if used.contains(column) {
-                        column = ModelNameRules.columnName(forAttributeNamed: p.name, entityNumber: number(e))
+                        column = ModelNameRules.columnName(forAttributeNamed: base, entityNumber: number(e))
                     }
                     used.insert(column)
                     columns[ObjectIdentifier(p)] = column
@@ -179,7 +184,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         for e in sorted {
             var root = e
             while let s = root.superentity { root = s }
-            let properties = e.properties
+            let properties = storage[ObjectIdentifier(e)]!
             var descendants: [Int] = []
             func collect(_ x: NSEntityDescription) {
                 descendants.append(number(x))
@@ -366,6 +371,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 }
             }
             var propertyNames: [String: String] = [:]
+            // The columns of the entity's properties, which a composite's leaves must not take.
+            var compositeColumns = Dictionary(e.properties.map { (ModelNameRules.columnName(forAttributeNamed: $0.name), $0.name) },
+                                              uniquingKeysWith: { a, _ in a })
             for p in e.properties {
                 guard !p.name.isEmpty else { throw fail("entity \(name) has a property without a name") }
                 if let other = propertyNames.updateValue(p.name, forKey: p.name.lowercased()) {
@@ -397,6 +405,10 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
                 }
                 if a.attributeType == .objectIDAttributeType && !a.isTransient {
                     throw fail("entity \(name): attribute \(p.name) is of type ObjectID, which we support on transient attributes only")
+                }
+                if a.attributeType == .compositeAttributeType || a is NSCompositeAttributeDescription {
+                    try Self.checkComposite(a, entityName: name, columns: &compositeColumns, fail: fail)
+                    continue
                 }
                 if let d = a.defaultValue, a.attributeType.coerce(Value(any: d)) == nil {
                     throw fail("entity \(name): the default value of \(p.name) is not a \(a.attributeType.name)")

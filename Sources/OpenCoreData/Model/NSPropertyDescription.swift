@@ -56,4 +56,10 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
         self.validationPredicates = predicates
         self.validationWarnings = codes.map { NSNumber(value: $0) }
     }
+
+    /// The same as another property's.
+    func setValidation(from other: NSPropertyDescription) {
+        validationPredicates = other.validationPredicates
+        validationWarnings = other.validationWarnings
+    }
 }

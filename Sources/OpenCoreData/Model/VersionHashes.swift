@@ -29,26 +29,31 @@ enum VersionHashes {
     /// A property's hash: for every property, SHA-256 of its name, two bytes of flags (1 optional,
     /// 2 transient, 4 read-only) and its `versionHashModifier`; an attribute hashes that digest again with
     /// its type (4 bytes) and a byte each for `allowsExternalBinaryDataStorage` and
-    /// `preservesValueInHistoryOnDeletion` when set; a relationship with its destination entity's name,
+    /// `preservesValueInHistoryOnDeletion` when set (a composite then its elements' hashes, in order: not
+    /// confirmed against a store Core Data wrote); a relationship with its destination entity's name,
     /// its inverse's name, `maxCount` and `minCount` (4 bytes each) and two bytes when ordered.
-    static func property(_ p: NSPropertyDescription) -> Data {
+    static func property(_ p: NSPropertyDescription, depth: Int = 0) -> Data {
         var sha = SHA256()
         sha.update(Array(p.name.utf8))
         let flags: UInt16 = (p.isOptional ? 1 : 0) | (p.isTransient ? 2 : 0)
         sha.update(littleEndian(flags))
         sha.update(Array((p.versionHashModifier ?? "").utf8))
         let common = sha.finalize()
-        if let a = p as? NSAttributeDescription { return attribute(a, common) }
+        if let a = p as? NSAttributeDescription { return attribute(a, common, depth: depth) }
         if let r = p as? NSRelationshipDescription { return relationship(r, common) }
         return Data(common)
     }
 
-    private static func attribute(_ a: NSAttributeDescription, _ common: [UInt8]) -> Data {
+    private static func attribute(_ a: NSAttributeDescription, _ common: [UInt8], depth: Int) -> Data {
         var sha = SHA256()
         sha.update(common)
         sha.update(littleEndian(UInt32(truncatingIfNeeded: a.attributeType.rawValue)))
         if a.allowsExternalBinaryDataStorage { sha.update([1]) }
         if a.preservesValueInHistoryOnDeletion { sha.update([1]) }
+        // A composite: its elements' hashes, in order (our choice: Core Data's rule is not known).
+        if let c = a as? NSCompositeAttributeDescription, depth < CompositeLimits.depth {
+            for element in c.elements { sha.update(property(element, depth: depth + 1)) }
+        }
         return Data(sha.finalize())
     }
 

@@ -80,6 +80,7 @@ enum ManagedAttributeTypes {
         switch attributeType {
         case .undefinedAttributeType, .objectIDAttributeType: return ""
         case .transformableAttributeType: return ": declare it its value's type (Data, an NSCoding class or a Codable type)"
+        case .compositeAttributeType: return ": declare it [String: Any]?"
         default:
             let types = rows.flatMap { row in row.writtenByXcode.filter { $0.0 == attributeType }.map(\.1) }
             return types.isEmpty ? "" : ": declare it " + types.joined(separator: " or ")

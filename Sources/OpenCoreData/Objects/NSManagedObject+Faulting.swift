@@ -38,6 +38,17 @@ extension NSManagedObject {
         let given: Any? = value.pointee
         let entityName = entity.name ?? "?"
         switch layout.kinds[slot] {
+        case .attribute(.compositeAttributeType):
+            // The object's values with the given composite's in its elements' slots.
+            guard let composite = layout.composite(atSlot: slot) else { return }
+            if isFault { fireFault() }
+            var values = self.values
+            for (leaf, element) in try composite.tree.leafValues(of: given, keyPath: key) {
+                let raw = Value(any: element), type = layout.kinds[leaf].attributeType
+                values[leaf] = type.flatMap { $0.coerce(raw) } ?? raw
+            }
+            try NSManagedObjectContext.throwing(NSManagedObjectContext.compositeErrors(
+                composite.tree, composite.attribute, keyPath: key, values: values, object: self, entityName: entityName))
         case .attribute(let type):
             let attribute = layout.properties[slot] as! NSAttributeDescription
             var raw = type == .transformableAttributeType ? TransformableValue.slotValue(given) : Value(any: given)

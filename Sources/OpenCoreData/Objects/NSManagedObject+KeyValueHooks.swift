@@ -10,12 +10,19 @@ extension NSManagedObject {
         guard let slot = layout.slotByName[key] else { return }
         if isFault { fireFault() }
         extras.changing.append((key, slot < values.count ? values[slot] : .null))
+        // A composite: its elements' values, each compared when the change is recorded.
+        if !layout.composites.isEmpty, let composite = layout.composite(atSlot: slot) {
+            for leaf in composite.tree.leafSlots { extras.changing.append((layout.properties[leaf].name, values[leaf])) }
+        }
     }
 
     /// What ``didChangeValue(forKey:)`` does: records the change unless the value is the one
     /// ``noteWillChange(_:)`` kept.
     func recordDidChange(_ key: String) {
         guard let slot = layout.slotByName[key] else { return unmodeledValueDidChange() }
+        if !layout.composites.isEmpty, let composite = layout.composite(atSlot: slot) {
+            for leaf in composite.tree.leafSlots { recordDidChange(layout.properties[leaf].name) }
+        }
         var before: Value?
         if let extras = existingExtras, let i = extras.changing.lastIndex(where: { $0.key == key }) {
             before = extras.changing.remove(at: i).value
@@ -63,7 +70,13 @@ extension NSManagedObject {
         let slot: Int
         do { slot = try self.slot(forKey: key) } catch { fatalError("\(error)") }
         if let r = layout.relationship(slot) { return setRelationship(slot, r, to: value) }
-        let raw = layout.kinds[slot].attributeType == .transformableAttributeType ? TransformableValue.slotValue(value) : Value(any: value)
+        let raw: Value
+        switch layout.kinds[slot].attributeType {
+        case .transformableAttributeType: raw = TransformableValue.slotValue(value)
+        case .compositeAttributeType:
+            do { return try setComposite(slot, value, primitive: true) } catch { fatalError("\(error)") }
+        default: raw = Value(any: value)
+        }
         setPrimitiveAttribute(slot, raw)
     }
 
@@ -105,6 +118,7 @@ extension NSManagedObject {
         for slot in slots.sorted() where layout.persistentSlotSet.contains(slot) && !values[slot].isToManyFault {
             result[layout.properties[slot].name] = objectValue(slot, values[slot])
         }
+        if !layout.composites.isEmpty { foldComposites(&result, values) }
         return result
     }
 }

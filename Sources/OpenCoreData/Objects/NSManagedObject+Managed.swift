@@ -117,6 +117,11 @@ extension _ManagedMacroSupport {
     /// The getter of a `@Managed` property of a transformable attribute's custom type (see
     /// `ManagedTransform`: `NSCoding` objects, `Codable` values, `Data`).
     public static func get<T>(_ object: NSManagedObject, _ property: Property, as _: T.Type) -> T {
+        transformableValue(object, property, as: T.self)
+    }
+
+    /// What the getter of a transformable attribute's custom type reads.
+    static func transformableValue<T>(_ object: NSManagedObject, _ property: Property, as _: T.Type) -> T {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .attribute)
         if object.isFault { object.fireFault() }
@@ -131,6 +136,11 @@ extension _ManagedMacroSupport {
 
     /// The setter of a `@Managed` property of a transformable attribute's custom type.
     public static func set<T>(_ object: NSManagedObject, _ value: T, _ property: Property) {
+        setTransformable(object, value, property)
+    }
+
+    /// What the setter of a transformable attribute's custom type does.
+    static func setTransformable<T>(_ object: NSManagedObject, _ value: T, _ property: Property) {
         object.checkQueue("@Managed property setter")
         let (slot, isPrimitive) = property.primitiveSlot(in: object, .attribute)
         // A custom transformer gets the value whole, as through `setValue(_:forKey:)`; for the default one

@@ -297,6 +297,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         for slot in layout.persistentSlots where slot < row.count && !row[slot].isToManyFault {
             result[layout.properties[slot].name] = objectValue(slot, row[slot])
         }
+        if !layout.composites.isEmpty { foldComposites(&result, row) }
         return result
     }
 
@@ -312,12 +313,17 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
                       userInfo: [NSValidationKeyErrorKey: key])
     }
 
-    /// The value in a slot, firing the fault first (and the to-many fault of a to-many slot).
+    /// The value in a slot, firing the fault first (and the to-many fault of a to-many slot); a
+    /// composite's value made from its elements' slots.
     func value(at slot: Int) -> Value {
         if isFault { fireFault() }
         guard slot < values.count else { return .null }
-        if values[slot].isToManyFault { return loadedToMany(slot) }
-        return values[slot]
+        let value = values[slot]
+        if case .object = value {
+            if value.isToManyFault { return loadedToMany(slot) }
+            if !layout.composites.isEmpty, let composite = layout.composite(atSlot: slot) { return composite.value(in: values) }
+        }
+        return value
     }
 
     /// A slot's value as `value(forKey:)` hands it out: an attribute's value, a to-one's object, a
@@ -425,6 +431,19 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         do { return try KeyPathReader.value(of: self, keyPath: keyPath) } catch { fatalError("\(error)") }
     }
 
+    /// Mirrors `setValue(_:forKeyPath:)` (`NSObject`'s key-value coding): sets the key at the end of the
+    /// path, through to-one relationships (`classification.name`); a composite attribute's element
+    /// path (`address.city`) sets that element alone, as Core Data's namespaced key paths do. A key the
+    /// entity lacks, or a path through nil or a to-many, traps (Core Data raises).
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        if layout.slotByName[keyPath] != nil || !keyPath.contains(".") { return setValue(value, forKey: keyPath) }
+        let first = String(keyPath.prefix { $0 != "." }), rest = String(keyPath.dropFirst(first.count + 1))
+        guard let next = self.value(forKey: first) as? NSManagedObject else {
+            fatalError("[<\(entity.name ?? "?")> setValue:forKeyPath:]: \(first) of keypath \(keyPath) is not a to-one relationship holding an object")
+        }
+        next.setValue(value, forKeyPath: rest)
+    }
+
     /// Mirrors `setValue(_:forKey:)`: records the change in the context. An unknown key traps.
     open func setValue(_ value: Any?, forKey key: String) {
         checkQueue("setValue(_:forKey:)")
@@ -447,8 +466,13 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             return try set(self, value)
         }
         if let r = layout.relationship(slot) { return setRelationship(slot, r, to: value) }
+        let raw: Value
+        switch layout.kinds[slot].attributeType {
         // A transformable attribute keeps the value whole (its transformer makes data of it at save).
-        let raw = layout.kinds[slot].attributeType == .transformableAttributeType ? TransformableValue.slotValue(value) : Value(any: value)
+        case .transformableAttributeType: raw = TransformableValue.slotValue(value)
+        case .compositeAttributeType: return try setComposite(slot, value, primitive: false)
+        default: raw = Value(any: value)
+        }
         // A value of the wrong type is kept as given and rejected by validation at save, as Core Data does.
         setAttribute(slot, raw)
     }
@@ -517,6 +541,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             let changed = snapshot.map { $0[slot] != values[slot] } ?? !values[slot].isNullOrEmpty
             if changed { result[layout.properties[slot].name] = objectValue(slot, values[slot]) }
         }
+        if !layout.composites.isEmpty { foldComposites(&result, values) }
         return result
     }
 
@@ -524,12 +549,14 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     public func committedValues(forKeys keys: [String]?) -> [String: Any] {
         if isFault { fireFault() }
         guard let snapshot else { return [:] }
-        let slots = keys.map { $0.compactMap { layout.slotByName[$0] } } ?? layout.persistentSlots
+        var slots = keys.map { $0.compactMap { layout.slotByName[$0] } } ?? layout.persistentSlots
+        if !layout.composites.isEmpty { slots = slots.flatMap { layout.composite(atSlot: $0)?.tree.leafSlots ?? [$0] } }
         var result: [String: Any] = [:]
         for slot in slots where layout.persistentSlotSet.contains(slot) {
             let value = layout.kinds[slot].relationship?.isToMany == true && snapshot[slot].isToManyFault ? loadedToMany(slot) : snapshot[slot]
             result[layout.properties[slot].name] = objectValue(slot, value)
         }
+        if !layout.composites.isEmpty { foldComposites(&result, snapshot) }
         return result
     }
 
@@ -577,6 +604,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// here with ``setPrimitiveValue(_:forKey:)`` so that they are not recorded as changes.
     open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
 
+    private func value(shownAt slot: Int) -> Value {
+        layout.composite(atSlot: slot)?.value(in: values) ?? values[slot]
+    }
+
     private static func describe(_ value: Value) -> String {
         if value.isToManyFault { return "<relationship fault>" }
         if let ref = value.objectRef { return "\(ref.key)" }
@@ -585,7 +616,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     open override var description: String {
-        let state = isFault ? "<fault>" : "{" + layout.properties.indices.map { "\(layout.properties[$0].name) = \(Self.describe(values[$0]))" }.joined(separator: "; ") + "}"
+        // A composite shows as its dictionary, its elements not on their own.
+        let shown = layout.properties.indices.filter { !(layout.properties[$0] is CompositeElementAttribute) }
+        let state = isFault ? "<fault>" : "{" + shown.map { "\(layout.properties[$0].name) = \(Self.describe(value(shownAt: $0)))" }.joined(separator: "; ") + "}"
         return "<\(NSStringFromClass(type(of: self))): \(objectID.uriRepresentation().absoluteString)> (entity: \(entity.name ?? "?")) \(state)"
     }
 }

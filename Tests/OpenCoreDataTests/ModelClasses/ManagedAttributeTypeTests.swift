@@ -25,6 +25,7 @@ struct ManagedAttributeTypeTests {
             .transformableAttributeType: ": declare it its value's type (Data, an NSCoding class or a Codable type)",
             .undefinedAttributeType: "",
             .objectIDAttributeType: "",
+            .compositeAttributeType: ": declare it [String: Any]?",
         ]
         for type in NSAttributeType.allCases {
             #expect(ManagedAttributeTypes.advice(for: type) == advice[type], "\(type.name)")
@@ -72,6 +73,7 @@ struct ManagedAttributeTypeTests {
             switch ManagedPropertyShape.of(type, name: "p").shape {
             case .attribute: return "attribute"
             case .transformable: return "transformable"
+            case .dictionary: return "dictionary"
             case .toOne(let destination): return "to-one \(destination)"
             case .toMany(let destination, let ordered): return "to-many \(destination) \(ordered.map { "\($0)" } ?? "either")"
             }
@@ -79,6 +81,7 @@ struct ManagedAttributeTypeTests {
         #expect(shape(Data?.self) == "attribute")
         #expect(shape(NSDecimalNumber?.self) == "attribute")
         #expect(shape([String: Int].self) == "transformable")
+        #expect(shape([String: Any]?.self) == "dictionary")
         #expect(shape(Zoo?.self) == "to-one Zoo")
         #expect(shape(Set<Animal>.self) == "to-many Animal false")
         #expect(shape(NSSet.self) == "to-many NSManagedObject false")

@@ -91,7 +91,7 @@ struct ModelFileBadInputTests {
 
     @Test func unknownAttributeTypeAndBadValues() throws {
         let cases: [(String, String)] = [
-            (#"<attribute name="a" attributeType="Composite" composite="Address"/>"#, "composite attributes are not supported yet"),
+            (#"<attribute name="a" attributeType="Composite" composite="Address"/>"#, "the composite Address is not in the model"),
             (#"<attribute name="a" optional="yes" attributeType="String"/>"#, #"optional="yes" is neither YES nor NO"#),
             (#"<attribute name="a" attributeType="Integer 16" defaultValueString="40000"/>"#, #"defaultValueString="40000" is not a value of type Integer 16"#),
             (#"<attribute name="a" attributeType="Boolean" defaultValueString="true"/>"#, #"defaultValueString="true" is not a value of type Boolean"#),

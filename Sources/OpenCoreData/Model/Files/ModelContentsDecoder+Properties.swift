@@ -10,14 +10,14 @@ extension ModelContentsDecoder {
     /// customClassName preserveAfterDeletion allowsCloudEncryption indexed spotlightIndexingEnabled
     /// elementID versionHashModifier>` with an optional `userInfo` child. An absent `optional` means
     /// required.
-    func decodeAttribute(_ element: ModelXMLElement, _ entityContext: String) throws(ModelFileError) -> NSAttributeDescription {
+    func decodeAttribute(_ element: ModelXMLElement, _ entityContext: String, composites visiting: [String] = []) throws(ModelFileError) -> NSAttributeDescription {
         let name = try required(element, "name", entityContext)
         let typeName = element.attribute("attributeType") ?? "Undefined"
         guard let type = ModelFileVocabulary.attributeType(named: typeName) else {
-            if typeName == "Composite" { throw fail(element, entityContext, "composite attributes are not supported yet") }
             let known = ModelFileVocabulary.attributeTypes.map(\.name).joined(separator: ", ")
             throw fail(element, entityContext, "unknown attributeType \"\(typeName)\" (known: \(known))")
         }
+        if type == .compositeAttributeType { return try decodeComposite(element, name, entityContext, visiting: visiting) }
         let attribute: NSAttributeDescription
         if try flag(element, "derived", entityContext) {
             let derived = NSDerivedAttributeDescription()
@@ -54,6 +54,36 @@ extension ModelContentsDecoder {
             attribute.setValidationPredicates(predicates, codes: codes)
         }
         return attribute
+    }
+
+    /// `<attribute name attributeType="Composite" composite>`: the composite the model's
+    /// `<composite name>` of that name defines, its `<attribute>` children the elements (which may name
+    /// composites in turn, never one they are part of).
+    private func decodeComposite(_ element: ModelXMLElement, _ name: String, _ entityContext: String,
+                                 visiting: [String]) throws(ModelFileError) -> NSCompositeAttributeDescription {
+        let typeName = try required(element, "composite", entityContext)
+        guard let definition = composites[typeName] else {
+            throw fail(element, entityContext, "the composite \(typeName) is not in the model (no <composite name=\"\(typeName)\">)")
+        }
+        guard !visiting.contains(typeName) else {
+            throw fail(element, entityContext, "the composite \(typeName) contains itself: \((visiting + [typeName]).joined(separator: " → "))")
+        }
+        let composite = NSCompositeAttributeDescription()
+        composite.name = name
+        composite.compositeTypeName = typeName
+        try decodeCommon(composite, element, entityContext)
+        let context = "in composite \(typeName)"
+        var lines: [String: Int] = [:]
+        for child in definition.children {
+            guard child.name == "attribute" else { throw fail(child, context, "unknown element <\(child.name)> in <composite>") }
+            let attribute = try decodeAttribute(child, context, composites: visiting + [typeName])
+            if let line = lines.updateValue(child.line, forKey: attribute.name) {
+                throw fail(child, context, "a second element named \(attribute.name) (the first is at line \(line))")
+            }
+            composite.elements.append(attribute)
+        }
+        guard !composite.elements.isEmpty else { throw fail(definition, nil, "the composite \(typeName) has no elements") }
+        return composite
     }
 
     /// What every property element may say: optional, transient, elementID, versionHashModifier,

@@ -9,6 +9,11 @@ import OpenCoreDataModelXML
 /// names the file, the line and column of the element at fault, and the element.
 struct ModelContentsDecoder {
     let file: URL
+    /// The model's `<composite name>` definitions by name, which composite attributes name
+    /// (`attributeType="Composite" composite="Address"`); read before the entities.
+    var composites: [String: ModelXMLElement] = [:]
+
+    init(file: URL) { self.file = file }
 
     /// An entity being read, with the names the second pass resolves.
     struct PendingEntity {
@@ -36,6 +41,18 @@ struct ModelContentsDecoder {
         if let identifier = root.attribute("userDefinedModelVersionIdentifier"), !identifier.isEmpty {
             model.versionIdentifiers = [identifier]
         }
+        var reader = self
+        for child in root.children where child.name == "composite" {
+            let name = try required(child, "name", nil)
+            if let first = reader.composites.updateValue(child, forKey: name) {
+                throw fail(child, nil, "a second composite named \(name) (the first is at line \(first.line))")
+            }
+        }
+        try reader.decodeContents(root, into: model)
+    }
+
+    /// The entities, fetch requests and configurations of the `<model>` element `root`.
+    private func decodeContents(_ root: ModelXMLElement, into model: NSManagedObjectModel) throws(ModelFileError) {
         var pending: [PendingEntity] = []
         var fetchRequests: [ModelXMLElement] = []
         var configurations: [ModelXMLElement] = []
@@ -51,8 +68,7 @@ struct ModelContentsDecoder {
             case "fetchRequest": fetchRequests.append(child)
             case "configuration": configurations.append(child)
             case "elements": break  // the diagram's layout
-            case "composite":
-                throw fail(child, nil, "composite attributes are not supported yet")
+            case "composite": break  // read first; decoded where an attribute names it
             default:
                 throw fail(child, nil, "unknown element <\(child.name)> in <model>")
             }

@@ -21,7 +21,9 @@ struct ModelContentsEncoder {
             ("lastSavedToolsVersion", "1"), ("systemVersion", "OpenCoreData"), ("minimumToolsVersion", "Automatic"),
             ("sourceLanguage", "Swift"), ("userDefinedModelVersionIdentifier", identifiers.first as? String ?? ""),
         ], in: "<model>", file: file)
-        for entity in model.entities { try encodeEntity(entity, model: model, into: &out) }
+        let composites = CompositeTypeNames()
+        for entity in model.entities { try encodeEntity(entity, model: model, composites: composites, into: &out) }
+        out.text += composites.definitions(indent: out.indent)
         for name in model.fetchRequestTemplates.keys.sorted() {
             try encodeFetchRequest(model.fetchRequestTemplates[name]!, name: name, context: nil, into: &out)
         }
@@ -62,7 +64,8 @@ struct ModelContentsEncoder {
 
     // MARK: Entities
 
-    private func encodeEntity(_ entity: NSEntityDescription, model: NSManagedObjectModel, into out: inout XMLText) throws(ModelFileError) {
+    private func encodeEntity(_ entity: NSEntityDescription, model: NSManagedObjectModel, composites: CompositeTypeNames,
+                              into out: inout XMLText) throws(ModelFileError) {
         guard let name = entity.name, !name.isEmpty else { throw fail("<entity>", "an entity has no name") }
         let tag = "<entity name=\"\(name)\">"
         var attributes: [(String, String)] = [("name", name)]
@@ -85,7 +88,7 @@ struct ModelContentsEncoder {
         for property in entity.properties where property.entity === entity {
             switch property {
             case let relationship as NSRelationshipDescription: try encodeRelationship(relationship, context, into: &out)
-            case let attribute as NSAttributeDescription: try encodeAttribute(attribute, context, into: &out)
+            case let attribute as NSAttributeDescription: try encodeAttribute(attribute, context, composites: composites, into: &out)
             case let fetched as NSFetchedPropertyDescription: try encodeFetchedProperty(fetched, context, into: &out)
             default:
                 throw fail("<\(property.name)> \(context)", "a \(type(of: property)) cannot be written in a model file")
@@ -165,11 +168,17 @@ struct ModelContentsEncoder {
 
     // MARK: Properties
 
-    private func encodeAttribute(_ attribute: NSAttributeDescription, _ context: String, into out: inout XMLText) throws(ModelFileError) {
+    private func encodeAttribute(_ attribute: NSAttributeDescription, _ context: String, composites: CompositeTypeNames,
+                                 into out: inout XMLText) throws(ModelFileError) {
         let tag = "<attribute name=\"\(attribute.name)\"> \(context)"
         let type = attribute.attributeType
         var attributes = common(attribute)
         attributes.append(("attributeType", ModelFileVocabulary.name(of: type)))
+        if let composite = attribute as? NSCompositeAttributeDescription {
+            attributes.append(("composite", try compositeTypeName(composite, tag, composites)))
+            return try encodeProperty("attribute", attributes + trailing(attribute), attribute, tag, into: &out)
+        }
+        if type == .compositeAttributeType { throw fail(tag, "an attribute of type Composite must be an NSCompositeAttributeDescription") }
         let kind = ModelFileValues.boundKind(of: type)
         if !attribute.validationPredicates.isEmpty {
             let bounds: (minimum: Value?, maximum: Value?, pattern: String?)
@@ -213,6 +222,22 @@ struct ModelContentsEncoder {
         if attribute.preservesValueInHistoryOnDeletion { attributes.append(("preserveAfterDeletion", "YES")) }
         if attribute.allowsCloudEncryption { attributes.append(("allowsCloudEncryption", "YES")) }
         try encodeProperty("attribute", attributes + trailing(attribute), attribute, tag, into: &out)
+    }
+
+    /// The name of a composite's `<composite>` definition, which is written (once for equal ones) after
+    /// the entities: the name it was read with, else the attribute's name capitalized (`address` →
+    /// `Address`), numbered when another definition already has that name.
+    private func compositeTypeName(_ composite: NSCompositeAttributeDescription, _ tag: String,
+                                   _ names: CompositeTypeNames) throws(ModelFileError) -> String {
+        guard names.depth < CompositeLimits.depth else { throw fail(tag, "composites nest more than \(CompositeLimits.depth) deep (or one contains itself)") }
+        guard !composite.elements.isEmpty else { throw fail(tag, "the composite attribute has no elements") }
+        names.depth += 1
+        defer { names.depth -= 1 }
+        var body = XMLText(indent: 1)
+        let context = "in composite attribute \(composite.name)"
+        for element in composite.elements { try encodeAttribute(element, context, composites: names, into: &body) }
+        let base = composite.compositeTypeName ?? composite.name.prefix(1).uppercased() + composite.name.dropFirst()
+        return names.name(base: base, body: body.text)
     }
 
     /// A minimum or maximum in the file's notation.
@@ -300,6 +325,38 @@ struct ModelContentsEncoder {
             attributes.append((flag, "YES"))
         }
         try out.empty("fetchRequest", attributes, in: tag, file: file)
+    }
+}
+
+/// The `<composite>` definitions of a model being written: each name with its elements' XML.
+final class CompositeTypeNames {
+    private var bodies: [String: String] = [:]
+    private var order: [String] = []
+    /// How deep the composite being written is nested.
+    var depth = 0
+
+    /// `base`, or `base` numbered, for a definition whose elements are `body`: the name an equal
+    /// definition already has, else a name no other definition has.
+    func name(base: String, body: String) -> String {
+        var name = base, number = 1
+        while let existing = bodies[name] {
+            if existing == body { return name }
+            number += 1
+            name = base + String(number)
+        }
+        bodies[name] = body
+        order.append(name)
+        return name
+    }
+
+    /// The `<composite name>` elements, in the order they were named (nested ones first).
+    func definitions(indent: Int) -> String {
+        let pad = String(repeating: "    ", count: indent)
+        return order.map { name in
+            let escaped = XMLText.escape(name) ?? name
+            let lines = bodies[name]!.split(separator: "\n", omittingEmptySubsequences: true).map { pad + $0 + "\n" }.joined()
+            return pad + "<composite name=\"\(escaped)\">\n" + lines + pad + "</composite>\n"
+        }.joined()
     }
 }
 

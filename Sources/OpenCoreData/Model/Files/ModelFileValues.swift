@@ -41,7 +41,8 @@ enum ModelFileValues {
             }
         case .UUIDAttributeType: return UUID(uuidString: text).map { .some(.uuid($0)) }
         case .URIAttributeType: return URL(string: text).map { .some(.url($0)) }
-        case .dateAttributeType, .binaryDataAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType:
+        case .dateAttributeType, .binaryDataAttributeType, .transformableAttributeType, .objectIDAttributeType, .undefinedAttributeType,
+             .compositeAttributeType:
             return .some(nil)  // not written as text
         }
     }

@@ -9,7 +9,7 @@ enum ModelFileVocabulary {
         ("Float", .floatAttributeType), ("String", .stringAttributeType), ("Boolean", .booleanAttributeType),
         ("Date", .dateAttributeType), ("Binary", .binaryDataAttributeType), ("UUID", .UUIDAttributeType),
         ("URI", .URIAttributeType), ("Transformable", .transformableAttributeType), ("ObjectID", .objectIDAttributeType),
-        ("Undefined", .undefinedAttributeType),
+        ("Composite", .compositeAttributeType), ("Undefined", .undefinedAttributeType),
     ]
 
     static func attributeType(named name: String) -> NSAttributeType? {

@@ -49,6 +49,10 @@ extension NSPersistentStoreCoordinator {
         guard let url else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "A store of type \(type) needs a URL")
         }
+        if let (entity, attribute) = managedObjectModel.firstCompositeAttribute {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError,
+                                "A store of type \(type) cannot hold composite attributes (\(entity).\(attribute)): as in Core Data, they are available to SQLite stores only")
+        }
         let store = storeClass.init(persistentStoreCoordinator: self, configurationName: configuration, at: url, options: options)
         store.storedType = type
         try store.loadMetadata()

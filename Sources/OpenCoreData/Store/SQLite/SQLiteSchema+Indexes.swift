@@ -35,7 +35,8 @@ enum ModelIndexes {
                 }
                 add("CREATE INDEX IF NOT EXISTS Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
             }
-            for property in entity.properties where property.isIndexed && !property.isTransient {
+            // (The layout's properties: a composite's indexed elements are among them, under their key paths.)
+            for property in layout.properties where property.isIndexed && !property.isTransient {
                 guard let slot = layout.slotByName[property.name], let column = layout.columns[slot] else { continue }
                 add("CREATE INDEX IF NOT EXISTS \(table)_\(column)_INDEX ON \(table) (\(column))")
             }

@@ -97,7 +97,7 @@ final class SQLiteStatement {
             let b = blob(column)
             guard b.count == 16 else { return .null }
             return .uuid(UUID(uuid: b.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
-        case .undefinedAttributeType, .objectIDAttributeType: return dynamicValue(column)
+        case .undefinedAttributeType, .objectIDAttributeType, .compositeAttributeType: return dynamicValue(column)
         }
     }
 
