@@ -58,9 +58,7 @@ extension NSPersistentStoreCoordinator {
                 throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) is not a SQLite store; it was not destroyed.")
             }
         }
-        let name = url.deletingPathExtension().lastPathComponent
-        let support = url.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT", isDirectory: true)
-        for file in [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm"), support]
+        for file in [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm"), Self.supportFolder(of: url)]
         where manager.fileExists(atPath: file.path) {
             do {
                 try manager.removeItem(at: file)
