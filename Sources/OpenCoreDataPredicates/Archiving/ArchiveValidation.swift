@@ -29,6 +29,7 @@ package struct ArchiveValidator {
         .predicateOperator: Dictionary(uniqueKeysWithValues: ([NSStringFromClass(PredicateOperatorArchive.self)] + [
             "NSPredicateOperator", "NSComparisonPredicateOperator", "NSEqualityPredicateOperator", "NSLikePredicateOperator",
             "NSMatchingPredicateOperator", "NSSubstringPredicateOperator", "NSInPredicateOperator", "NSBetweenPredicateOperator",
+            "NSCustomPredicateOperator",
         ]).map { ($0, PredicateOperatorArchive.self as AnyClass) }),
         .sortDescriptor: [NSStringFromClass(NSSortDescriptor.self): NSSortDescriptor.self, "NSSortDescriptor": NSSortDescriptor.self],
     ]

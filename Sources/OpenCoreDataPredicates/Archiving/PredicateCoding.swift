@@ -85,17 +85,20 @@ final class NSFalsePredicate: NSPredicate, @unchecked Sendable {
     }
 }
 
-/// The operator object of an archived comparison (Apple's private `NSPredicateOperator` family).
+/// The operator object of an archived comparison (Apple's private `NSPredicateOperator` family; a custom
+/// selector comparison's is `NSCustomPredicateOperator`, with the selector's name under `NSSelectorName`).
 final class PredicateOperatorArchive: NSObject, NSSecureCoding, @unchecked Sendable {
     static var supportsSecureCoding: Bool { true }
     let type: UInt
     let modifier: UInt
     let options: UInt
+    let selector: String?
 
-    init(type: UInt, modifier: UInt, options: UInt) {
+    init(type: UInt, modifier: UInt, options: UInt, selector: String? = nil) {
         self.type = type
         self.modifier = modifier
         self.options = options
+        self.selector = selector
     }
 
     required init?(coder: NSCoder) {
@@ -105,11 +108,16 @@ final class PredicateOperatorArchive: NSObject, NSSecureCoding, @unchecked Senda
         self.type = type
         self.modifier = modifier
         self.options = options
+        selector = PredicateCoding.string(coder, "NSSelectorName")
     }
 
     func encode(with coder: NSCoder) {
         coder.encode(Int(type), forKey: "NSOperatorType")
         coder.encode(Int(modifier), forKey: "NSModifier")
+        if let selector {
+            coder.encode(NSString(string: selector), forKey: "NSSelectorName")
+            return
+        }
         coder.encode(Int(options), forKey: "NSOptions")
         if type == 4 || type == 5 { coder.encode(type == 5, forKey: "NSNegate") }
     }
@@ -192,11 +200,15 @@ package enum PredicateCoding {
         guard let op = coder.decodeObject(of: [PredicateOperatorArchive.self], forKey: "NSPredicateOperator") as? PredicateOperatorArchive else {
             return fail(coder, "NSPredicateOperator is missing")
         }
-        guard let type = NSComparisonPredicate.Operator(rawValue: op.type), type != .customSelector else {
-            return fail(coder, "unknown or custom operator type \(op.type)")
+        guard let type = NSComparisonPredicate.Operator(rawValue: op.type) else {
+            return fail(coder, "unknown operator type \(op.type)")
         }
         guard let modifier = NSComparisonPredicate.Modifier(rawValue: op.modifier) else {
             return fail(coder, "unknown modifier \(op.modifier)")
+        }
+        if type == .customSelector {
+            guard let selector = op.selector, !selector.isEmpty else { return fail(coder, "a custom predicate operator without a selector") }
+            return .comparison(ComparisonNode(left, type, right, modifier: modifier, selector: selector))
         }
         let options = NSComparisonPredicate.Options(rawValue: op.options & 7)
         return .comparison(ComparisonNode(left, type, right, modifier: modifier, options: options))
@@ -338,7 +350,8 @@ package enum PredicateCoding {
         case .comparison(let c):
             encode(c.left, key: "NSLeftExpression", coder)
             encode(c.right, key: "NSRightExpression", coder)
-            coder.encode(PredicateOperatorArchive(type: c.op.rawValue, modifier: c.modifier.rawValue, options: c.options.rawValue),
+            coder.encode(PredicateOperatorArchive(type: c.op.rawValue, modifier: c.modifier.rawValue, options: c.options.rawValue,
+                                                  selector: c.op == .customSelector ? c.selector : nil),
                          forKey: "NSPredicateOperator")
         case .and(let ps), .or(let ps):
             coder.encode(ps.map { NSPredicate.wrap($0) } as NSArray, forKey: "NSSubpredicates")
