@@ -26,6 +26,9 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // zlib, for the tests that read Core Data's compressed model cache in Apple's store files
+        // (Tests/OpenCoreDataTests/AppleArchiveTests.swift).
+        .systemLibrary(name: "CZlib", path: "Tests/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "OpenCoreDataPredicates"),
         // The strict XML parser of model files, shared by OpenCoreData and the class generator.
         .target(name: "OpenCoreDataModelXML"),
@@ -65,7 +68,7 @@ let package = Package(
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer"],
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer", "CZlib"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
                     resources: [.copy("Resources/Zoo.xcdatamodeld")]),
         // An app target using the codegen plugin, as a port from Xcode would: a model with codegen "class" and

@@ -128,8 +128,11 @@ private final class BooleanTransformer: ValueTransformer, @unchecked Sendable {
 /// `nil` instead: a value is archived only if it is a string, number, date, data, URL, UUID, `NSNull`, an
 /// array, dictionary or set of such values, or an object of a class that adopts `NSSecureCoding`
 /// (`supportsSecureCoding` true) and is one of (or a subclass of) ``allowedTopLevelClasses``; data is
-/// unarchived only if every class the archive names is an allowed class. A custom class's own
-/// `encode(with:)` is not checked: encoding a non-secure object inside it still traps on Linux.
+/// unarchived only if every class the archive names is an allowed class (a predicate's expressions and
+/// operator objects are allowed with `NSPredicate`, as on Darwin). Predicates, expressions and sort
+/// descriptors are archived under Apple's class names and read back through their checked unarchiver
+/// (docs/Predicates.md, "Archiving"). A custom class's own `encode(with:)` is not checked: encoding a
+/// non-secure object inside it still traps on Linux.
 open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Sendable {
     /// Mirrors `allowedTopLevelClasses`: `NSArray`, `NSDictionary`, `NSSet`, `NSString`, `NSNumber`,
     /// `NSDate`, `NSData`, `NSURL`, `NSUUID`, `NSNull` (Apple's list).
@@ -146,16 +149,36 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
     open override func transformedValue(_ value: Any?) -> Any? {
         guard let data = value as? Data else { return nil }
         let allowed = Self.standardClasses + type(of: self).allowedTopLevelClasses
-        guard let names = Self.classNames(in: data),
-              names.allSatisfy({ name in Foundation.NSClassFromString(name).map { c in Self.isAllowed(c, allowed) } ?? false }) else { return nil }
-        return try? NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: data)
+        // Apple's names of predicates, expressions and sort descriptors are this library's classes, not
+        // Foundation's own; a predicate's parts (expressions, operator objects, subpredicates) are allowed
+        // with it, as Darwin's NSPredicate allows them; an archive whose root is one of them is read
+        // through their checked unarchiver.
+        let partsAllowed = Self.isAllowed(NSPredicate.self, allowed) || Self.isAllowed(NSExpression.self, allowed)
+        func permitted(_ name: String) -> Bool {
+            guard let c = AppleClassTable.decodingClass(named: name) ?? Foundation.NSClassFromString(name) else { return false }
+            return Self.isAllowed(c, allowed) || (partsAllowed && AppleClassTable.isPredicatePart(c))
+        }
+        guard let (root, names) = Self.classNames(in: data), names.allSatisfy(permitted) else { return nil }
+        if let kind = ArchiveValidator.rootKind(ofClassNamed: root) {
+            guard let rootClass = AppleClassTable.decodingClass(named: root) ?? Foundation.NSClassFromString(root),
+                  Self.isAllowed(rootClass, allowed) else { return nil }
+            return try? ArchiveValidator.unarchive(data, root: kind)
+        }
+        guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
+        unarchiver.requiresSecureCoding = true
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn
+        AppleClassTable.mapApplesClasses(of: data, in: unarchiver)
+        let object = unarchiver.decodeObject(of: allowed, forKey: NSKeyedArchiveRootObjectKey)
+        return unarchiver.error == nil ? object : nil
     }
 
     /// Archives a value with secure coding; `nil` for a value that cannot be archived (see the type's
     /// documentation) rather than Linux Foundation's trap.
     open override func reverseTransformedValue(_ value: Any?) -> Any? {
         guard let value, let object = flattenOptional(value), archivable(object, topLevel: true) else { return nil }
-        return try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
+        // Predicates, expressions and sort descriptors named by Apple's classes, as Darwin writes them.
+        return (try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true))
+            .map { (try? AppleClassTable.applesClassNames($0)) ?? $0 }
     }
 
     /// Why a value cannot be archived, or `nil` if it can (for error messages).
@@ -202,10 +225,16 @@ open class NSSecureUnarchiveFromDataTransformer: ValueTransformer, @unchecked Se
         }
     }
 
-    /// Every `$classname` of a keyed archive, or `nil` if the data is not one.
-    private static func classNames(in data: Data) -> [String]? {
+    /// The root object's class name and every `$classname` of a keyed archive, or `nil` if the data is not one.
+    private static func classNames(in data: Data) -> (root: String, all: [String])? {
         guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
               let objects = plist["$objects"] as? [Any] else { return nil }
-        return objects.compactMap { ($0 as? [String: Any])?["$classname"] as? String }
+        let all = objects.compactMap { ($0 as? [String: Any])?["$classname"] as? String }
+        func object(_ reference: Any?) -> [String: Any]? {
+            guard let i = ArchiveValidator.uid(reference), i > 0, i < objects.count else { return nil }
+            return objects[i] as? [String: Any]
+        }
+        let root = object(object((plist["$top"] as? [String: Any])?["root"])?["$class"])?["$classname"] as? String
+        return (root ?? "", all)
     }
 }

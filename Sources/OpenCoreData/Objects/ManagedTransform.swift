@@ -12,7 +12,8 @@ enum ManagedTransform {
             guard let data = try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false) else {
                 fatalError("@Managed property \(property): cannot archive \(type(of: object))")
             }
-            return .data(data)
+            // Predicates, expressions and sort descriptors in it named by Apple's classes, as Darwin writes them.
+            return .data((try? AppleClassTable.applesClassNames(data)) ?? data)
         }
         if let encodable = value as? any Encodable {
             do { return .data(try JSONEncoder().encode(encodable)) } catch {
@@ -29,9 +30,15 @@ enum ManagedTransform {
         }
         if let data = data as? T { return data }
         let type = unwrappedType(T.self)
+        if let cls = type as? AnyClass, let kind = ArchiveValidator.rootKind(of: cls) {
+            // A predicate, expression or sort descriptor: through its checked unarchiver, which reads
+            // Apple's class names and this module's.
+            return (try? ArchiveValidator.unarchive(data, root: kind)) as? T
+        }
         if type is (NSObject & NSCoding).Type {
             guard let unarchiver = try? NSKeyedUnarchiver(forReadingFrom: data) else { return nil }
             unarchiver.requiresSecureCoding = false
+            AppleClassTable.mapApplesClasses(of: data, in: unarchiver)
             return unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? T
         }
         if let decodable = type as? any Decodable.Type {

@@ -12,34 +12,25 @@ package struct ArchiveValidator {
     package static let maximumObjects = 100_000
     package static let maximumBytes = 16 << 20
 
-    enum Kind: Int { case predicate, expression, predicateOperator, sortDescriptor, value, string, expressionOrString }
+    package enum Kind: Int { case predicate, expression, predicateOperator, sortDescriptor, value, string, expressionOrString }
 
-    static let ours: [Kind: [String: AnyClass]] = [
-        .predicate: [
-            NSStringFromClass(NSComparisonPredicate.self): NSComparisonPredicate.self, "NSComparisonPredicate": NSComparisonPredicate.self,
-            NSStringFromClass(NSCompoundPredicate.self): NSCompoundPredicate.self, "NSCompoundPredicate": NSCompoundPredicate.self,
-            NSStringFromClass(NSTruePredicate.self): NSTruePredicate.self, "NSTruePredicate": NSTruePredicate.self,
-            NSStringFromClass(NSFalsePredicate.self): NSFalsePredicate.self, "NSFalsePredicate": NSFalsePredicate.self,
-        ],
-        .expression: Dictionary(uniqueKeysWithValues: ([NSStringFromClass(NSExpression.self)] + [
-            "NSConstantValueExpression", "NSSelfExpression", "NSVariableExpression", "NSKeyPathExpression",
-            "NSFunctionExpression", "NSSetExpression", "NSKeyPathSpecifierExpression", "NSSubqueryExpression",
-            "NSAggregateExpression", "NSAnyKeyExpression", "NSTernaryExpression",
-        ]).map { ($0, NSExpression.self as AnyClass) }),
-        .predicateOperator: Dictionary(uniqueKeysWithValues: ([NSStringFromClass(PredicateOperatorArchive.self)] + [
-            "NSPredicateOperator", "NSComparisonPredicateOperator", "NSEqualityPredicateOperator", "NSLikePredicateOperator",
-            "NSMatchingPredicateOperator", "NSSubstringPredicateOperator", "NSInPredicateOperator", "NSBetweenPredicateOperator",
-        ]).map { ($0, PredicateOperatorArchive.self as AnyClass) }),
-        .sortDescriptor: [NSStringFromClass(NSSortDescriptor.self): NSSortDescriptor.self, "NSSortDescriptor": NSSortDescriptor.self],
-    ]
-
-    /// Apple's class names and what they decode as here (an `NSKeyedUnarchiver` instance mapping).
-    static var appleNames: [(String, AnyClass)] {
-        ours.values.flatMap { $0.filter { !$0.key.contains(".") }.map { ($0.key, $0.value) } }
-    }
+    /// The classes each kind of object may be, by the names an archive gives them: this module's (what
+    /// Foundation's archiver writes on Linux) and Apple's (``AppleClassTable``).
+    static let ours: [Kind: [String: AnyClass]] = {
+        var table: [Kind: [String: AnyClass]] = [.predicate: [:], .expression: [:], .predicateOperator: [:], .sortDescriptor: [:]]
+        let classes: [AnyClass] = [NSComparisonPredicate.self, NSCompoundPredicate.self, NSTruePredicate.self, NSFalsePredicate.self,
+                                   NSExpression.self, PredicateOperatorArchive.self, NSSortDescriptor.self]
+        for (name, cls): (String, AnyClass) in classes.map({ (NSStringFromClass($0), $0) }) + AppleClassTable.decodingClasses {
+            let kind: Kind = cls is NSPredicate.Type ? .predicate : cls is NSExpression.Type ? .expression
+                : cls is NSSortDescriptor.Type ? .sortDescriptor : .predicateOperator
+            table[kind]![name] = cls
+        }
+        return table
+    }()
 
     static let scalarKeys: Set<String> = ["NSExpressionType", "NSOperatorType", "NSModifier", "NSOptions", "NSNegate",
-                                          "NSCompoundPredicateType", "NSAscending", "NSReverseNullOrder", "OCDDecimal", "NSVariant", "NSPosition"]
+                                          "NSCompoundPredicateType", "NSAscending", "NSReverseNullOrder", "OCDDecimal", "NSVariant", "NSPosition",
+                                          "NSFlags"]
     static let keyKinds: [String: Kind] = [
         "NSLeftExpression": .expression, "NSRightExpression": .expression, "NSOperand": .expression,
         "NSTrueExpression": .expression, "NSFalseExpression": .expression, "NSExpression": .expression,
@@ -176,7 +167,7 @@ package struct ArchiveValidator {
 
     /// The index a `CF$UID` reference holds (Foundation's `_NSKeyedArchiverUID`, read through `Mirror`,
     /// because its value is not public on Linux).
-    static func uid(_ value: Any?) -> Int? {
+    package static func uid(_ value: Any?) -> Int? {
         guard let value, String(describing: type(of: value)) == "_NSKeyedArchiverUID" else { return nil }
         for child in Mirror(reflecting: value).children where child.label == "value" {
             if let v = child.value as? UInt32 { return Int(v) }
@@ -186,14 +177,34 @@ package struct ArchiveValidator {
 }
 
 extension ArchiveValidator {
+    /// The root a class of this library's archived objects is read as: `.predicate` for `NSPredicate` and
+    /// its subclasses, `.expression`, `.sortDescriptor`; `nil` for other classes.
+    package static func rootKind(of cls: AnyClass) -> Kind? {
+        if cls is NSPredicate.Type { return .predicate }
+        if cls is NSExpression.Type { return .expression }
+        if cls is NSSortDescriptor.Type { return .sortDescriptor }
+        return nil
+    }
+
+    /// The root a class named in an archive (Apple's name or this module's) is read as, or `nil`.
+    package static func rootKind(ofClassNamed name: String) -> Kind? {
+        [Kind.predicate, .expression, .sortDescriptor].first { ours[$0]?[name] != nil }
+    }
+
+    /// Validates `data` and decodes its root as `kind` (see ``unarchive(_:root:as:)``), for callers that
+    /// hold the class at run time (transformable attribute values, `NSSecureUnarchiveFromDataTransformer`).
+    package static func unarchive(_ data: Data, root kind: Kind) throws -> NSObject? {
+        try unarchive(data, root: kind, as: NSObject.self)
+    }
+
     /// Validates, then decodes with Foundation's unarchiver (secure coding, Apple's class names mapped to
-    /// this library's classes), returning an error instead of trapping.
+    /// this library's classes by ``AppleClassTable/decodingClasses``), returning an error instead of trapping.
     static func unarchive<T: NSObject>(_ data: Data, root kind: Kind, as cls: T.Type) throws -> T? {
         try validate(data, root: kind)
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
         unarchiver.requiresSecureCoding = true
         unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        for entry in appleNames { unarchiver.setClass(entry.1, forClassName: entry.0) }
+        for entry in AppleClassTable.decodingClasses { unarchiver.setClass(entry.1, forClassName: entry.0) }
         let allowed: [AnyClass] = Array(Set((ours[kind] ?? [:]).values.map { ObjectIdentifier($0) })).compactMap { id in
             (ours[kind] ?? [:]).values.first { ObjectIdentifier($0) == id }
         }

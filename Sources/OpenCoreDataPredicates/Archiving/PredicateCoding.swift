@@ -1,21 +1,26 @@
 import Foundation
 import Synchronization
 
-// NSSecureCoding for predicates, expressions and sort descriptors, with the keys Apple's Foundation writes:
+// NSSecureCoding for predicates, expressions and sort descriptors, with the keys Apple's Foundation writes
+// (checked against archives Apple wrote: docs/Predicates.md, "Archiving", has the table of classes and keys):
 //
 // - NSComparisonPredicate: NSLeftExpression, NSRightExpression, NSPredicateOperator — an operator object
-//   (Apple's private NSPredicateOperator subclasses) with NSOperatorType, NSModifier, NSOptions, NSNegate.
+//   (Apple's private NSPredicateOperator subclasses) with NSOperatorType and NSModifier, and per family
+//   NSVariant + NSOptions (ordering), NSNegate + NSOptions (equality), NSFlags (LIKE, MATCHES, IN,
+//   CONTAINS), NSFlags + NSPosition (BEGINSWITH, ENDSWITH), NSSelectorName (a custom selector).
 // - NSCompoundPredicate: NSCompoundPredicateType, NSSubpredicates.
 // - TRUEPREDICATE / FALSEPREDICATE: the classes NSTruePredicate / NSFalsePredicate, without keys.
 // - NSExpression: NSExpressionType, then per type NSConstantValue; NSVariable; a key path as a function
 //   expression (NSOperand, NSSelectorName "valueForKey:" or "valueForKeyPath:", NSArguments holding an
-//   NSKeyPathSpecifierExpression, type 10, with NSKeyPath); NSSelectorName/NSArguments/NSOperand for
-//   functions; NSLeftExpression/NSRightExpression for set expressions; NSCollection for aggregates;
-//   NSExpression/NSVariable/NSSubpredicate for subqueries; NSPredicate/NSTrueExpression/NSFalseExpression
-//   for TERNARY.
+//   NSKeyPathSpecifierExpression, type 10, with NSKeyPath; type 3 on SELF, 4 on another operand);
+//   NSSelectorName/NSArguments/NSOperand for functions (the operand of a built-in one a constant holding
+//   the class _NSPredicateUtilities); NSLeftExpression/NSRightExpression for set expressions; NSCollection
+//   for aggregates; NSExpression/NSVariable/NSSubpredicate for subqueries;
+//   NSPredicate/NSTrueExpression/NSFalseExpression for TERNARY.
 // - NSSortDescriptor: NSKey, NSAscending, NSSelector, NSReverseNullOrder.
 //
-// Decoding never evaluates anything and never trusts a value's type: every object is read with
+// The class names Foundation's archiver writes here are ours; AppleClassTable.swift gives an archive
+// Apple's. Decoding never evaluates anything and never trusts a value's type: every object is read with
 // `decodeObject(of:forKey:)` and an explicit class list, every cast is checked, and a decoded predicate,
 // expression or sort descriptor refuses evaluation until `allowEvaluation()`. Archives from outside should be
 // read through `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` for these classes (ArchiveValidation.swift),
@@ -85,33 +90,59 @@ final class NSFalsePredicate: NSPredicate, @unchecked Sendable {
     }
 }
 
-/// The operator object of an archived comparison (Apple's private `NSPredicateOperator` family).
+/// The operator object of an archived comparison (Apple's private `NSPredicateOperator` family; a custom
+/// selector comparison's is `NSCustomPredicateOperator`, with the selector's name under `NSSelectorName`).
 final class PredicateOperatorArchive: NSObject, NSSecureCoding, @unchecked Sendable {
     static var supportsSecureCoding: Bool { true }
     let type: UInt
     let modifier: UInt
     let options: UInt
+    let selector: String?
 
-    init(type: UInt, modifier: UInt, options: UInt) {
+    init(type: UInt, modifier: UInt, options: UInt, selector: String? = nil) {
         self.type = type
         self.modifier = modifier
         self.options = options
+        self.selector = selector
     }
 
     required init?(coder: NSCoder) {
         guard let type = PredicateCoding.unsigned(coder, "NSOperatorType"),
               let modifier = PredicateCoding.unsigned(coder, "NSModifier"),
-              let options = PredicateCoding.unsigned(coder, "NSOptions") else { return nil }
+              let options = PredicateCoding.unsigned(coder, "NSOptions"),
+              let flags = PredicateCoding.unsigned(coder, "NSFlags") else { return nil }
         self.type = type
         self.modifier = modifier
-        self.options = options
+        // The string, IN and CONTAINS operators keep their options as NSFlags, the others as NSOptions.
+        self.options = coder.containsValue(forKey: "NSOptions") ? options : flags
+        selector = PredicateCoding.string(coder, "NSSelectorName")
     }
 
+    /// The keys of Apple's operator class for `type` (`_newOperatorWithType:modifier:options:`): ordering
+    /// operators add `NSVariant` (the type) and `NSOptions`, `==`/`!=` `NSNegate` and `NSOptions`, `LIKE`,
+    /// `MATCHES`, `BEGINSWITH`, `ENDSWITH`, `IN`, `CONTAINS` `NSFlags` (`BEGINSWITH`/`ENDSWITH` also
+    /// `NSPosition`, 0 or 1), a custom selector `NSSelectorName`; `BETWEEN` nothing (Darwin drops its options:
+    /// ours are written as `NSOptions` when there are any, which Darwin ignores).
     func encode(with coder: NSCoder) {
         coder.encode(Int(type), forKey: "NSOperatorType")
         coder.encode(Int(modifier), forKey: "NSModifier")
-        coder.encode(Int(options), forKey: "NSOptions")
-        if type == 4 || type == 5 { coder.encode(type == 5, forKey: "NSNegate") }
+        switch type {
+        case 0...3:
+            coder.encode(Int(type), forKey: "NSVariant")
+            coder.encode(Int(options), forKey: "NSOptions")
+        case 4, 5:
+            coder.encode(type == 5, forKey: "NSNegate")
+            coder.encode(Int(options), forKey: "NSOptions")
+        case 6, 7, 10, 99:
+            coder.encode(Int(options), forKey: "NSFlags")
+        case 8, 9:
+            coder.encode(Int(options), forKey: "NSFlags")
+            coder.encode(type == 9 ? 1 : 0, forKey: "NSPosition")
+        case 11:
+            coder.encode(NSString(string: selector ?? ""), forKey: "NSSelectorName")
+        default:
+            if options != 0 { coder.encode(Int(options), forKey: "NSOptions") }
+        }
     }
 }
 
@@ -192,11 +223,15 @@ package enum PredicateCoding {
         guard let op = coder.decodeObject(of: [PredicateOperatorArchive.self], forKey: "NSPredicateOperator") as? PredicateOperatorArchive else {
             return fail(coder, "NSPredicateOperator is missing")
         }
-        guard let type = NSComparisonPredicate.Operator(rawValue: op.type), type != .customSelector else {
-            return fail(coder, "unknown or custom operator type \(op.type)")
+        guard let type = NSComparisonPredicate.Operator(rawValue: op.type) else {
+            return fail(coder, "unknown operator type \(op.type)")
         }
         guard let modifier = NSComparisonPredicate.Modifier(rawValue: op.modifier) else {
             return fail(coder, "unknown modifier \(op.modifier)")
+        }
+        if type == .customSelector {
+            guard let selector = op.selector, !selector.isEmpty else { return fail(coder, "a custom predicate operator without a selector") }
+            return .comparison(ComparisonNode(left, type, right, modifier: modifier, selector: selector))
         }
         let options = NSComparisonPredicate.Options(rawValue: op.options & 7)
         return .comparison(ComparisonNode(left, type, right, modifier: modifier, options: options))
@@ -262,6 +297,12 @@ package enum PredicateCoding {
         case .function:
             guard let name = string(coder, "NSSelectorName"), let args = expressions(coder, "NSArguments") else {
                 return fail(coder, "a function expression needs NSSelectorName and NSArguments")
+            }
+            // Darwin's NSKeyPathExpression on an operand other than SELF (`$x.name`) has the function type.
+            if name == "valueForKey:" || name == "valueForKeyPath:", args.count == 1, case .keyPath(let key) = args[0] {
+                let operand: ExpressionNode = coder.containsValue(forKey: "NSOperand") ? (expression(coder, "NSOperand") ?? .anyKey) : .evaluatedObject
+                guard coder.error == nil else { return nil }
+                return operand == .evaluatedObject ? .keyPath(key) : .member(operand, key)
             }
             if coder.containsValue(forKey: "NSOperand"), let receiver = expression(coder, "NSOperand"),
                !(receiver.isConstant), BuiltinFunctions.acceptsFUNCTION(name, argumentCount: args.count) {
@@ -338,7 +379,8 @@ package enum PredicateCoding {
         case .comparison(let c):
             encode(c.left, key: "NSLeftExpression", coder)
             encode(c.right, key: "NSRightExpression", coder)
-            coder.encode(PredicateOperatorArchive(type: c.op.rawValue, modifier: c.modifier.rawValue, options: c.options.rawValue),
+            coder.encode(PredicateOperatorArchive(type: c.op.rawValue, modifier: c.modifier.rawValue, options: c.options.rawValue,
+                                                  selector: c.op == .customSelector ? c.selector : nil),
                          forKey: "NSPredicateOperator")
         case .and(let ps), .or(let ps):
             coder.encode(ps.map { NSPredicate.wrap($0) } as NSArray, forKey: "NSSubpredicates")
@@ -379,13 +421,18 @@ package enum PredicateCoding {
         case .variable(let v):
             type(.variable)
             coder.encode(NSString(string: v), forKey: "NSVariable")
-        case .keyPath(let k), .member(_, let k):
+        case .keyPath(let k):
+            // Darwin's NSKeyPathExpression on SELF (initWithKeyPath:): valueForKeyPath: only for a dotted path.
             type(.keyPath)
-            let operand: ExpressionNode
-            if case .member(let base, _) = node { operand = base } else { operand = .evaluatedObject }
-            encode(operand, key: "NSOperand", coder)
+            encode(.evaluatedObject, key: "NSOperand", coder)
             coder.encode(NSString(string: k.contains(".") ? "valueForKeyPath:" : "valueForKey:"), forKey: "NSSelectorName")
-            coder.encode([KeyPathSpecifierArchive(k)] as NSArray, forKey: "NSArguments")
+            coder.encode(NSMutableArray(array: [ArchiveOnlyExpression(.keyPathSpecifier(k))]), forKey: "NSArguments")
+        case .member(let base, let k):
+            // On another operand (initWithOperand:andKeyPath:) Darwin's type is that of a function.
+            type(.function)
+            encode(base, key: "NSOperand", coder)
+            coder.encode(NSString(string: "valueForKeyPath:"), forKey: "NSSelectorName")
+            coder.encode(NSMutableArray(array: [ArchiveOnlyExpression(.keyPathSpecifier(k))]), forKey: "NSArguments")
         case .function(let name, let args):
             type(.function)
             if name == "FUNCTION", args.count >= 2, case .constant(.string(let selector)) = args[1] {
@@ -393,6 +440,8 @@ package enum PredicateCoding {
                 coder.encode(NSString(string: selector), forKey: "NSSelectorName")
                 coder.encode(args.dropFirst(2).map { NSExpression(node: $0) } as NSArray, forKey: "NSArguments")
             } else {
+                // Darwin's built-in functions are methods of the class _NSPredicateUtilities, their operand.
+                coder.encode(ArchiveOnlyExpression(.predicateUtilities), forKey: "NSOperand")
                 coder.encode(NSString(string: name), forKey: "NSSelectorName")
                 coder.encode(args.map { NSExpression(node: $0) } as NSArray, forKey: "NSArguments")
             }
@@ -452,26 +501,38 @@ package enum PredicateCoding {
     }
 }
 
-/// Apple's `NSKeyPathSpecifierExpression` (expression type 10): the key inside a key-path expression.
-final class KeyPathSpecifierArchive: NSExpression, @unchecked Sendable {
-    let key: String
-    init(_ key: String) {
-        self.key = key
-        // A node no parsed expression has, so that it is never equal to the key-path expression holding it
-        // (an archiver shares equal objects; sharing this one with its parent would write a cycle).
-        super.init(node: .function("\u{0}NSKeyPathSpecifier", [.constant(.string(key))]))
+/// The parts of Darwin's archived expressions that no expression here is: the key inside a key-path
+/// expression (`NSKeyPathSpecifierExpression`, expression type 10, `NSKeyPath`), and the operand of a
+/// built-in function (a constant holding the class `_NSPredicateUtilities`: `NSConstantValueClassName`).
+final class ArchiveOnlyExpression: NSExpression, @unchecked Sendable {
+    enum Part { case keyPathSpecifier(String), predicateUtilities }
+    let part: Part
+    init(_ part: Part) {
+        self.part = part
+        // A node no parsed expression has, so that it is never equal to the expression holding it (an
+        // archiver shares equal objects; sharing this one with its parent would write a cycle).
+        switch part {
+        case .keyPathSpecifier(let key): super.init(node: .function("\u{0}NSKeyPathSpecifier", [.constant(.string(key))]))
+        case .predicateUtilities: super.init(node: .function("\u{0}_NSPredicateUtilities", []))
+        }
     }
-    /// Never called (the archive is made from a key). Written out because the compiler otherwise stubs it
+    /// Never called (the archive is made from a part). Written out because the compiler otherwise stubs it
     /// for the class's dispatch table with a thunk that calls itself (Swift 6.3.1 warned "function call
     /// causes an infinite recursion" here): as written, a dynamic `init(node:)` makes a valid object.
     override init(node: ExpressionNode) {
-        self.key = ""
+        self.part = .predicateUtilities
         super.init(node: node)
     }
     required init?(coder: NSCoder) { nil }
     override func encode(with coder: NSCoder) {
-        coder.encode(PredicateCoding.keyPathSpecifierType, forKey: "NSExpressionType")
-        coder.encode(NSString(string: key), forKey: "NSKeyPath")
+        switch part {
+        case .keyPathSpecifier(let key):
+            coder.encode(PredicateCoding.keyPathSpecifierType, forKey: "NSExpressionType")
+            coder.encode(NSString(string: key), forKey: "NSKeyPath")
+        case .predicateUtilities:
+            coder.encode(0, forKey: "NSExpressionType")
+            coder.encode(NSString(string: "_NSPredicateUtilities"), forKey: "NSConstantValueClassName")
+        }
     }
     override var classForKeyedArchiver: AnyClass? { NSExpression.self }
 }

@@ -51,7 +51,7 @@ package struct Evaluator {
     private mutating func evaluate(_ c: ComparisonNode, _ object: Any?) throws -> Bool {
         switch c.modifier {
         case .direct:
-            return try ValueComparison.evaluate(value(c.left, object), c.op, value(c.right, object), c.options)
+            return try ValueComparison.evaluate(value(c.left, object), c, value(c.right, object))
         case .any, .all:
             let left = try value(c.left, object)
             let elements: [Value]
@@ -65,10 +65,10 @@ package struct Evaluator {
             }
             let right = try value(c.right, object)
             if c.modifier == .any {
-                for e in elements where try ValueComparison.evaluate(e, c.op, right, c.options) { return true }
+                for e in elements where try ValueComparison.evaluate(e, c, right) { return true }
                 return false
             }
-            for e in elements where try !ValueComparison.evaluate(e, c.op, right, c.options) { return false }
+            for e in elements where try !ValueComparison.evaluate(e, c, right) { return false }
             return true
         }
     }

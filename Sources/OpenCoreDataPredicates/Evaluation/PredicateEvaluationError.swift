@@ -14,6 +14,8 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Sendable
         case tooDeeplyNested(Int)
         case notASet(operation: String, found: String)
         case evaluationNotAllowed
+        /// A custom selector comparison that could not run: the selector's name and why.
+        case customSelector(String, String)
     }
 
     package let kind: Kind
@@ -33,6 +35,7 @@ public struct PredicateEvaluationError: Error, CustomStringConvertible, Sendable
         case .notASet(let op, let found): return "both sides of \(op) must be arrays or sets, found \(found)"
         case .evaluationNotAllowed:
             return "this predicate was decoded from an archive: call allowEvaluation() before evaluating it (NSSecureCoding)"
+        case .customSelector(let selector, let why): return "the custom selector \(selector): \(why)"
         case .tooDeeplyNested(let depth):
             return "the predicate is too deeply nested: \(depth) levels after merging nested ANDs and ORs, at most \(PredicateNode.maximumNestingDepth)"
         }

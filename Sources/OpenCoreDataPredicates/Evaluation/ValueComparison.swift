@@ -85,6 +85,13 @@ package enum ValueComparison {
         x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
     }
 
+    /// A comparison's operator (or custom selector) applied to two values, an element of a quantified
+    /// left side and the right side, or the two sides of a `.direct` comparison.
+    package static func evaluate(_ left: Value, _ c: ComparisonNode, _ right: Value) throws -> Bool {
+        if c.op == .customSelector { return try CustomSelectorRegistry.perform(c.selector, left, right) }
+        return try evaluate(left, c.op, right, c.options)
+    }
+
     /// One comparison operator applied to two values (the `.direct` case of a comparison predicate).
     package static func evaluate(
         _ left: Value, _ op: NSComparisonPredicate.Operator, _ right: Value, _ options: NSComparisonPredicate.Options
@@ -125,7 +132,7 @@ package enum ValueComparison {
             guard let lo = compare(left, bounds[0], options), let hi = compare(left, bounds[1], options) else { return false }
             return lo != .orderedAscending && hi != .orderedDescending
         case .customSelector:
-            throw PredicateEvaluationError(.unsupported("a custom selector comparison"))
+            throw PredicateEvaluationError(.customSelector("(none)", "a custom selector comparison needs its selector"))
         }
     }
 }

@@ -65,7 +65,8 @@ package enum PredicatePrinter {
         case .direct: break
         }
         write(c.left, into: &out)
-        out += " " + operatorText(c.op)
+        // Darwin prints a custom selector comparison as `left selectorName: right` (the operator's symbol).
+        out += " " + (c.op == .customSelector ? c.selector ?? operatorText(c.op) : operatorText(c.op))
         if !c.options.isEmpty {
             out += "["
             if c.options.contains(.caseInsensitive) { out += "c" }

@@ -39,12 +39,30 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
         public static let normalized = Options(rawValue: 4)
     }
 
-    /// Mirrors `init(leftExpression:rightExpression:modifier:type:options:)`.
+    /// Mirrors `init(leftExpression:rightExpression:modifier:type:options:)`. `type` `.customSelector` traps,
+    /// as Darwin raises for it: a custom selector comparison is made with
+    /// ``init(leftExpression:rightExpression:customSelector:)``.
     public convenience init(
         leftExpression lhs: NSExpression, rightExpression rhs: NSExpression,
         modifier: Modifier, type: Operator, options: Options = []
     ) {
-        self.init(node: .comparison(ComparisonNode(lhs.node, type, rhs.node, modifier: modifier, options: options)))
+        precondition(type != .customSelector,
+                     "Unknown predicate type 11: use NSComparisonPredicate(leftExpression:rightExpression:customSelector:)")
+        self.init(lhs, rhs, ComparisonNode(lhs.node, type, rhs.node, modifier: modifier, options: options))
+    }
+
+    /// Mirrors `init(leftExpression:rightExpression:customSelector:)`: evaluating the predicate sends
+    /// `selector` to the left expression's value with the right expression's value as its argument and takes
+    /// the `Bool` it returns. Linux has no Objective-C dispatch, so the selector runs the implementation
+    /// registered under its name in ``CustomSelectorRegistry`` (Foundation's common one-argument `Bool`
+    /// methods are built in). `predicateFormat` is Darwin's `left selectorName: right`, which no format
+    /// string parses (on Darwin neither); a fetch from a SQL store refuses the predicate.
+    public convenience init(leftExpression lhs: NSExpression, rightExpression rhs: NSExpression, customSelector selector: Selector) {
+        self.init(lhs, rhs, ComparisonNode(lhs.node, .customSelector, rhs.node, selector: selector.name))
+    }
+
+    private convenience init(_ lhs: NSExpression, _ rhs: NSExpression, _ comparison: ComparisonNode) {
+        self.init(node: .comparison(comparison))
         givenExpressions = (lhs, rhs)
         givenConstants = GivenConstants.combining([], [lhs.constantsForParent, rhs.constantsForParent])
     }
@@ -82,6 +100,8 @@ public class NSComparisonPredicate: NSPredicate, @unchecked Sendable {
     public var comparisonPredicateModifier: Modifier { comparison.modifier }
     /// Mirrors `options`.
     public var options: Options { comparison.options }
-    /// Mirrors `customSelector`; custom selectors are not supported on Linux, so always `nil`.
-    public var customSelector: Selector? { nil }
+    /// Mirrors `customSelector`: the selector of a comparison made with
+    /// ``init(leftExpression:rightExpression:customSelector:)`` (its `predicateOperatorType` is
+    /// `.customSelector`), `nil` for other comparisons.
+    public var customSelector: Selector? { comparison.selector.map { Selector($0) } }
 }

@@ -33,23 +33,28 @@ package enum SetOperation: String, Hashable, Sendable, CaseIterable {
     case minus = "MINUS"
 }
 
-/// `left op[options] right`, optionally quantified by `ANY`/`ALL` (`NONE` is `NOT ANY`).
+/// `left op[options] right`, optionally quantified by `ANY`/`ALL` (`NONE` is `NOT ANY`). A custom
+/// selector comparison (`op` `.customSelector`) names its selector: `left hasPrefix: right`.
 package struct ComparisonNode: Hashable, Sendable {
     package var left: ExpressionNode
     package var right: ExpressionNode
     package var op: NSComparisonPredicate.Operator
     package var modifier: NSComparisonPredicate.Modifier
     package var options: NSComparisonPredicate.Options
+    /// The selector's name (`"hasPrefix:"`) when `op` is `.customSelector`, otherwise `nil`.
+    package var selector: String?
 
     package init(
         _ left: ExpressionNode, _ op: NSComparisonPredicate.Operator, _ right: ExpressionNode,
-        modifier: NSComparisonPredicate.Modifier = .direct, options: NSComparisonPredicate.Options = []
+        modifier: NSComparisonPredicate.Modifier = .direct, options: NSComparisonPredicate.Options = [],
+        selector: String? = nil
     ) {
         self.left = left
         self.right = right
         self.op = op
         self.modifier = modifier
         self.options = options
+        self.selector = selector
     }
 }
 

@@ -59,6 +59,7 @@ struct PredicateTranslator {
         case .not(let inner):
             return .not(try condition(inner))
         case .comparison(let c):
+            try refuseCustomSelector(c)
             if let expanded = try Self.expandingSetOperations(c) { return try condition(expanded) }
             return try comparison(c)
         case .block(let block):
@@ -128,7 +129,14 @@ struct PredicateTranslator {
         CoreDataError(NSCoreDataError, "unsupported in a fetch of entity \(entityName): \(what)")
     }
 
+    /// A custom selector runs Swift code (``CustomSelectorRegistry``), which SQL cannot.
+    func refuseCustomSelector(_ c: ComparisonNode) throws {
+        guard c.op == .customSelector else { return }
+        throw unsupported("the custom selector \(c.selector ?? "(none)") in \(PredicatePrinter.format(PredicateNode.comparison(c))) (custom selector comparisons are evaluated in memory only: fetch without it and filter the objects with it)")
+    }
+
     mutating func comparison(_ c: ComparisonNode) throws -> SQLExpression {
+        try refuseCustomSelector(c)
         guard c.modifier == .direct else { return try quantified(c) }
         let options = c.options.contains(.normalized) ? [] : c.options.intersection([.caseInsensitive, .diacriticInsensitive])
         // A comparison of constants is decided here, by the evaluator itself.
