@@ -35,19 +35,13 @@ private struct KeyValuePropertySyntax {
     let isSettable: Bool
 
     init(_ declaration: some DeclSyntaxProtocol) throws {
-        guard let variable = declaration.as(VariableDeclSyntax.self) else {
-            throw MacroExpansionErrorMessage("@KeyValue applies to properties (the stand-in for @objc on a property read by its name)")
-        }
-        if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
-            throw MacroExpansionErrorMessage("@KeyValue applies to instance properties, not static or class ones")
-        }
-        if variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Managed" }) {
-            throw MacroExpansionErrorMessage("@Managed properties are reachable by their names already: remove @KeyValue")
-        }
-        guard variable.bindings.count == 1, let binding = variable.bindings.first,
-              let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
-            throw MacroExpansionErrorMessage("@KeyValue applies to one property at a time: declare each on its own line")
-        }
+        let (variable, binding, identifier) = try singleInstanceProperty(
+            declaration, macro: "@KeyValue", notAProperty: "@KeyValue applies to properties (the stand-in for @objc on a property read by its name)",
+            check: { variable in
+                if variable.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Managed" }) {
+                    throw MacroExpansionErrorMessage("@Managed properties are reachable by their names already: remove @KeyValue")
+                }
+            })
         name = plainName(identifier.identifier)
         spelling = identifier.identifier.text
         isSettable = variable.bindingSpecifier.tokenKind == .keyword(.var) && Self.hasSetter(binding.accessorBlock)

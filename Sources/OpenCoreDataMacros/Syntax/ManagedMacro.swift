@@ -139,25 +139,36 @@ func plainName(_ token: TokenSyntax) -> String {
     return text
 }
 
+/// The one instance property `declaration` declares, with its binding and name: what `@Managed` and
+/// `@KeyValue` both need (`check` adds a macro's own rule before the shared ones).
+func singleInstanceProperty(_ declaration: some DeclSyntaxProtocol, macro: String, notAProperty: String,
+                            check: (VariableDeclSyntax) throws -> Void = { _ in }) throws
+    -> (VariableDeclSyntax, PatternBindingSyntax, IdentifierPatternSyntax) {
+    guard let variable = declaration.as(VariableDeclSyntax.self) else { throw MacroExpansionErrorMessage(notAProperty) }
+    try check(variable)
+    if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
+        throw MacroExpansionErrorMessage("\(macro) applies to instance properties, not static or class ones")
+    }
+    guard variable.bindings.count == 1, let binding = variable.bindings.first,
+          let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+        throw MacroExpansionErrorMessage("\(macro) applies to one property at a time: declare each on its own line")
+    }
+    return (variable, binding, identifier)
+}
+
 /// What `@Managed` needs of a property: `var name: Type`, one binding, no initial value, no accessors.
 private struct ManagedPropertySyntax {
     let name: String
     let type: String
 
     init(_ declaration: some DeclSyntaxProtocol) throws {
-        guard let variable = declaration.as(VariableDeclSyntax.self) else {
-            throw MacroExpansionErrorMessage("@Managed applies to properties; on Xcode's accessor functions (addToZoos(_:) …) use @ManagedAccessor")
-        }
-        guard variable.bindingSpecifier.tokenKind == .keyword(.var) else {
-            throw MacroExpansionErrorMessage("@Managed properties are declared with var, as @NSManaged ones are")
-        }
-        if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
-            throw MacroExpansionErrorMessage("@Managed applies to instance properties, not static or class ones")
-        }
-        guard variable.bindings.count == 1, let binding = variable.bindings.first,
-              let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
-            throw MacroExpansionErrorMessage("@Managed applies to one property at a time: declare each on its own line")
-        }
+        let (_, binding, identifier) = try singleInstanceProperty(
+            declaration, macro: "@Managed", notAProperty: "@Managed applies to properties; on Xcode's accessor functions (addToZoos(_:) …) use @ManagedAccessor",
+            check: { variable in
+                guard variable.bindingSpecifier.tokenKind == .keyword(.var) else {
+                    throw MacroExpansionErrorMessage("@Managed properties are declared with var, as @NSManaged ones are")
+                }
+            })
         guard let annotation = binding.typeAnnotation else {
             throw MacroExpansionErrorMessage("@Managed needs the property's type written out (var name: String?)")
         }
