@@ -1,0 +1,28 @@
+import Foundation
+
+/// Mirrors Core Data's `NSMappingModel`: how to migrate a store from one model to another, as entity
+/// mappings. ``inferredMappingModel(forSourceModel:destinationModel:)`` infers one for the changes Core
+/// Data's lightweight migration handles (docs/Migration.md). Mapping model files (`.cdm`, and Xcode's
+/// `.xcmappingmodel`) are not read yet.
+open class NSMappingModel: NSObject {
+    /// Mirrors `entityMappings`.
+    open var entityMappings: [NSEntityMapping]! = []
+
+    /// Mirrors `entityMappingsByName`.
+    open var entityMappingsByName: [String: NSEntityMapping] {
+        Dictionary((entityMappings ?? []).compactMap { m in m.name.map { ($0, m) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Mirrors `init()`.
+    public override init() { super.init() }
+
+    /// Mirrors `inferredMappingModel(forSourceModel:destinationModel:)`: the mapping Core Data's
+    /// lightweight migration infers between the two models, or `NSInferredMappingModelError` (134190)
+    /// naming the change it cannot infer.
+    open class func inferredMappingModel(forSourceModel source: NSManagedObjectModel,
+                                         destinationModel destination: NSManagedObjectModel) throws -> NSMappingModel {
+        let model = NSMappingModel()
+        model.entityMappings = try MappingInference(source: source, destination: destination).entityMappings()
+        return model
+    }
+}
