@@ -20,6 +20,13 @@ package enum InspectorError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What is wrong, without the file's name.
+    var reason: String {
+        switch self {
+        case .storeFile(_, let why), .modelFile(_, let why), .openRefused(_, let why), .request(let why): return why
+        }
+    }
+
     /// The message, naming the file or the part of the request at fault.
     package var description: String {
         switch self {

@@ -1,18 +1,20 @@
 import CSQLite
 import Foundation
 
-/// A SQLite database opened for reading only (`SQLITE_OPEN_READONLY`): the inspector's way into a store
-/// file without Core Data's checks, so that it reads what any Core Data store holds, including one the
-/// library refuses to open. Nothing is ever written: no schema, no journal-mode change, no checkpoint.
+/// A SQLite database opened for reading only: the inspector's way into a store file without Core Data's
+/// checks, so that it reads what any Core Data store holds, including one the library refuses to open.
+/// Nothing is ever written: no schema, no journal-mode change, no checkpoint.
 ///
-/// A WAL database is read with its `-wal` file (SQLite maps the `-shm` index beside it; it creates that
-/// file when it is missing, as any reader does). When the `-shm` file cannot be used (a folder that is not
-/// writable), the file is opened again as immutable, which reads the main file alone:
-/// ``walIgnored`` then tells the report to say so.
+/// A database with nothing in a `-wal` or `-journal` file beside it is opened as immutable
+/// (`?immutable=1`): SQLite then reads the main file alone and creates no `-wal` or `-shm` file (a
+/// read-only connection to a WAL database otherwise creates both when they are missing). One with a
+/// non-empty `-wal` is opened with `?mode=ro`, which reads the `-wal` through SQLite's `-shm` index (created
+/// when missing, rebuilt when stale: it is an index, not data). When that index cannot be used (a folder
+/// that is not writable), the file is opened as immutable and ``walIgnored`` tells the report to say so.
 final class ReadOnlyDatabase {
     private let handle: OpaquePointer
     let path: String
-    /// True when the database was opened as immutable and a non-empty `-wal` beside it went unread.
+    /// True when the database was opened as immutable although a non-empty `-wal` beside it holds rows.
     private(set) var walIgnored = false
 
     /// A value of a result column, as SQLite stores it.
@@ -25,14 +27,17 @@ final class ReadOnlyDatabase {
     }
 
     init(path: String) throws(InspectorError) {
-        var opened = try Self.open(path, immutable: false)
-        do {
-            _ = try Self.rows(opened, path: path, "SELECT count(*) FROM sqlite_master")
-        } catch {
-            // SQLITE_CANTOPEN / SQLITE_READONLY: the -shm index cannot be mapped here.
-            sqlite3_close_v2(opened)
-            opened = try Self.open(path, immutable: true)
-            walIgnored = (SQLiteFileFacts.size(of: path + "-wal") ?? 0) > 0
+        let pending = (SQLiteFileFacts.size(of: path + "-wal") ?? 0) > 0 || (SQLiteFileFacts.size(of: path + "-journal") ?? 0) > 0
+        var opened = try Self.open(path, immutable: !pending)
+        if pending {
+            do {
+                _ = try Self.rows(opened, path: path, "SELECT count(*) FROM sqlite_master")
+            } catch {
+                // SQLITE_CANTOPEN / SQLITE_READONLY: the -shm index cannot be mapped here.
+                sqlite3_close_v2(opened)
+                opened = try Self.open(path, immutable: true)
+                walIgnored = (SQLiteFileFacts.size(of: path + "-wal") ?? 0) > 0
+            }
         }
         handle = opened
         self.path = path

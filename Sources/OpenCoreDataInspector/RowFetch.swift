@@ -41,6 +41,8 @@ package struct FetchedRows {
     /// Fetches through the Core Data API: an `NSPersistentContainer` on the store with the model version
     /// that matches it (else the current version), the store added with `NSReadOnlyPersistentStoreOption`,
     /// then an `NSFetchRequest` with `NSPredicate(format:)` and `NSSortDescriptor`s on a background context.
+    /// Every entity's class is set to `NSManagedObject`: the app's classes are not here, and values are
+    /// read with `value(forKey:)`.
     package init(store: StoreSummary, comparison: ModelComparison, options: FetchOptions) throws(InspectorError) {
         let version = comparison.matching ?? comparison.versions.first { $0.name == comparison.currentName } ?? comparison.versions[0]
         guard let entity = version.model.entitiesByName[options.entity] else {
@@ -68,6 +70,7 @@ package struct FetchedRows {
 
     private static func fetch(_ request: NSFetchRequest<NSManagedObject>, store path: String, model: NSManagedObjectModel,
                               properties: [NSPropertyDescription]) throws(InspectorError) -> [[Cell]] {
+        for entity in model.entities { entity.managedObjectClassName = "NSManagedObject" }
         let container = NSPersistentContainer(name: "ocd-store", managedObjectModel: model)
         let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: path))
         description.setOption(NSNumber(value: true), forKey: NSReadOnlyPersistentStoreOption)

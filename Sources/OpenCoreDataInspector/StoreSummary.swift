@@ -11,7 +11,7 @@ package struct StoreSummary {
         package let number: Int64, name: String, superNumber: Int64, max: Int64
         /// `Z` + the root entity's name in capitals (nil when that table is missing).
         package let table: String?
-        /// Rows of this entity (`Z_ENT` = its number) in its table; nil when the table is missing.
+        /// Rows of this entity (`Z_ENT` = its number) in its table; nil when the table is missing or unreadable.
         package let rows: Int64?
     }
 
@@ -104,9 +104,14 @@ package struct StoreSummary {
                 continue
             }
             let quoted = ReadOnlyDatabase.quoted(table)
-            let count = try db.rows("SELECT count(*) FROM \(quoted) WHERE Z_ENT = ?", [.integer(number)]).first?.first?.integer ?? 0
-            if parent == 0, let largest = try db.rows("SELECT max(Z_PK) FROM \(quoted)").first?.first?.integer, largest > max {
-                problems.append("\(table) holds Z_PK \(largest), above \(name)'s Z_MAX \(max) in Z_PRIMARYKEY: new objects would reuse keys.")
+            var count: Int64?
+            do {
+                count = try db.rows("SELECT count(*) FROM \(quoted) WHERE Z_ENT = ?", [.integer(number)]).first?.first?.integer
+                if parent == 0, let largest = try db.rows("SELECT max(Z_PK) FROM \(quoted)").first?.first?.integer, largest > max {
+                    problems.append("\(table) holds Z_PK \(largest), above \(name)'s Z_MAX \(max) in Z_PRIMARYKEY: new objects would reuse keys.")
+                }
+            } catch {
+                problems.append("\(table) cannot be read as \(name)'s table (Core Data's Z_PK and Z_ENT columns): \(error.reason)")
             }
             result.append(Entity(number: number, name: name, superNumber: parent, max: max, table: table, rows: count))
         }

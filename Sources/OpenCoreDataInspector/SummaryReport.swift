@@ -45,7 +45,7 @@ package enum SummaryReport {
         let names = Dictionary(store.entities.map { ($0.number, $0.name) }, uniquingKeysWith: { a, _ in a })
         let rows = store.entities.map { e in
             ["\(e.number)", e.name, e.superNumber == 0 ? "-" : names[e.superNumber] ?? "\(e.superNumber)", "\(e.max)",
-             e.table ?? "(missing)", e.rows.map { "\($0)" } ?? "-"]
+             e.table ?? "(missing)", e.rows.map { "\($0)" } ?? "?"]
         }
         return "Entities (Z_PRIMARYKEY)\n" + TextTable.lines([["Z_ENT", "entity", "parent", "Z_MAX", "table", "rows"]] + rows)
     }

@@ -40,14 +40,27 @@ enum AppleStores {
     static func model(_ fixture: String, _ name: String) -> String { fixtureFolder(fixture).appendingPathComponent(name).path }
 }
 
-/// The bytes of a store and the files beside it, to check that nothing wrote them.
-struct StoreBytes: Equatable {
+/// The bytes of a store and of the `-wal` and `-shm` files beside it, to check that nothing wrote them.
+struct StoreBytes {
+    let path: String
     let files: [String: Data]
 
-    init(_ path: String, suffixes: [String] = ["", "-wal"]) {
+    init(_ path: String) {
+        self.path = path
         var files: [String: Data] = [:]
-        for suffix in suffixes { files[suffix] = FileManager.default.contents(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm"] { files[suffix] = FileManager.default.contents(atPath: path + suffix) }
         self.files = files
+    }
+
+    /// True when the store and its `-wal` are as they were, and so is the `-shm` when `shm` is true (SQLite's
+    /// shared-memory index, which a reader rebuilds when it is stale). A file that was absent may have been
+    /// created empty (`-wal`) by a read-only open; one that was present must keep every byte.
+    func unchanged(_ path: String, shm: Bool = true) -> Bool {
+        let now = StoreBytes(path)
+        for (suffix, before) in files where suffix != "-shm" || shm {
+            guard now.files[suffix] == before else { return false }
+        }
+        return now.files[""] != nil && (files["-wal"] != nil || (now.files["-wal"] ?? Data()).isEmpty)
     }
 }
 
