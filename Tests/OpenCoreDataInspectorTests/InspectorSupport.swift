@@ -64,20 +64,21 @@ struct StoreBytes {
     }
 }
 
-/// Runs `ocd-store` (built with the tests, beside the test bundle) as a user would.
+/// Runs `ocd-store` (built with the tests, beside the test bundle) as a user would; `run(tool:)` another
+/// of the package's executables.
 enum OCDStoreTool {
-    static var url: URL? {
+    static func url(_ name: String) -> URL? {
         let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [here, URL(fileURLWithPath: ".build/debug")] {
-            let url = candidate.appendingPathComponent("ocd-store")
+            let url = candidate.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         return nil
     }
 
     /// The exit status, standard output and standard error (written to files: a full pipe would block).
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let tool = try #require(url, "ocd-store is built with the tests")
+    static func run(tool name: String = "ocd-store", _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let tool = try #require(url(name), "\(name) is built with the tests")
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
         let outputPath = folder.path("output"), errorsPath = folder.path("errors")
