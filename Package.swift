@@ -20,6 +20,8 @@ let package = Package(
         // `swift package generate-documentation` (the DocC catalogs in Sources/*/*.docc); a plugin only, which
         // no target depends on.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Command-line options of the executables (ocd-store, products, zoo); no library target depends on it.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -51,9 +53,19 @@ let package = Package(
         ]),
         .executableTarget(name: "products", dependencies: [
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zoo", dependencies: [
             "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // The store inspector (docs/Inspector.md): a store file's metadata, entities, row counts and matching
+        // model version, read from SQLite; rows fetched through the Core Data API. The logic is the library,
+        // ocd-store its command line.
+        .target(name: "OpenCoreDataInspector", dependencies: ["OpenCoreData", "CSQLite"]),
+        .executableTarget(name: "ocd-store", dependencies: [
+            "OpenCoreDataInspector", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Seed 000's model as an app ships it: an Xcode model folder, found through Bundle.module (SeedModel).
         .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"],
@@ -67,6 +79,9 @@ let package = Package(
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
+        // The inspector's reports (exact text, on the Apple-written fixture stores in ../shared/fixtures), its
+        // fetches, its bad input, and that it never writes a store; it runs ocd-store as a user would.
+        .testTarget(name: "OpenCoreDataInspectorTests", dependencies: ["OpenCoreDataInspector", "OpenCoreDataTesting", "CSQLite", "ocd-store"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer", "CZlib"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).

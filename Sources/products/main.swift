@@ -1,3 +1,4 @@
+import ArgumentParser
 @_spi(StoreDiagnostics) import OpenCoreData
 import OpenCoreDataTesting
 
@@ -14,30 +15,38 @@ import OpenCoreDataTesting
 
 import Logging
 
+/// The command line (parsed only: the walkthrough below is top-level code, so `run()` is not used).
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "products", abstract: "The seed 000 article's NSFetchRequest walkthrough on a SQLite store.")
+
+    @Option(help: ArgumentHelp("The SQLite file (reused if it exists).", valueName: "path"))
+    var store = "products.sqlite"
+    @Option(help: ArgumentHelp("How many products to create in a new store.", valueName: "n"))
+    var count = 30
+    @Option(help: ArgumentHelp("The random seed for prices and names.", valueName: "s"))
+    var seed: UInt64 = 1
+    @Flag(help: "Log every SQL statement (same as -com.apple.CoreData.SQLDebug 1).")
+    var sql = false
+    @Flag(help: "Delete the store first.")
+    var fresh = false
+    // Core Data's launch arguments, read by OpenCoreData itself from the command line (docs/Store.md).
+    @Option(name: .customLong("com.apple.CoreData.SQLDebug", withSingleDash: true), help: ArgumentHelp("Core Data's SQL debug level (1 logs every statement).", valueName: "level"))
+    var sqlDebug: Int?
+    @Option(name: .customLong("com.apple.CoreData.ConcurrencyDebug", withSingleDash: true),
+            help: ArgumentHelp("1 checks that every context call is on its queue (docs/Concurrency.md).", valueName: "level"))
+    var concurrencyDebug: Int?
+}
+
+let options = Options.parseOrExit()
+
 // SQL logging goes to standard output too, so that it interleaves in order with the walkthrough.
 LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
 
-var storePath = "products.sqlite"
-var count = 30
-var seed: UInt64 = 1
-var fresh = false
-var arguments = CommandLine.arguments.dropFirst().makeIterator()
-while let argument = arguments.next() {
-    switch argument {
-    case "--store": storePath = arguments.next() ?? storePath
-    case "--count": count = Int(arguments.next() ?? "") ?? count
-    case "--seed": seed = UInt64(arguments.next() ?? "") ?? seed
-    case "--sql": SQLDebug.isEnabled = true
-    case "--fresh": fresh = true
-    case "-com.apple.CoreData.SQLDebug", "-com.apple.CoreData.ConcurrencyDebug": _ = arguments.next()
-    case "--help", "-h":
-        print("usage: products [--store PATH] [--count N] [--seed S] [--sql] [--fresh]")
-        exit(0)
-    default:
-        print("unknown argument \(argument); try --help")
-        exit(2)
-    }
-}
+let storePath = options.store
+let count = options.count
+let seed = options.seed
+let fresh = options.fresh
+if options.sql { SQLDebug.isEnabled = true }
 
 let url = URL(fileURLWithPath: storePath)
 if fresh {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import OpenCoreData
 import OpenCoreDataTesting
 
@@ -13,26 +14,32 @@ import OpenCoreDataTesting
 
 import Logging
 
+/// The command line (parsed only: the walkthrough below is top-level code, so `run()` is not used).
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "zoo", abstract: "Seed 003's app (Zootastic) on a SQLite store: sections across a relationship, and the edits that move rows.")
+
+    @Option(help: ArgumentHelp("The SQLite file (default: a new file in the temporary directory, removed at the end).", valueName: "path"))
+    var store: String?
+    @Flag(help: "Log every SQL statement (same as -com.apple.CoreData.SQLDebug 1): the joins show here.")
+    var sql = false
+    @Flag(help: "Delete the store first (the walkthrough needs a store without animals).")
+    var fresh = false
+    // Core Data's launch arguments, read by OpenCoreData itself from the command line (docs/Store.md).
+    @Option(name: .customLong("com.apple.CoreData.SQLDebug", withSingleDash: true), help: ArgumentHelp("Core Data's SQL debug level (1 logs every statement).", valueName: "level"))
+    var sqlDebug: Int?
+    @Option(name: .customLong("com.apple.CoreData.ConcurrencyDebug", withSingleDash: true),
+            help: ArgumentHelp("1 checks that every context call is on its queue (docs/Concurrency.md).", valueName: "level"))
+    var concurrencyDebug: Int?
+}
+
+let options = Options.parseOrExit()
+
 // SQL logging goes to standard output too, so that it interleaves in order with the walkthrough.
 LoggingSystem.bootstrap(StreamLogHandler.standardOutput)
 
-var storePath: String?
-var fresh = false
-var arguments = CommandLine.arguments.dropFirst().makeIterator()
-while let argument = arguments.next() {
-    switch argument {
-    case "--store": storePath = arguments.next()
-    case "--sql": SQLDebug.isEnabled = true
-    case "--fresh": fresh = true
-    case "-com.apple.CoreData.SQLDebug", "-com.apple.CoreData.ConcurrencyDebug": _ = arguments.next()
-    case "--help", "-h":
-        print("usage: zoo [--store PATH] [--sql] [--fresh]")
-        exit(0)
-    default:
-        print("unknown argument \(argument); try --help")
-        exit(2)
-    }
-}
+let storePath = options.store
+let fresh = options.fresh
+if options.sql { SQLDebug.isEnabled = true }
 
 let temporary = storePath == nil
 let url = storePath.map { URL(fileURLWithPath: $0) }

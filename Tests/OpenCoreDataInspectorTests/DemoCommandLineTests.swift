@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// `products` and `zoo` read their options with swift-argument-parser, as ocd-store does: every flag they
+/// accepted before still works (.ci/run calls `--fresh --store`), Core Data's launch arguments included,
+/// and a wrong option is a usage error (exit 64).
+@Suite struct DemoCommandLineTests {
+    @Test func productsAcceptsEveryFlag() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let result = try OCDStoreTool.run(tool: "products", [
+            "--fresh", "--store", folder.path("products.sqlite"), "--count", "3", "--seed", "2", "--sql",
+            "-com.apple.CoreData.SQLDebug", "1", "-com.apple.CoreData.ConcurrencyDebug", "1",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("Created 3 products and one favorite in \(folder.path("products.sqlite"))\n"))
+        #expect(result.output.contains("CoreData: sql: "))
+        #expect(result.output.contains("the FavoriteProducts object is gone"))
+        let wrong = try OCDStoreTool.run(tool: "products", ["--count", "many"])
+        #expect(wrong.status == 64)
+        #expect(wrong.errors.hasPrefix("Error: The value 'many' is invalid for '--count <n>'"), "\(wrong.errors)")
+    }
+
+    @Test func zooAcceptsEveryFlag() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let result = try OCDStoreTool.run(tool: "zoo", ["--fresh", "--store", folder.path("zoo.sqlite"), "--sql"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("relationships intact from both sides after reopening"))
+        #expect(result.output.contains("CoreData: sql: "))
+        let help = try OCDStoreTool.run(tool: "zoo", ["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("USAGE: zoo [--store <path>] [--sql] [--fresh]"))
+        let wrong = try OCDStoreTool.run(tool: "zoo", ["--bogus"])
+        #expect(wrong.status == 64)
+        #expect(wrong.errors.hasPrefix("Error: Unknown option '--bogus'"))
+    }
+}
