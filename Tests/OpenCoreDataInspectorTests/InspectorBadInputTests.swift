@@ -10,8 +10,8 @@ import Testing
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
         let missing = folder.path("missing.sqlite"), empty = folder.path("empty.sqlite"), text = folder.path("notes.txt")
-        FileManager.default.createFile(atPath: empty, contents: Data())
-        FileManager.default.createFile(atPath: text, contents: Data("not a database, though longer than SQLite's hundred-byte header: ".utf8 + Data(count: 100)))
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: text, contents: Data("not a database, though longer than SQLite's hundred-byte header: ".utf8 + Data(count: 100)))
         let expected = [
             (missing, "there is no file at this path"),
             (folder.url.path, "it is a folder, not a store file"),

@@ -82,8 +82,8 @@ enum OCDStoreTool {
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
         let outputPath = folder.path("output"), errorsPath = folder.path("errors")
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        FileManager.default.createFile(atPath: errorsPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorsPath, contents: nil)
         let output = try #require(FileHandle(forWritingAtPath: outputPath)), errors = try #require(FileHandle(forWritingAtPath: errorsPath))
         let process = Process()
         process.executableURL = tool
