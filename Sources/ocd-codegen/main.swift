@@ -86,3 +86,10 @@ do {
     FileHandle.standardError.write(Data("error: ocd-codegen: \(error)\n".utf8))
     exit(1)
 }
+
+#if OCD_FUZZ
+// Scripts/fuzz.sh builds with `-Xswiftc -sanitize=fuzzer`, which SwiftPM passes to the build plugin's tool
+// too: it is then linked with libFuzzer, which needs this entry point (never called).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func _toolIsNotAFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { 0 }
+#endif

@@ -25,7 +25,7 @@ open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked S
     /// ``CompositeElementAttribute``).
     var flattened: [CompositeElementAttribute] = []
 
-    /// Mirrors `init()`: a composite attribute with no elements; ``attributeType`` is
+    /// Mirrors `init()`: a composite attribute with no elements; ``NSAttributeDescription/attributeType`` is
     /// `.compositeAttributeType`.
     public override init() {
         super.init()

@@ -185,7 +185,7 @@ extension NSKeyedArchiver {
     /// Mirrors `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)` for this library's
     /// predicates (an overload of Foundation's, chosen for these classes without changing the call): the
     /// archive names Apple's classes (`NSComparisonPredicate`, `NSKeyPathExpression`,
-    /// `NSEqualityPredicateOperator`, …, see ``AppleClassTable``), so Apple's Foundation reads it.
+    /// `NSEqualityPredicateOperator`, …, see `AppleClassTable`), so Apple's Foundation reads it.
     public static func archivedData(withRootObject object: NSPredicate, requiringSecureCoding: Bool) throws -> Data {
         try AppleClassTable.applesClassNames(archivedData(withRootObject: object as Any, requiringSecureCoding: requiringSecureCoding))
     }

@@ -15,7 +15,7 @@ package struct ArchiveValidator {
     package enum Kind: Int { case predicate, expression, predicateOperator, sortDescriptor, value, string, expressionOrString }
 
     /// The classes each kind of object may be, by the names an archive gives them: this module's (what
-    /// Foundation's archiver writes on Linux) and Apple's (``AppleClassTable``).
+    /// Foundation's archiver writes on Linux) and Apple's (`AppleClassTable`).
     static let ours: [Kind: [String: AnyClass]] = {
         var table: [Kind: [String: AnyClass]] = [.predicate: [:], .expression: [:], .predicateOperator: [:], .sortDescriptor: [:]]
         let classes: [AnyClass] = [NSComparisonPredicate.self, NSCompoundPredicate.self, NSTruePredicate.self, NSFalsePredicate.self,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A property list as a tree of values, a keyed archive's references (`CF$UID`) being values of their own:
-/// what ``AppleClassTable`` reads and writes. Foundation on Linux parses such references into its internal
+/// what `AppleClassTable` reads and writes. Foundation on Linux parses such references into its internal
 /// `_NSKeyedArchiverUID`, which no public API makes, so the tree is written by ``binaryData()``, a writer
 /// of Apple's binary format (`bplist00`, as `CFBinaryPList.c` describes it).
 package indirect enum PropertyListTree: Equatable, Sendable {
