@@ -20,7 +20,7 @@ enum FetchedResultsCache {
         var offset: Int
         var includesSubentities: Bool
         var store: String
-        var generation: Int64
+        var generation: String
         var sections: [Section] = []
         /// For a request with `fetchLimit`/`fetchOffset`: the rows the controller knows around the window.
         var outside: Outside?
