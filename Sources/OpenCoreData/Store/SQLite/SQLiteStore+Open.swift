@@ -133,16 +133,20 @@ extension SQLiteStore {
         }
         // SQLite takes a file shorter than one page for an empty database and would overwrite it.
         if !isEmptyOrSQLite(path) { throw foreignDatabaseError(path, sqlite: false) }
+        // An existing file is looked at through a read-only connection first: another program's database
+        // or a store that fails its checks is refused untouched (closing a writable connection to a WAL
+        // database would checkpoint it into the main file).
+        var existing = try probe(path, model: model, tables: tables, options: options, logger: logger)
         let db = try opening(path, "cannot open or create the database file") {
             try retryingBusy { try SQLiteConnection(path: path, logger: logger) }
         }
-        // Look before writing anything: another program's database is refused untouched.
-        let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
-        if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
-        // An existing store is checked before anything (even the journal mode) is written.
-        let existing = contents == .store
-            ? try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
-            : nil
+        if existing == nil {
+            let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
+            if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
+            if contents == .store {  // made by another process since the probe
+                existing = try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
+            }
+        }
         let (identifier, metadata) = try opening(path, "cannot set up the database") { () -> (String, [String: Any]) in
             try retryingBusy { try db.execute("PRAGMA journal_mode = WAL") }
             try db.execute("PRAGMA synchronous = NORMAL")
@@ -158,6 +162,23 @@ extension SQLiteStore {
             }
         }
         return OpenedStore(writer: db, readers: readers, identifier: identifier, metadata: metadata)
+    }
+
+    /// Checks an existing, non-empty file with a read-only connection, closed before returning: `nil` for
+    /// no file, an empty database, or one the probe cannot open (the writable open then decides).
+    private static func probe(_ path: String, model: NSManagedObjectModel, tables: [Int: TableInfo], options: StoreOpenOptions,
+                              logger: Logger?) throws -> ExistingStore? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0, let db = try? SQLiteConnection(path: path, readOnly: true, logger: logger),
+              let contents = try? retryingBusy({ try Self.contents(of: db) }) else { return nil }
+        switch contents {
+        case .empty: return nil
+        case .foreign:
+            if options.adoptForeignDatabase { return nil }
+            throw foreignDatabaseError(path)
+        case .store:
+            return try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
+        }
     }
 
     /// Opens an existing store with `SQLITE_OPEN_READONLY`: no schema creation, no journal-mode change,
