@@ -136,4 +136,36 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) failures:\n\(failures.joined(separator: "\n"))")
         #expect(inserts == 23 && updates == 23 && deletes == 23, "\(inserts) inserts, \(updates) updates, \(deletes) deletes")
     }
+
+    /// The value the controller's cache records to know whether the store changed (made from Core Data's
+    /// bookkeeping, no table of ours) changes with every insert, update and delete, also with a change
+    /// written by another program that keeps Core Data's bookkeeping, and not otherwise.
+    @Test func theStoreStateChangesWithEverySave() throws {
+        let copy = try FixtureCopy(StoreBadInputTests.journal)
+        defer { copy.cleanUp() }
+        let model = try #require(try copy.model())
+        let coordinator = try copy.coordinator(model)
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        var seen = [try coordinator.generation()]
+        func changed(_ what: String) throws {
+            let now = try coordinator.generation()
+            #expect(!seen.contains(now), "\(what) changes the store state")
+            seen.append(now)
+        }
+        #expect(try coordinator.generation() == seen[0], "reading changes nothing")
+        let post = NSManagedObject(entity: model.entitiesByName["Post"]!, insertInto: context)
+        post.setValue("new", forKey: "postID")
+        try context.save()
+        try changed("an insert")
+        post.setValue("renamed", forKey: "postID")
+        try context.save()
+        try changed("an update")
+        context.delete(post)
+        try context.save()
+        try changed("a delete")
+        let db = try SQLiteConnection(path: copy.url.path)
+        try db.execute("UPDATE ZSECTION SET ZTITLE = 'x', Z_OPT = Z_OPT + 1 WHERE Z_PK = 1")
+        try changed("another program's update")
+    }
 }
