@@ -5,9 +5,10 @@ import Foundation
 /// (or `~/.cache/…`, `NSTemporaryDirectory()` as a last resort).
 ///
 /// Core Data checks a cache only against the fetch request, so a cache written before another process (or
-/// a launch without the controller) changed the store is reused stale. Ours records the store's save
-/// generation too: `performFetch()` reuses a cache only when entity, model version, predicate, sort
-/// descriptors, section key path, limit/offset, store identifier and store generation all match and the
+/// a launch without the controller) changed the store is reused stale. Ours records the store's state too
+/// (`generation`, made from Core Data's bookkeeping: docs/StoreFormat.md): `performFetch()` reuses a cache
+/// only when entity, model version, predicate, sort descriptors, section key path, limit/offset, store
+/// identifier and store state all match and the
 /// context has no unsaved changes; otherwise it deletes the file, fetches, and writes a new one.
 enum FetchedResultsCache {
     struct File: Codable, Equatable {
