@@ -103,4 +103,50 @@ import Testing
         #expect(differences.isEmpty, "\(differences.count) differences:\n\(differences.joined(separator: "\n"))")
         #expect(compared > 60, "\(compared) statements compared")
     }
+
+    /// `NSStoreModelVersionHashesDigest` as computed here equals every fixture's that records one, and a
+    /// new store's `Z_PLIST` is a binary property list with Core Data's keys and values for its model.
+    @Test func metadataIsCoreDatas() throws {
+        var digests = 0
+        for pair in try FixtureCopy.all() {
+            let plist = try VersionHashTests.metadata(of: pair.storeURL)
+            guard let stored = plist[StoreMetadata.hashesDigestKey] as? String else { continue }
+            let hashes = try #require(plist[NSStoreModelVersionHashesKey] as? [String: Data])
+            #expect(StoreMetadata.digest(hashes) == stored, "\(pair)")
+            digests += 1
+        }
+        #expect(digests == 10, "\(digests) digests")
+
+        let copy = try FixtureCopy(try #require(try FixtureCopy.all().first { $0.fixture == "contentful-test" }))
+        defer { copy.cleanUp() }
+        let model = try #require(try copy.model())
+        let fresh = TemporaryStore()
+        defer { fresh.cleanUp() }
+        let store = try NSPersistentStoreCoordinator(validatingModel: model)
+            .addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: fresh.url)
+        let ours = try VersionHashTests.metadata(of: fresh.url)
+        let theirs = try VersionHashTests.metadata(of: copy.url)
+        #expect(Set(ours.keys) == Set(theirs.keys))
+        for key in [NSStoreModelVersionHashesKey, StoreMetadata.hashesDigestKey, NSPersistentStoreModelVersionChecksumKey,
+                    "NSStoreModelVersionHashesVersion", NSStoreTypeKey, "_NSAutoVacuumLevel", NSStoreModelVersionIdentifiersKey] {
+            #expect((ours[key] as? NSObject) == (theirs[key] as? NSObject), "\(key)")
+        }
+        #expect(ours[StoreMetadata.frameworkVersionKey] as? Int == 1344)
+        let raw = try SQLiteTestAccess.values("SELECT Z_VERSION, Z_UUID, substr(Z_PLIST, 1, 8) FROM Z_METADATA", fresh.url)
+        #expect(raw == [[.int(1), .string(store.identifier), .data(Data("bplist00".utf8))]])
+        #expect(store.metadata[NSStoreUUIDKey] as? String == store.identifier)
+        #expect(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: fresh.url)[NSStoreUUIDKey] as? String == store.identifier)
+        #expect(try SQLiteTestAccess.values("PRAGMA auto_vacuum", fresh.url) == [[.int(2)]])
+    }
+
+    /// SHA-512 against the FIPS 180-4 examples.
+    @Test func sha512MatchesTheStandardExamples() {
+        func hex(_ text: String) -> String {
+            var sha = SHA512()
+            sha.update(Array(text.utf8))
+            return sha.finalize().map { String(format: "%02x", $0) }.joined()
+        }
+        #expect(hex("abc") == "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")
+        #expect(hex("") == "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e")
+    }
 }

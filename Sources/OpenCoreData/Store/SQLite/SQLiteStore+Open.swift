@@ -148,6 +148,8 @@ extension SQLiteStore {
             }
         }
         let (identifier, metadata) = try opening(path, "cannot set up the database") { () -> (String, [String: Any]) in
+            // Core Data's incremental auto-vacuum, settable only before the first page is written.
+            if existing == nil { try db.execute("PRAGMA auto_vacuum = 2") }
             try retryingBusy { try db.execute("PRAGMA journal_mode = WAL") }
             try db.execute("PRAGMA synchronous = NORMAL")
             return try retryingBusy { try openSchema(db, model: model, tables: tables, options: options, existing: existing) }
@@ -269,13 +271,11 @@ extension SQLiteStore {
                               existing: try checkExisting(db, model: model, tables: tables, readOnly: false))
     }
 
-    /// Creates every table of a new store inside the caller's transaction, as Core Data does (incremental
-    /// auto-vacuum, `Z_PRIMARYKEY`, `Z_METADATA` with Core Data's property list; no `Z_MODELCACHE`, see
+    /// Creates every table of a new store inside the caller's transaction, as Core Data does (`Z_PRIMARYKEY`, `Z_METADATA` with Core Data's property list; no `Z_MODELCACHE`, see
     /// docs/StoreFormat.md); returns the new store's UUID and metadata.
     private static func createSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws -> (String, [String: Any]) {
         let uuid = UUID().uuidString
         let plist = StoreMetadata.plist(for: model)
-        try db.execute("PRAGMA auto_vacuum = 2")
         try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         for table in tables.values.sorted(by: { $0.name < $1.name }) {

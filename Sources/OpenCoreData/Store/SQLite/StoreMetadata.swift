@@ -21,11 +21,18 @@ enum StoreMetadata {
             NSStoreModelVersionHashesKey: hashes,
             hashesDigestKey: digest(hashes),
             storeModelVersionHashesVersionKey: 3,
-            NSStoreModelVersionIdentifiersKey: model.versionIdentifiers.compactMap { $0 as? String }.sorted(),
+            NSStoreModelVersionIdentifiersKey: identifiers(model),
             NSPersistentStoreModelVersionChecksumKey: model.versionChecksum,
             NSStoreTypeKey: NSSQLiteStoreType,
             autoVacuumKey: "2",
         ]
+    }
+
+    /// `NSStoreModelVersionIdentifiers`: the model's identifiers, `[""]` for a model without any (what
+    /// Core Data records for a model whose identifier is empty, in every fixture).
+    static func identifiers(_ model: NSManagedObjectModel) -> [String] {
+        let identifiers = model.versionIdentifiers.compactMap { $0 as? String }.sorted()
+        return identifiers.isEmpty ? [""] : identifiers
     }
 
     /// `NSStoreModelVersionHashesDigest`: base64 of SHA-512 over each entity's name (UTF-8) followed by
