@@ -39,7 +39,7 @@ struct CompoundIndexTests {
         defer { store.cleanUp() }
         let container = try store.container(model)
         let indexes = try SQLiteTestAccess.values("SELECT sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'Z\\_Products\\_%' ESCAPE '\\' ORDER BY name", store.url)
-        #expect(indexes == [[.string("CREATE INDEX Z_Products_compoundIndex1 ON ZPRODUCTS (ZNAME, ZPRICE)")]])
+        #expect(indexes == [[.string("CREATE INDEX Z_Products_compoundIndex1 ON ZPRODUCTS (ZNAME COLLATE BINARY ASC, ZPRICE COLLATE BINARY ASC)")]])
         let request = NSFetchRequest<Products>(entityName: "Products")
         request.predicate = NSPredicate(format: "name == %@ AND price > %d", "Сыр", 10)
         let plan = try FetchPlan(request, model: model)

@@ -26,7 +26,7 @@ struct FetchIndexCodingTests {
         defer { store.cleanUp() }
         _ = try store.container(model)
         let sql = try SQLiteTestAccess.values("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'Z_Products_byNameAndPrice'", store.url)
-        #expect(sql == [[.string("CREATE INDEX Z_Products_byNameAndPrice ON ZPRODUCTS (ZNAME, ZPRICE DESC)")]])
+        #expect(sql == [[.string("CREATE INDEX Z_Products_byNameAndPrice ON ZPRODUCTS (ZNAME COLLATE BINARY ASC, ZPRICE COLLATE BINARY DESC)")]])
     }
 
     @Test func anArchiveOfSomethingElseIsRefused() throws {

@@ -16,7 +16,7 @@ struct SQLTextTests {
     }
 
     @Test func seed000Steps() throws {
-        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPRICE, t0.ZNAME FROM ZPRODUCTS t0"
         #expect(try sql { _ in }.0 == "\(columns) ORDER BY t0.Z_PK")
         #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)] }.0
                 == "\(columns) ORDER BY t0.ZNAME, t0.ZPRICE, t0.Z_PK")
@@ -31,12 +31,12 @@ struct SQLTextTests {
         #expect(try sql { $0.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]; $0.fetchLimit = 12; $0.fetchOffset = 2 }.0
                 == "\(columns) ORDER BY t0.ZPRICE, t0.Z_PK LIMIT 12 OFFSET 2")
         #expect(try sql { $0.predicate = NSPredicate(format: "price == 999"); $0.includesSubentities = false }.0
-                == "\(columns) WHERE t0.Z_ENT = 2 AND t0.ZPRICE = ? ORDER BY t0.Z_PK")
+                == "\(columns) WHERE t0.Z_ENT = 1 AND t0.ZPRICE = ? ORDER BY t0.Z_PK")
     }
 
     /// A collection or an arbitrary object equals no attribute value (was `IS NULL`, matching nil names).
     @Test func collectionsAndObjectsNeverEqualAnAttribute() throws {
-        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPRICE, t0.ZNAME FROM ZPRODUCTS t0"
         for argument in [["a", "b"] as Any, Set(["a"]) as Any, OpaqueArgument(tag: 1) as Any] {
             #expect(try sql { $0.predicate = NSPredicate(format: "name == %@", argument) } == ("\(columns) WHERE 0 ORDER BY t0.Z_PK", []))
             #expect(try sql { $0.predicate = NSPredicate(format: "name != %@", argument) } == ("\(columns) ORDER BY t0.Z_PK", []))
@@ -78,7 +78,7 @@ struct SQLTextTests {
     }
 
     @Test func semanticsShowInTheSQL() throws {
-        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPRICE, t0.ZNAME FROM ZPRODUCTS t0"
         #expect(try sql { $0.predicate = NSPredicate(format: "NOT price < 5") }.0
                 == "\(columns) WHERE NOT COALESCE(t0.ZPRICE < ?, 0) ORDER BY t0.Z_PK")
         #expect(try sql { $0.predicate = NSPredicate(format: "name != %@", "x") }.0 == "\(columns) WHERE t0.ZNAME IS NOT ? ORDER BY t0.Z_PK")
@@ -98,7 +98,7 @@ struct SQLTextTests {
     /// units, as `NSString`'s `length` and the in-memory evaluator do (SQLite's `length()` counts
     /// characters); `uppercaseString`/`lowercaseString` are the same functions as `uppercase:`.
     @Test func foundationKeysOfStringAttributes() throws {
-        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, t0.ZPRICE FROM ZPRODUCTS t0"
+        let columns = "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPRICE, t0.ZNAME FROM ZPRODUCTS t0"
         let length = try sql { $0.predicate = NSPredicate(format: "name.length > %d", 3) }
         #expect(length.0 == "\(columns) WHERE ocd_utf16_length(t0.ZNAME) > ? ORDER BY t0.Z_PK")
         #expect(length.1 == [.int(3)])

@@ -121,26 +121,6 @@ struct StoreOpeningTests {
         #expect(Self.storeBytes(store.url) == before, "a read-only store's file and WAL are unchanged")
     }
 
-    /// A read-only open writes nothing, not even our generation table: without it the generation is 0.
-    @Test func readOnlyOpenDoesNotCreateTheGenerationTable() throws {
-        let store = TemporaryStore()
-        defer { store.cleanUp() }
-        try Self.makeLedger(store.url, count: 2)
-        do {
-            let db = try SQLiteConnection(path: store.url.path)
-            try db.execute("DROP TABLE Z_OCDGENERATION")
-        }
-        let container = try Self.load(store.url) { $0.isReadOnly = true }
-        let backend = try container.persistentStoreCoordinator.sqlite
-        #expect(try backend.generation() == 0)
-        #expect(try Self.entryCount(container) == 2)
-        var tables = 0
-        try backend.read { db in
-            try db.query("SELECT count(*) FROM sqlite_master WHERE name = ?", [.string("Z_OCDGENERATION")]) { tables = Int($0.int64(0)) }
-        }
-        #expect(tables == 0)
-    }
-
     @Test func readOnlyOpenOfAMissingFileNamesThePath() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }

@@ -5,9 +5,10 @@ import Foundation
 /// (or `~/.cache/…`, `NSTemporaryDirectory()` as a last resort).
 ///
 /// Core Data checks a cache only against the fetch request, so a cache written before another process (or
-/// a launch without the controller) changed the store is reused stale. Ours records the store's save
-/// generation too: `performFetch()` reuses a cache only when entity, model version, predicate, sort
-/// descriptors, section key path, limit/offset, store identifier and store generation all match and the
+/// a launch without the controller) changed the store is reused stale. Ours records the store's state too
+/// (`generation`, made from Core Data's bookkeeping: docs/StoreFormat.md): `performFetch()` reuses a cache
+/// only when entity, model version, predicate, sort descriptors, section key path, limit/offset, store
+/// identifier and store state all match and the
 /// context has no unsaved changes; otherwise it deletes the file, fetches, and writes a new one.
 enum FetchedResultsCache {
     struct File: Codable, Equatable {
@@ -20,7 +21,7 @@ enum FetchedResultsCache {
         var offset: Int
         var includesSubentities: Bool
         var store: String
-        var generation: Int64
+        var generation: String
         var sections: [Section] = []
         /// For a request with `fetchLimit`/`fetchOffset`: the rows the controller knows around the window.
         var outside: Outside?

@@ -25,6 +25,13 @@ enum ModelNameRules {
         "Z" + (entityNumber.map(String.init) ?? "") + name.uppercased()
     }
 
+    /// Core Data's order of entity and property names in the store's layout: ignoring case (ASCII), then
+    /// by bytes.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.lowercased().utf8), Array(b.lowercased().utf8))
+        return x != y ? x.lexicographicallyPrecedes(y) : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8))
+    }
+
     /// The columns every entity table has, which Core Data itself fills.
     static let storeColumns: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
 

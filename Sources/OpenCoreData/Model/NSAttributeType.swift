@@ -32,8 +32,8 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
         switch self {
         case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return "INTEGER"
         case .decimalAttributeType: return "DECIMAL"
-        // No declared type, so no affinity: a REAL column would store −0.0 as the integer 0.
-        case .doubleAttributeType, .floatAttributeType: return ""
+        // REAL affinity, as Core Data declares it: SQLite then keeps −0.0 as 0 (docs/StoreFormat.md).
+        case .doubleAttributeType, .floatAttributeType: return "FLOAT"
         case .dateAttributeType: return "TIMESTAMP"
         case .stringAttributeType, .URIAttributeType: return "VARCHAR"
         case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType: return "BLOB"

@@ -138,8 +138,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         try resolveRelationships()
         let classes = try resolveClasses()
         flattenComposites()
-        // Core Data numbers entities in name order, from 1.
-        let sorted = _entities.sorted { ($0.name ?? "") < ($1.name ?? "") }
+        let sorted = Self.numberingOrder(_entities)
         var ids: [ObjectIdentifier: Int] = [:]
         for (i, e) in sorted.enumerated() { ids[ObjectIdentifier(e)] = i + 1 }
         func number(_ e: NSEntityDescription) -> Int { ids[ObjectIdentifier(e)]! }
@@ -214,6 +213,25 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         isFrozen = true
     }
 
+    /// The entities in the order Core Data numbers them (`Z_ENT` from 1): the root entities in name order
+    /// ignoring case, each followed by its subentities, depth first, siblings in the same order (what the
+    /// fixture stores' `Z_PRIMARYKEY` tables show: `Car 1, SportCar 2, ExpensiveSportCar 3, Person 4`;
+    /// `SyncableSettingsMetadata 1, SyncFeatureEntity 2`).
+    static func numberingOrder(_ entities: [NSEntityDescription]) -> [NSEntityDescription] {
+        func byName(_ list: [NSEntityDescription]) -> [NSEntityDescription] {
+            list.sorted { ModelNameRules.precedes($0.name ?? "", $1.name ?? "") }
+        }
+        var children: [ObjectIdentifier: [NSEntityDescription]] = [:]
+        for e in entities { if let parent = e.superentity { children[ObjectIdentifier(parent), default: []].append(e) } }
+        var order: [NSEntityDescription] = []
+        func visit(_ e: NSEntityDescription) {
+            order.append(e)
+            for s in byName(children[ObjectIdentifier(e)] ?? []) { visit(s) }
+        }
+        for root in byName(entities.filter { $0.superentity == nil }) { visit(root) }
+        return order
+    }
+
     /// Where a relationship is stored (see ``RelationshipStorage``), with Core Data's names.
     private static func storage(of r: NSRelationshipDescription, columns: [ObjectIdentifier: String],
                                 number: (NSEntityDescription) -> Int) -> RelationshipStorage {
@@ -221,17 +239,18 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         let source = r.entity!, destination = r.destinationEntity!
         guard r.isToMany else {
             let column = columns[ObjectIdentifier(r)]!
-            return .foreignKey(column: column, entityColumn: destination.subentities.isEmpty ? nil : "Z\(number(source))_\(r.name.uppercased())")
+            return .foreignKey(column: column, entityColumn: destination.subentities.isEmpty ? nil : "Z\(number(destination))_\(r.name.uppercased())")
         }
         if let inverse = r.inverseRelationship, !inverse.isToMany, !inverse.isTransient {
             return .inverseForeignKey(column: columns[ObjectIdentifier(inverse)]!,
                                       orderColumn: r.isOrdered ? "Z_FOK_\(inverse.name.uppercased())" : nil)
         }
-        // A join table, named after the owner: the side whose entity and name sort first.
+        // A join table, named after the owner: the side of the lower entity number; in one entity, the
+        // relationship whose name sorts last (Z_1FAVORITES of favorites ↔ favoriteFolders in the fixtures).
         let inverse = r.inverseRelationship.flatMap { $0.isTransient ? nil : $0 }
         let isOwner = inverse.map { i in
-            let mine = (source.name ?? "", r.name), theirs = (i.entity?.name ?? "", i.name)
-            return mine <= theirs
+            let mine = number(source), theirs = number(i.entity!)
+            return mine != theirs ? mine < theirs : r.name >= i.name
         } ?? true
         let owner = isOwner ? r : inverse!
         let ownerSource = owner.entity!, ownerDestination = owner.destinationEntity!
@@ -240,10 +259,14 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         let ownerColumn = "Z_\(number(ownerSource))\((other?.name ?? ownerSource.name ?? "").uppercased())"
         var memberColumn = "Z_\(number(other?.entity ?? ownerDestination))\(owner.name.uppercased())"
         if memberColumn == ownerColumn { memberColumn += "1" }
-        let order = owner.isOrdered ? "Z_FOK_\(String(memberColumn.dropFirst(2)))" : nil
+        // Each ordered side keeps its members' positions in `Z_FOK_` + the column of its members.
+        let ownerOrder = owner.isOrdered ? "Z_FOK_\(String(memberColumn.dropFirst(2)))" : nil
+        let otherOrder = other?.isOrdered == true ? "Z_FOK_\(String(ownerColumn.dropFirst(2)))" : nil
         return isOwner
-            ? .joinTable(JoinTable(name: table, sourceColumn: ownerColumn, destinationColumn: memberColumn, orderColumn: order, isOwner: true))
-            : .joinTable(JoinTable(name: table, sourceColumn: memberColumn, destinationColumn: ownerColumn, orderColumn: nil, isOwner: false))
+            ? .joinTable(JoinTable(name: table, sourceColumn: ownerColumn, destinationColumn: memberColumn, orderColumn: ownerOrder,
+                                   otherOrderColumn: otherOrder, isOwner: true))
+            : .joinTable(JoinTable(name: table, sourceColumn: memberColumn, destinationColumn: ownerColumn, orderColumn: otherOrder,
+                                   otherOrderColumn: ownerOrder, isOwner: false))
     }
 
     /// Resolves relationships named by the convenience initializer (destination and inverse by name)

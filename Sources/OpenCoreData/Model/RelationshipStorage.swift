@@ -16,15 +16,19 @@ enum RelationshipStorage {
 }
 
 /// A join table (`Z_<n><NAME>`) as one side of a many-to-many sees it. Both sides name the same table;
-/// the owner (the side whose entity and name sort first) writes its rows.
+/// the owner (the side of the lower entity number; in one entity, the later name) writes its rows, and
+/// each ordered side writes its own order column.
 struct JoinTable: Equatable {
     let name: String
     /// The column holding this side's primary key.
     let sourceColumn: String
     /// The column holding the destination's primary key.
     let destinationColumn: String
-    /// The column keeping this side's order (`Z_FOK_…`), for an ordered relationship of the owner.
+    /// The column keeping this side's order (`Z_FOK_` + the destination column's name without `Z_`),
+    /// when this side is ordered.
     let orderColumn: String?
+    /// The other side's order column, when the other side is ordered.
+    let otherOrderColumn: String?
     /// Whether this side writes the rows.
     let isOwner: Bool
 }

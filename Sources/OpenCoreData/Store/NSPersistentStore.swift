@@ -71,7 +71,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         let backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, options: options, logger: logger)
         self.attachedBackend = backend
         super.init()
-        storedMetadata = StoreMetadata(storeUUID: backend.identifier, storeType: type, versionHash: model.versionHash).dictionary
+        var metadata = (backend as? SQLiteStore)?.metadata ?? [:]
+        metadata[NSStoreUUIDKey] = backend.identifier
+        metadata[NSStoreTypeKey] = type
+        storedMetadata = metadata
     }
 
     /// Mirrors `init(persistentStoreCoordinator:configurationName:at:options:)`, the designated initializer

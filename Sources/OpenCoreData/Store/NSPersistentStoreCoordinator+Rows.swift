@@ -164,7 +164,7 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// The store's save generation.
-    func generation() throws -> Int64 { try backend().generation() }
+    func generation() throws -> String { try backend().generation() }
 
     /// Forgets a cached row (a refreshed object reads its row again).
     func forgetCachedRow(_ key: ObjectKey) { rowCache.remove(key) }

@@ -42,8 +42,8 @@ protocol StoreBackend: AnyObject, Sendable {
     /// are handed to `resolve` inside the transaction; it decides each (or throws, and nothing is
     /// written), and the store writes the outcome before committing.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome
-    /// The save generation: advanced by every save transaction (the controller's cache compares it).
-    func generation() throws -> Int64
+    /// A value that changes with every save that changes the store (the controller's cache compares it).
+    func generation() throws -> String
     /// Permanent keys for some inserted objects of one hierarchy (`obtainPermanentIDs(for:)`).
     func permanentKeys(for objects: [NSManagedObject], root: Int) throws -> [Int64]
     /// Whether saves must name their objects (``StoreChanges/insertedObjects``), which then have permanent

@@ -311,9 +311,8 @@ struct AttributeBehaviourTests {
         #expect(indexes.compactMap { if case .string(let s) = $0[0] { return s } else { return nil } } == [
             "CREATE INDEX ZANIMAL_ZCLASSIFICATION_INDEX ON ZANIMAL (ZCLASSIFICATION)",
             "CREATE INDEX ZANIMAL_ZNAME_INDEX ON ZANIMAL (ZNAME)",
-            "CREATE INDEX ZANIMAL_Z_ENT_INDEX ON ZANIMAL (Z_ENT)",
-            "CREATE INDEX Z_Animal_byClassificationAndName ON ZANIMAL (ZCLASSIFICATION, ZNAME DESC)",
-            "CREATE INDEX Z_Animal_byName ON ZANIMAL (ZNAME)",
+            "CREATE INDEX Z_Animal_byClassificationAndName ON ZANIMAL (ZCLASSIFICATION COLLATE BINARY ASC, ZNAME COLLATE BINARY DESC)",
+            "CREATE INDEX Z_Animal_byName ON ZANIMAL (ZNAME COLLATE BINARY ASC)",
         ])
     }
 }

@@ -90,12 +90,13 @@ import Testing
             try sqlite.read { db in try db.query("PRAGMA table_info(\(table))") { names.append($0.value(1, as: .stringAttributeType).anyValue as! String) } }
             return names
         }
-        // Entities by name: Cat 1, Dog 2, Employee 3, Person 4, Pet 5, Place 6.
+        // Entities as Core Data numbers them: Person 1, Employee 2, Pet 3, Cat 4, Dog 5, Place 6. Integer
+        // columns first (to-ones with the entity column of their destination), then strings.
         let person = try columns("ZPERSON")
-        #expect(person == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME", "ZSPOUSE", "Z4_SPOUSE", "ZFAVORITE", "Z4_FAVORITE", "ZTITLE"])
-        #expect(try columns("Z_4FRIENDS") == ["Z_4FRIENDS", "Z_4FRIENDS1"])
-        #expect(try columns("Z_4BOOKMARKS") == ["Z_4PERSON", "Z_6BOOKMARKS"])
-        #expect(try columns("Z_4ROUTE") == ["Z_4TRAVELLERS", "Z_6ROUTE", "Z_FOK_6ROUTE"])
+        #expect(person == ["Z_PK", "Z_ENT", "Z_OPT", "ZFAVORITE", "Z3_FAVORITE", "ZSPOUSE", "Z1_SPOUSE", "ZNAME", "ZTITLE"])
+        #expect(try columns("Z_1FRIENDS") == ["Z_1FRIENDS", "Z_1FRIENDS1"])
+        #expect(try columns("Z_1BOOKMARKS") == ["Z_1PERSON", "Z_6BOOKMARKS"])
+        #expect(try columns("Z_1ROUTE") == ["Z_1TRAVELLERS", "Z_6ROUTE", "Z_FOK_6ROUTE"])
     }
 
     @Test func aRelationshipWithoutInverseWorks() throws {

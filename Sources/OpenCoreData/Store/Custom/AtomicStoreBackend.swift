@@ -46,7 +46,7 @@ final class AtomicStoreBackend: StoreBackend, @unchecked Sendable {
         try memory.fetchColumns(plan, columns, row: row)
     }
     func allocateKeys(root: Int, count: Int) throws -> [Int64] { try memory.allocateKeys(root: root, count: count) }
-    func generation() throws -> Int64 { try memory.generation() }
+    func generation() throws -> String { try memory.generation() }
 
     /// Permanent keys for inserted objects: each gets a reference object from the store
     /// (`newReferenceObject(for:)`) and the key that stands for it.

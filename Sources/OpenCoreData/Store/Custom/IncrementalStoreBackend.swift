@@ -253,5 +253,5 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         throw CoreDataError(NSPersistentStoreOperationError, "an incremental store's objects get their IDs from obtainPermanentIDs(for:)")
     }
 
-    func generation() throws -> Int64 { 0 }
+    func generation() throws -> String { "" }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The SQL indexes a model asks for, beside the store's own (`Z_ENT`, foreign keys):
 ///
 /// - each fetch index (`NSFetchIndexDescription`, a model file's `fetchIndex`) of property elements
-///   becomes `CREATE INDEX Z_<Entity>_<name> ON <table> (<column> [DESC], …)`, named as Core Data names
+///   becomes `CREATE INDEX Z_<Entity>_<name> ON <table> (<column> COLLATE BINARY ASC|DESC, …)`, as Core Data writes
 ///   them; an element of a to-one relationship indexes its key column. `compoundIndexes` come here as
 ///   the fetch indexes they make. Indexes with an expression element, an R-tree element, a partial
 ///   index predicate or a name that is no stored property of the entity are not made (logged);
@@ -27,7 +27,7 @@ enum ModelIndexes {
                     guard usable, element.collationType == .binary, let name = element.propertyName,
                           let slot = layout.slotByName[name], let column = layout.columns[slot],
                           !(element.property is NSExpressionDescription) else { usable = false; break }
-                    columns.append(column + (element.isAscending ? "" : " DESC"))
+                    columns.append(column + (element.isAscending ? " COLLATE BINARY ASC" : " COLLATE BINARY DESC"))
                 }
                 guard usable else {
                     storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only elements naming stored properties of the entity, of binary type, without a partial index predicate, are supported")
@@ -45,7 +45,7 @@ enum ModelIndexes {
     }
 
     /// The unique index of each uniqueness constraint (see ``UniquenessConstraint``):
-    /// `CREATE UNIQUE INDEX IF NOT EXISTS Z_<Entity>_UNIQUE_<name>… ON <table> (<column>, …)`, with
+    /// `CREATE UNIQUE INDEX IF NOT EXISTS Z_<Entity>_UNIQUE_<name>… ON <table> (<column> COLLATE BINARY ASC, …)`, with
     /// `WHERE Z_ENT IN (…)` (the entity and its subentities) when the declaring entity shares its table
     /// with entities the constraint does not cover. A to-one names its key column.
     static func uniqueSQL(_ model: NSManagedObjectModel) -> [(constraint: UniquenessConstraint, sql: String)] {
@@ -54,7 +54,7 @@ enum ModelIndexes {
             let columns = c.slots.map { slot -> String in
                 if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, _) = r.storage { return column }
                 return layout.columns[slot]!
-            }
+            }.map { $0 + " COLLATE BINARY ASC" }
             let rootIDs = layout.root.layout.entityIDs
             let scope = layout.entityIDs == rootIDs ? "" : " WHERE Z_ENT IN (\(layout.entityIDs.map(String.init).joined(separator: ", ")))"
             return (c, "CREATE UNIQUE INDEX IF NOT EXISTS \(c.indexName) ON \(layout.tableName) (\(columns.joined(separator: ", ")))\(scope)")

@@ -11,6 +11,8 @@ struct TableInfo {
     let columns: [(name: String, type: NSAttributeType)]
     /// Columns to index: foreign keys.
     let indexedColumns: [String]
+    /// Whether more than one entity keeps rows here (Core Data then indexes `Z_ENT`).
+    let hasSubentities: Bool
     /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, …`
     let selectList: String
     /// The same columns, for a ``SQLSelect``.
@@ -25,33 +27,13 @@ struct TableInfo {
         let layout = root.layout!
         name = layout.tableName
         rootEntityID = layout.entityID
-        var columns: [(String, NSAttributeType)] = []
-        var indexed: [String] = []
-        var seen = Set<String>()
-        func add(_ column: String, _ type: NSAttributeType) -> Bool {
-            guard seen.insert(column).inserted else { return false }
-            columns.append((column, type))
-            return true
-        }
         let members = entities.filter { $0.layout.root === root }.sorted { $0.layout.entityID < $1.layout.entityID }
+        let columns = Self.coreDataColumnOrder(members, entities: entities)
+        hasSubentities = members.count > 1
+        var indexed: [String] = []
         for e in members {
-            for slot in e.layout.columnSlots {
-                let column = e.layout.columns[slot]!
-                switch e.layout.kinds[slot] {
-                case .attribute(let type): _ = add(column, type)
-                case .toOne(let r):
-                    if add(column, .integer64AttributeType) { indexed.append(column) }
-                    if case .foreignKey(_, let entityColumn?) = r.storage { _ = add(entityColumn, .integer64AttributeType) }
-                case .toMany: break
-                }
-            }
-        }
-        // Order columns of ordered to-manys whose destination rows are in this table.
-        for e in entities {
-            for slot in e.layout.relationshipSlots where e.layout.properties[slot].entity === e {
-                guard case .toMany(let r) = e.layout.kinds[slot], case .inverseForeignKey(_, let order?) = r.storage,
-                      r.destination.layout.root === root else { continue }
-                _ = add(order, .integer64AttributeType)
+            for slot in e.layout.columnSlots where e.layout.properties[slot].entity === e {
+                if case .toOne = e.layout.kinds[slot], let column = e.layout.columns[slot] { indexed.append(column) }
             }
         }
         self.columns = columns
@@ -74,15 +56,60 @@ struct TableInfo {
         entityColumnPositions = entityPositions
     }
 
+    /// Core Data's text: `CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, … )`.
     var createSQL: String {
-        "CREATE TABLE \(name) (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
-            + columns.map { ", \($0.name)" + ($0.type.sqlType.isEmpty ? "" : " \($0.type.sqlType)") }.joined() + ")"
+        "CREATE TABLE \(name) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
+            + columns.map { ", \($0.name) \($0.type.sqlType)" }.joined() + " )"
     }
 
-    /// The `Z_ENT` index, then one per foreign key column (`Z<TABLE>_<COLUMN>_INDEX`, Core Data's naming).
+    /// One index per foreign key column (`Z<TABLE>_<COLUMN>_INDEX`, Core Data's naming), and the `Z_ENT`
+    /// index when the table holds several entities.
     var indexSQL: [String] {
-        ["CREATE INDEX IF NOT EXISTS \(name)_Z_ENT_INDEX ON \(name) (Z_ENT)"]
-            + indexedColumns.map { "CREATE INDEX IF NOT EXISTS \(name)_\($0)_INDEX ON \(name) (\($0))" }
+        (hasSubentities ? ["CREATE INDEX \(name)_Z_ENT_INDEX ON \(name) (Z_ENT)"] : [])
+            + indexedColumns.map { "CREATE INDEX \(name)_\($0)_INDEX ON \(name) (\($0))" }
+    }
+
+    /// The columns of a hierarchy's table in Core Data's order: the entities by number (the root
+    /// first), each one's own attributes by name, then its to-ones by name (each with its entity
+    /// column), then the order columns of ordered to-manys whose inverse it declares; then a stable sort
+    /// by storage class: integers (numbers, Booleans, keys, entity and order columns), dates and
+    /// floating-point numbers, decimals, strings, UUIDs, other data. (What every fixture store's
+    /// `CREATE TABLE` shows; docs/StoreFormat.md.)
+    static func coreDataColumnOrder(_ members: [NSEntityDescription], entities: [NSEntityDescription]) -> [(name: String, type: NSAttributeType)] {
+        var ordered: [(name: String, type: NSAttributeType)] = []
+        var seen = Set<String>()
+        func add(_ column: String, _ type: NSAttributeType) {
+            if seen.insert(column).inserted { ordered.append((column, type)) }
+        }
+        for e in members {
+            let own = e.layout.columnSlots.filter { e.layout.properties[$0].entity === e }
+                .sorted { ModelNameRules.precedes(e.layout.properties[$0].name, e.layout.properties[$1].name) }
+            for slot in own { if case .attribute(let type) = e.layout.kinds[slot] { add(e.layout.columns[slot]!, type) } }
+            var orders: [(String, String)] = []
+            for slot in own {
+                guard case .toOne(let r) = e.layout.kinds[slot], case .foreignKey(let column, let entityColumn) = r.storage else { continue }
+                add(column, .integer64AttributeType)
+                if let entityColumn { add(entityColumn, .integer64AttributeType) }
+                if let inverse = r.relationship.inverseRelationship, inverse.isToMany, inverse.isOrdered, !inverse.isTransient {
+                    orders.append((r.relationship.name, "Z_FOK_" + r.relationship.name.uppercased()))
+                }
+            }
+            for (_, column) in orders.sorted(by: { ModelNameRules.precedes($0.0, $1.0) }) { add(column, .integer64AttributeType) }
+        }
+        func storageClass(_ type: NSAttributeType) -> Int {
+            switch type {
+            case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return 0
+            case .dateAttributeType, .doubleAttributeType, .floatAttributeType: return 1
+            case .decimalAttributeType: return 2
+            case .stringAttributeType, .URIAttributeType: return 3
+            case .UUIDAttributeType: return 4
+            default: return 5
+            }
+        }
+        return ordered.enumerated().sorted { a, b in
+            let (x, y) = (storageClass(a.element.type), storageClass(b.element.type))
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// The join tables of a model's many-to-many relationships (and to-manys without an inverse), once each.
@@ -99,32 +126,13 @@ struct TableInfo {
 }
 
 extension JoinTable {
-    /// `CREATE TABLE Z_1ZOOS (Z_1ANIMALS INTEGER, Z_3ZOOS INTEGER[, Z_FOK_3ZOOS INTEGER], PRIMARY KEY (…))`
-    /// and an index on the second key column (the primary key indexes the first).
+    /// `CREATE TABLE Z_2CREATEDENTRIES ( Z_2AUTHORS INTEGER, Z_4CREATEDENTRIES INTEGER[, Z_FOK_2AUTHORS
+    /// INTEGER][, Z_FOK_4CREATEDENTRIES INTEGER], PRIMARY KEY (Z_2AUTHORS, Z_4CREATEDENTRIES) )` (the
+    /// owner's view: the order of the first column's keys, then of the second's) and an index on the
+    /// second key column (the primary key indexes the first).
     var createSQL: [String] {
-        ["CREATE TABLE \(name) (\(sourceColumn) INTEGER, \(destinationColumn) INTEGER"
-            + (orderColumn.map { ", \($0) INTEGER" } ?? "") + ", PRIMARY KEY (\(sourceColumn), \(destinationColumn)))",
-         "CREATE INDEX IF NOT EXISTS \(name)_\(destinationColumn)_INDEX ON \(name) (\(destinationColumn), \(sourceColumn))"]
-    }
-}
-
-/// The store's metadata row (`Z_METADATA`): store UUID, store type and the model's version hash.
-struct StoreMetadata: Codable {
-    var storeUUID: String
-    var storeType: String
-    var versionHash: String
-
-    /// The metadata as ``NSPersistentStore/metadata`` gives it.
-    var dictionary: [String: Any] {
-        [NSStoreUUIDKey: storeUUID, NSStoreTypeKey: storeType, "NSStoreModelVersionHash": versionHash]
-    }
-
-    /// The `Z_PLIST` of a store's metadata row, if it has one.
-    static func plist(_ db: SQLiteConnection) throws -> Data? {
-        var plist: Data?
-        try db.query("SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = ?", [.int(1)]) { row in
-            if case .data(let d) = row.value(0, as: .binaryDataAttributeType) { plist = d }
-        }
-        return plist
+        let orders = [otherOrderColumn, orderColumn].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
+        return ["CREATE TABLE \(name) ( \(sourceColumn) INTEGER, \(destinationColumn) INTEGER\(orders), PRIMARY KEY (\(sourceColumn), \(destinationColumn)) )",
+                "CREATE INDEX \(name)_\(destinationColumn)_INDEX ON \(name) (\(destinationColumn), \(sourceColumn))"]
     }
 }

@@ -79,13 +79,13 @@ struct StoreOpenOptions {
     }
 }
 
-/// The connections and identity of a store that opened.
+/// The connections, identity and metadata of a store that opened.
 struct OpenedStore {
     let writer: SQLiteConnection
     let readers: [SQLiteConnection]
     let identifier: String
-    /// False for a read-only store made before `Z_OCDGENERATION` existed (its generation reads as 0).
-    let hasGenerationTable: Bool
+    /// The metadata as ``NSPersistentStore/metadata`` gives it (`NSStoreUUIDKey`, `NSStoreTypeKey`, …).
+    let metadata: [String: Any]
 }
 
 /// What a database file holds before we touch it.
@@ -109,13 +109,13 @@ extension SQLiteStore {
         _ = try options.pragmaStatements()  // a bad pragma is refused before the file is touched
         guard let url else {
             let db = try opening(":memory:", "cannot open an in-memory database") { try SQLiteConnection(path: ":memory:", logger: logger) }
-            let identifier = try opening(":memory:", "cannot create the schema") {
-                try openSchema(db, model: model, tables: tables, options: options)
+            let (identifier, metadata) = try opening(":memory:", "cannot create the schema") {
+                try openSchema(db, model: model, tables: tables, options: options, existing: nil)
             }
-            return OpenedStore(writer: db, readers: [], identifier: identifier, hasGenerationTable: true)
+            return OpenedStore(writer: db, readers: [], identifier: identifier, metadata: metadata)
         }
         let opened = options.readOnly
-            ? try openReadOnly(path: url.path, model: model, logger: logger, options: options)
+            ? try openReadOnly(path: url.path, model: model, tables: tables, logger: logger, options: options)
             : try openReadWrite(url: url, model: model, tables: tables, options: options, logger: logger)
         try opening(url.path, "cannot apply the store's options") {
             try options.configure(opened.writer, writer: !options.readOnly)
@@ -133,16 +133,26 @@ extension SQLiteStore {
         }
         // SQLite takes a file shorter than one page for an empty database and would overwrite it.
         if !isEmptyOrSQLite(path) { throw foreignDatabaseError(path, sqlite: false) }
+        // An existing file is looked at through a read-only connection first: another program's database
+        // or a store that fails its checks is refused untouched (closing a writable connection to a WAL
+        // database would checkpoint it into the main file).
+        var existing = try probe(path, model: model, tables: tables, options: options, logger: logger)
         let db = try opening(path, "cannot open or create the database file") {
             try retryingBusy { try SQLiteConnection(path: path, logger: logger) }
         }
-        // Look before writing anything: another program's database is refused untouched.
-        let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
-        if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
-        let identifier = try opening(path, "cannot set up the database") { () -> String in
+        if existing == nil {
+            let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
+            if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
+            if contents == .store {  // made by another process since the probe
+                existing = try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
+            }
+        }
+        let (identifier, metadata) = try opening(path, "cannot set up the database") { () -> (String, [String: Any]) in
+            // Core Data's incremental auto-vacuum, settable only before the first page is written.
+            if existing == nil { try db.execute("PRAGMA auto_vacuum = 2") }
             try retryingBusy { try db.execute("PRAGMA journal_mode = WAL") }
             try db.execute("PRAGMA synchronous = NORMAL")
-            return try retryingBusy { try openSchema(db, model: model, tables: tables, options: options) }
+            return try retryingBusy { try openSchema(db, model: model, tables: tables, options: options, existing: existing) }
         }
         let readers = try opening(path, "cannot open a reader connection") {
             try (0..<options.readerCount).map { _ in
@@ -153,13 +163,30 @@ extension SQLiteStore {
                 }
             }
         }
-        return OpenedStore(writer: db, readers: readers, identifier: identifier, hasGenerationTable: true)
+        return OpenedStore(writer: db, readers: readers, identifier: identifier, metadata: metadata)
+    }
+
+    /// Checks an existing, non-empty file with a read-only connection, closed before returning: `nil` for
+    /// no file, an empty database, or one the probe cannot open (the writable open then decides).
+    private static func probe(_ path: String, model: NSManagedObjectModel, tables: [Int: TableInfo], options: StoreOpenOptions,
+                              logger: Logger?) throws -> ExistingStore? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0, let db = try? SQLiteConnection(path: path, readOnly: true, logger: logger),
+              let contents = try? retryingBusy({ try Self.contents(of: db) }) else { return nil }
+        switch contents {
+        case .empty: return nil
+        case .foreign:
+            if options.adoptForeignDatabase { return nil }
+            throw foreignDatabaseError(path)
+        case .store:
+            return try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
+        }
     }
 
     /// Opens an existing store with `SQLITE_OPEN_READONLY`: no schema creation, no journal-mode change,
     /// nothing written. A WAL database whose `-shm` file cannot be created (an unwritable directory) is
     /// opened again with `immutable=1`, which reads the main file only.
-    private static func openReadOnly(path: String, model: NSManagedObjectModel, logger: Logger?,
+    private static func openReadOnly(path: String, model: NSManagedObjectModel, tables: [Int: TableInfo], logger: Logger?,
                                      options: StoreOpenOptions) throws -> OpenedStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoreDataError(NSPersistentStoreOperationError,
@@ -193,14 +220,11 @@ extension SQLiteStore {
                                 userInfo: [NSFilePathErrorKey: path])
         case .store: break
         }
-        let (identifier, hasGeneration) = try opening(path, "cannot read the store's metadata") { () -> (String, Bool) in
-            let identifier = try checkMetadata(db, model: model)
-            return (identifier, try tableExists(db, "Z_OCDGENERATION"))
-        }
+        let existing = try opening(path, "cannot read the store") { try checkExisting(db, model: model, tables: tables, readOnly: true) }
         let readers = try opening(path, "cannot open a reader connection") {
             try (0..<options.readerCount).map { _ in try SQLiteConnection(path: location, readOnly: true, logger: logger) }
         }
-        return OpenedStore(writer: db, readers: readers, identifier: identifier, hasGenerationTable: hasGeneration)
+        return OpenedStore(writer: db, readers: readers, identifier: existing.identifier, metadata: existing.metadata)
     }
 
     /// Whether the database holds a store, nothing, or another program's tables. Reads only.
@@ -221,53 +245,39 @@ extension SQLiteStore {
         return exists
     }
 
-    /// Creates the schema of a new store, or checks that an existing one was made with this model. The
+    /// Creates the schema of a new store, or upgrades a legacy one, and returns its UUID and metadata. The
     /// schema is created in one `BEGIN IMMEDIATE` transaction that looks again for `Z_METADATA` once it
     /// holds the write lock: of several processes creating one new store at once, one creates it and the
-    /// others find it made.
+    /// others find it made (and check it).
     static func openSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo],
-                           options: StoreOpenOptions) throws -> String {
-        if try !tableExists(db, "Z_METADATA") {
-            let created = try db.transaction { () -> String? in
-                switch try contents(of: db) {
-                case .store: return nil  // another process made it while we waited for the lock
-                case .foreign where !options.adoptForeignDatabase: throw foreignDatabaseError(db.path)
-                case .empty, .foreign: return try createSchema(db, model: model, tables: tables)
-                }
-            }
-            if let created { return created }
-        }
-        let identifier = try checkMetadata(db, model: model)
-        if try !tableExists(db, "Z_OCDGENERATION") {  // a store made before the generation table existed
+                           options: StoreOpenOptions, existing: ExistingStore?) throws -> (String, [String: Any]) {
+        if let existing {
+            guard let legacy = existing.legacy else { return (existing.identifier, existing.metadata) }
             try db.transaction {
-                try db.execute("CREATE TABLE IF NOT EXISTS Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
-                try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM Z_OCDGENERATION)")
+                // Another process may have upgraded it while we waited for the lock.
+                if try LegacyStore.read(db, model: model) != nil { try upgrade(legacy, db, model: model, tables: tables) }
+            }
+            return (existing.identifier, existing.metadata)
+        }
+        let created = try db.transaction { () -> (String, [String: Any])? in
+            switch try contents(of: db) {
+            case .store: return nil  // another process made it while we waited for the lock
+            case .foreign where !options.adoptForeignDatabase: throw foreignDatabaseError(db.path)
+            case .empty, .foreign: return try createSchema(db, model: model, tables: tables)
             }
         }
-        return identifier
+        if let created { return created }
+        return try openSchema(db, model: model, tables: tables, options: options,
+                              existing: try checkExisting(db, model: model, tables: tables, readOnly: false))
     }
 
-    /// The store's UUID, after checking that its metadata is readable and its model hash is this model's.
-    static func checkMetadata(_ db: SQLiteConnection, model: NSManagedObjectModel) throws -> String {
-        let metadata = try StoreMetadata.plist(db).flatMap { try? JSONDecoder().decode(StoreMetadata.self, from: $0) }
-        guard let metadata else {
-            throw CoreDataError(NSPersistentStoreInvalidTypeError, "The store's metadata is missing or unreadable: \(db.path)")
-        }
-        guard metadata.versionHash == model.versionHash else {
-            throw CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                                "The model used to open the store is incompatible with the one used to create the store (store model hash \(metadata.versionHash), this model \(model.versionHash)).",
-                                userInfo: ["NSStoreModelVersionHash": metadata.versionHash])
-        }
-        return metadata.storeUUID
-    }
-
-    /// Creates every table of a new store inside the caller's transaction; returns the new store UUID.
-    private static func createSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws -> String {
-        let metadata = StoreMetadata(storeUUID: UUID().uuidString, storeType: NSSQLiteStoreType, versionHash: model.versionHash)
-        try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+    /// Creates every table of a new store inside the caller's transaction, as Core Data does (`Z_PRIMARYKEY`, `Z_METADATA` with Core Data's property list; no `Z_MODELCACHE`, see
+    /// docs/StoreFormat.md); returns the new store's UUID and metadata.
+    private static func createSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws -> (String, [String: Any]) {
+        let uuid = UUID().uuidString
+        let plist = StoreMetadata.plist(for: model)
         try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        try db.execute("CREATE TABLE Z_OCDGENERATION (Z_VALUE INTEGER NOT NULL)")
-        try db.execute("INSERT INTO Z_OCDGENERATION (Z_VALUE) VALUES (0)")
+        try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
             try db.execute(table.createSQL)
             for index in table.indexSQL { try db.execute(index) }
@@ -275,13 +285,12 @@ extension SQLiteStore {
         for join in TableInfo.joinTables(of: model) {
             for statement in join.createSQL { try db.execute(statement) }
         }
-        for e in model.entities {
+        for e in model.entities.sorted(by: { $0.layout.entityID < $1.layout.entityID }) {
             try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
                        [.int(Int64(e.layout.entityID)), .string(e.name ?? ""), .int(Int64(e.superentity?.layout.entityID ?? 0))])
         }
-        let plist = try JSONEncoder().encode(metadata)
-        try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.string(metadata.storeUUID), .data(plist)])
-        return metadata.storeUUID
+        try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.string(uuid), .data(try StoreMetadata.encode(plist))])
+        return (uuid, plist.merging([NSStoreUUIDKey: uuid]) { a, _ in a })
     }
 
     /// Runs `body` again (after a short, jittered sleep) while it fails with `SQLITE_BUSY` or

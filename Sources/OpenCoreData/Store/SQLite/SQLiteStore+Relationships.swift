@@ -11,33 +11,8 @@ extension SQLiteStore {
             guard !new.isToManyFault else { continue }
             if let old, old[slot] == new { continue }
             switch r.storage {
-            case .joinTable(let join) where join.isOwner:
-                let before: [ObjectRef]
-                if let old, !old[slot].isToManyFault {
-                    before = old[slot].objectRefs
-                } else if old == nil {
-                    before = []
-                } else {
-                    before = try loadRelationship(r, owners: [pk], db)[pk] ?? []
-                }
-                let members = try new.objectRefs.map { try keys.primaryKey($0, layout: layout, slot: slot) }
-                let previous = Set(try before.map { try keys.primaryKey($0, layout: layout, slot: slot) })
-                if join.orderColumn != nil {
-                    // The order changed or members did: write the list again.
-                    try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ?", [.int(pk)])
-                    for (i, member) in members.enumerated() {
-                        try db.run("INSERT INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn), \(join.orderColumn!)) VALUES (?, ?, ?)",
-                                   [.int(pk), .int(member), .int(Int64(i + 1))])
-                    }
-                    continue
-                }
-                let now = Set(members)
-                for gone in previous.subtracting(now).sorted() {
-                    try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) = ?", [.int(pk), .int(gone)])
-                }
-                for added in members where !previous.contains(added) {
-                    try db.run("INSERT OR IGNORE INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)", [.int(pk), .int(added)])
-                }
+            case .joinTable(let join) where join.isOwner || join.orderColumn != nil:
+                try writeJoinRows(join, r, layout: layout, slot: slot, pk: pk, new: new, old: old, keys: keys, db)
             case .inverseForeignKey(_, let order?):
                 // The members' foreign keys are written by their own rows; their positions here.
                 let table = tables[r.destination.layout.rootEntityID]!
@@ -48,6 +23,40 @@ extension SQLiteStore {
             default:
                 continue
             }
+        }
+    }
+
+    /// One side's rows of a join table: the owner removes the pairs it no longer has and adds the new
+    /// ones; an ordered side (owner or not) writes its members' positions into its order column, adding
+    /// a pair the owner has not written yet (the other side's order column is left as it is).
+    private func writeJoinRows(_ join: JoinTable, _ r: RelationshipLayout, layout: EntityLayout, slot: Int, pk: Int64,
+                               new: Value, old: [Value]?, keys: KeyResolver, _ db: SQLiteConnection) throws {
+        let members = try new.objectRefs.map { try keys.primaryKey($0, layout: layout, slot: slot) }
+        if join.isOwner {
+            let before: [ObjectRef]
+            if let old, !old[slot].isToManyFault {
+                before = old[slot].objectRefs
+            } else if old == nil {
+                before = []
+            } else {
+                before = try loadRelationship(r, owners: [pk], db)[pk] ?? []
+            }
+            let previous = Set(try before.map { try keys.primaryKey($0, layout: layout, slot: slot) })
+            for gone in previous.subtracting(members).sorted() {
+                try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) = ?", [.int(pk), .int(gone)])
+            }
+            if join.orderColumn == nil {
+                for added in members where !previous.contains(added) {
+                    try db.run("INSERT OR IGNORE INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)", [.int(pk), .int(added)])
+                }
+                return
+            }
+        }
+        guard let order = join.orderColumn else { return }
+        let sql = "INSERT INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn), \(order)) VALUES (?, ?, ?) "
+            + "ON CONFLICT (\(join.isOwner ? join.sourceColumn : join.destinationColumn), \(join.isOwner ? join.destinationColumn : join.sourceColumn)) DO UPDATE SET \(order) = excluded.\(order)"
+        for (i, member) in members.enumerated() {
+            try db.run(sql, [.int(pk), .int(member), .int(Int64(i + 1))])
         }
     }
 

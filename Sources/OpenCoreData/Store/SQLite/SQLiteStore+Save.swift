@@ -151,7 +151,6 @@ extension SQLiteStore {
             }
         }
         try applyDerived(&outcome, db)
-        try db.run("UPDATE Z_OCDGENERATION SET Z_VALUE = Z_VALUE + 1", [])
         return outcome
     }
 

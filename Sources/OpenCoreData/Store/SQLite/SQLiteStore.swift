@@ -25,8 +25,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 
     /// True when the store was added with `NSReadOnlyPersistentStoreOption`: saves throw before writing.
     let isReadOnly: Bool
-    /// False for a read-only store whose file has no `Z_OCDGENERATION` table (its generation reads as 0).
-    private let hasGenerationTable: Bool
+    /// The store's metadata as it opened (see ``StoreMetadata``).
+    let metadata: [String: Any]
     /// The store file's path (`:memory:` for an in-memory store).
     let path: String
     /// Whether lists of keys are bound as one JSON array (`json_each`), which SQLite has unless built
@@ -90,7 +90,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         connection = opened.writer
         readers = opened.readers.map { ($0, NSLock()) }
         identifier = opened.identifier
-        hasGenerationTable = opened.hasGenerationTable
+        metadata = opened.metadata
         usesJSONKeyLists = connection.hasJSON
         oneOwnerMembersSQL = Self.oneOwnerMembersSQL(model, self)
         rowShapes = RowShape.all(model, tables)
@@ -253,12 +253,20 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return values
     }
 
-    /// The store's save generation (`Z_OCDGENERATION`): advanced by every save transaction, so a value
-    /// recorded with derived data (the controller's cache) tells whether the store changed since.
-    func generation() throws -> Int64 {
-        var value: Int64 = 0
-        guard hasGenerationTable else { return value }
-        try wrap { try read { db in try db.query("SELECT Z_VALUE FROM Z_OCDGENERATION") { value = $0.int64(0) } } }
+    /// A value that changes whenever a save changes the store, from Core Data's own bookkeeping (the
+    /// controller's cache records it): the sum of the hierarchies' `Z_MAX` (an insert takes a new key),
+    /// and per entity table its row count (a delete) and the sum of a hash of each row's `Z_PK` and
+    /// `Z_OPT` (an update raises `Z_OPT`, as Core Data's saves do). Read in one statement, so in one
+    /// snapshot. It sees saves made by Core Data on another platform too.
+    func generation() throws -> String {
+        let rowHash = "((Z_PK % 4294967291) * 1000003 + Z_OPT) % 4294967291 * 1640531527 % 4294967291"
+        let parts = ["(SELECT ifnull(sum(Z_MAX), 0) FROM Z_PRIMARYKEY)"] + tables.values.sorted(by: { $0.name < $1.name }).map {
+            "(SELECT count(*) || '/' || ifnull(sum(\(rowHash)), 0) FROM \($0.name))"
+        }
+        var value = ""
+        try wrap { try read { db in try db.query("SELECT " + parts.joined(separator: " || ':' || ")) { row in
+            if case .string(let s) = row.value(0, as: .stringAttributeType) { value = s }
+        } } }
         return value
     }
 
