@@ -113,11 +113,16 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     }
 
     /// Mirrors `metadata`: the store's metadata (`NSStoreTypeKey`, `NSStoreUUIDKey`, …). A custom store
-    /// sets it in ``loadMetadata()``. Setting it on a SQLite store keeps the dictionary for this process
-    /// only: Core Data's metadata table is issue #33's.
+    /// sets it in ``loadMetadata()``. Set on a SQLite store, the dictionary is written by the store's next
+    /// save, as Core Data writes it ("Setting the metadata for a store does not change the information on
+    /// disk until the store is actually saved"); Core Data's own keys (the model's hashes, …) are kept
+    /// where the dictionary lacks them, and the store keeps its UUID (docs/StoreFormat.md).
     open var metadata: [String: Any]! {
         get { storedMetadata }
-        set { storedMetadata = newValue }
+        set {
+            storedMetadata = newValue
+            if let sqlite = attachedBackend as? SQLiteStore { sqlite.pendingMetadata.withLock { $0 = newValue ?? [:] } }
+        }
     }
 
     /// Mirrors `loadMetadata()`: a custom store reads its metadata here (and must set ``metadata``, with
@@ -137,11 +142,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try SQLiteStore.readMetadata(at: url)
     }
 
-    /// Mirrors `setMetadata(_:forPersistentStoreAt:)`. The base class throws: a SQLite store's metadata is
-    /// written when a store is added or saved (issue #33 brings Core Data's metadata table); custom store
-    /// classes override it.
+    /// Mirrors `setMetadata(_:forPersistentStoreAt:)`: the base class writes a SQLite store file's
+    /// metadata in one transaction (Core Data's own keys kept where the dictionary lacks them; a file that
+    /// is not a Core Data store is refused, untouched); custom store classes override it.
     open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
-        throw CoreDataError(NSPersistentStoreOperationError, "\(self) cannot write metadata into the file at \(url.path) without adding the store")
+        try StoreMetadata.write(metadata ?? [:], toStoreAt: url)
     }
 
     /// Mirrors `migrationManagerClass()`: the class that migrates stores of this type. Migration is issue

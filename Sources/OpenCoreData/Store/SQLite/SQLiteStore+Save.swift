@@ -25,16 +25,21 @@ extension SQLiteStore {
         if isReadOnly { throw readOnlyError("save") }
         var outcome = StoreSaveOutcome()
         let files = SaveFiles()
+        let newMetadata = pendingMetadata.withLock { pending in defer { pending = nil }; return pending }
         do {
             try wrap {
                 try write { db in
                     saveFiles = files
                     defer { saveFiles = nil }
-                    try db.transaction { outcome = try apply(changes, resolve: resolve, db) }
+                    try db.transaction {
+                        outcome = try apply(changes, resolve: resolve, db)
+                        if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }
+                    }
                 }
             }
         } catch {
             externalStorage?.remove(files.written)  // nothing names them: the transaction rolled back
+            if let newMetadata { pendingMetadata.withLock { pending in if pending == nil { pending = newMetadata } } }
             throw error
         }
         externalStorage?.remove(files.obsolete)  // replaced or deleted values, now that the commit is done

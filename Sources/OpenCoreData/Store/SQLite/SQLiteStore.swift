@@ -27,6 +27,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     let isReadOnly: Bool
     /// The store's metadata as it opened (see ``StoreMetadata``).
     let metadata: [String: Any]
+    /// Metadata an app set on the store (`NSPersistentStore.metadata`, the coordinator's
+    /// `setMetadata(_:for:)`), written by the next save's transaction, as Core Data writes it.
+    let pendingMetadata = LockedValue<[String: Any]?>(nil)
     /// The store file's path (`:memory:` for an in-memory store).
     let path: String
     /// Whether lists of keys are bound as one JSON array (`json_each`), which SQLite has unless built
