@@ -57,7 +57,7 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Makes the destination's support folder a copy of the source's (none if the source has none).
-    private static func copySupportFolder(from source: URL, to destination: URL) throws {
+    static func copySupportFolder(from source: URL, to destination: URL) throws {
         let manager = FileManager.default
         let (from, to) = (supportFolder(of: source), supportFolder(of: destination))
         do {
