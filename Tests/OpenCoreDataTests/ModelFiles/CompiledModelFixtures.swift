@@ -51,12 +51,15 @@ enum CompiledModelFixtures {
     /// delete rule, minimum and maximum; uniqueness constraints; templates and configurations. Not the
     /// entities' class names: they do not enter the version hashes, and the builds that wrote the fixture
     /// stores named other classes than the committed model files do (`NSManagedObject`, `MoodyModel.Mood`).
-    static func summary(_ model: NSManagedObjectModel) -> [String] {
+    static func summary(_ model: NSManagedObjectModel, full: Bool = false) -> [String] {
         var lines: [String] = []
         for entity in model.entities.sorted(by: { ($0.name ?? "") < ($1.name ?? "") }) {
+            if full {
+                lines.append("  entity details class=\(entity.managedObjectClassName ?? "-") rename=\(entity.renamingIdentifier ?? "-") hashmod=\(entity.versionHashModifier ?? "-") info=\(ModelDump.info(entity.userInfo)) compound=\(entity.compoundIndexes.map { $0.map { "\($0)" } }) indexes=\(entity.indexes.map { index in "\(index.name):" + index.elements.map { "\($0.propertyName ?? "?")/\($0.collationType.rawValue)/\($0.isAscending)" }.joined(separator: ",") })")
+            }
             lines.append("entity \(entity.name ?? "?") super=\(entity.superentity?.name ?? "-") abstract=\(entity.isAbstract) subentities=\(entity.subentities.compactMap(\.name).sorted()) unique=\(entity.uniquenessConstraints.map { $0.map { "\($0)" } })")
             for property in entity.properties.sorted(by: { $0.name < $1.name }) {
-                lines.append("  " + describe(property))
+                lines.append("  " + describe(property) + (full ? details(property) : ""))
             }
         }
         for name in model.fetchRequestTemplatesByName.keys.sorted() {
@@ -68,13 +71,24 @@ enum CompiledModelFixtures {
         return lines
     }
 
+    /// What a compiled model keeps beyond the summary: renaming, version hash modifiers, user info, index
+    /// and storage flags.
+    static func details(_ property: NSPropertyDescription) -> String {
+        var line = " rename=\(property.renamingIdentifier ?? "-") hashmod=\(property.versionHashModifier ?? "-") info=\(ModelDump.info(property.userInfo)) indexed=\(property.isIndexed) spotlight=\(property.isIndexedBySpotlight)"
+        if let a = property as? NSAttributeDescription { line += " cloud=\(a.allowsCloudEncryption)" }
+        if let c = property as? NSCompositeAttributeDescription { line += " elements=[" + c.elements.map { describe($0) + details($0) }.joined(separator: "; ") + "]" }
+        return line
+    }
+
     static func describe(_ property: NSPropertyDescription) -> String {
         let common = "\(property.name) optional=\(property.isOptional)"
         switch property {
         case let r as NSRelationshipDescription:
             return common + " transient=\(r.isTransient) → \(r.destinationEntity?.name ?? "?") inverse=\(r.inverseRelationship?.name ?? "-") toMany=\(r.isToMany) ordered=\(r.isOrdered) rule=\(r.deleteRule.rawValue) min=\(r.minCount) max=\(r.maxCount)"
         case let a as NSAttributeDescription:
-            let value = a.defaultValue.map { "\($0)" } ?? "-"
+            // A Boolean default is an NSNumber in a compiled model, a Bool or an NSNumber in a model built in code.
+            let value = a.attributeType == .booleanAttributeType ? (a.defaultValue as? NSNumber).map { "\($0.boolValue)" } ?? "-"
+                : a.defaultValue.map { "\($0)" } ?? "-"
             var line = common + " transient=\(a.isTransient) type=\(a.attributeType.rawValue) default=\(value) class=\(a.attributeValueClassName ?? "-")"
             line += " external=\(a.allowsExternalBinaryDataStorage) preserve=\(a.preservesValueInHistoryOnDeletion) transformer=\(a.valueTransformerName ?? "-")"
             line += " validation=\(a.validationPredicates.map(\.predicateFormat)) warnings=\(a.validationWarnings.map { "\($0)" })"

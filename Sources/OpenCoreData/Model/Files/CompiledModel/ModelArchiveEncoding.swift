@@ -1,26 +1,23 @@
 import Foundation
 import OpenCoreDataPredicates
 
-/// Writing a model as Core Data archives it (`encode(with:)` of the model classes, and
-/// `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)` for a model): the values in the
-/// Foundation classes Apple's archive holds, and the class table rewritten to Apple's names, because
-/// swift-corelibs-foundation's archiver names classes by their Swift names (`OpenCoreData.NSEntityDescription`)
-/// and never applies `setClassName(_:for:)` (docs/Predicates.md).
+/// The values the model classes' `encode(with:)` write, in the forms Apple's archives hold (for
+/// ``ModelArchiveEncoder`` and for Foundation's archiver alike).
 enum ModelArchiveEncoding {
-    /// A dictionary of `pairs`, keys as `NSString`s.
-    static func dictionary(_ pairs: [(String, Any)]) -> NSDictionary {
-        NSDictionary(objects: pairs.map { $0.1 }, forKeys: pairs.map { NSString(string: $0.0) })
+    /// A dictionary of `pairs` (the first of equal keys kept).
+    static func dictionary(_ pairs: [(String, Any)]) -> [String: Any] {
+        Dictionary(pairs, uniquingKeysWith: { first, _ in first })
     }
 
     /// `userInfo` as a property list dictionary, `nil` when a key is not a string or a value not a
     /// property list value.
-    static func plistDictionary(_ userInfo: [AnyHashable: Any]) -> NSDictionary? {
+    static func plistDictionary(_ userInfo: [AnyHashable: Any]) -> [String: Any]? {
         var pairs: [(String, Any)] = []
         for (key, value) in userInfo {
             guard let key = key.base as? String, let value = plistValue(value) else { return nil }
             pairs.append((key, value))
         }
-        return dictionary(pairs.sorted { $0.0 < $1.0 })
+        return dictionary(pairs)
     }
 
     private static func plistValue(_ value: Any) -> Any? {
@@ -59,46 +56,12 @@ enum ModelArchiveEncoding {
             return item as? NSPropertyDescription
         } as NSArray
     }
-
-    /// Apple's name and `$classes` for each model class as Foundation's archiver names it here.
-    static let appleClasses: [String: (name: String, chain: [String])] = {
-        let property = ["NSPropertyDescription", "NSObject"], attribute = ["NSAttributeDescription"] + property
-        let classes: [(AnyClass, String, [String])] = [
-            (NSManagedObjectModel.self, "NSManagedObjectModel", ["NSObject"]),
-            (NSEntityDescription.self, "NSEntityDescription", ["NSObject"]),
-            (NSAttributeDescription.self, "NSAttributeDescription", property),
-            (NSDerivedAttributeDescription.self, "NSDerivedAttributeDescription", attribute),
-            (NSCompositeAttributeDescription.self, "NSCompositeAttributeDescription", attribute),
-            (NSRelationshipDescription.self, "NSRelationshipDescription", property),
-            (NSFetchedPropertyDescription.self, "NSFetchedPropertyDescription", property),
-            (NSExpressionDescription.self, "NSExpressionDescription", property),
-            (FetchRequestArchiveName.self, "NSFetchRequest", ["NSPersistentStoreRequest", "NSObject"]),
-            (NSFetchIndexDescription.self, "NSFetchIndexDescription", ["NSObject"]),
-            (NSFetchIndexElementDescription.self, "NSFetchIndexElementDescription", ["NSObject"]),
-            (DecimalArchive.self, "NSDecimalNumber", ["NSNumber", "NSValue", "NSObject"]),
-        ]
-        return Dictionary(uniqueKeysWithValues: classes.map { (NSStringFromClass($0.0), ($0.1, [$0.1] + $0.2)) })
-    }()
-
-    /// `data`, a keyed archive, with Apple's class names for the model's classes and for the predicates in
-    /// it (``AppleClassTable``).
-    static func applesClassNames(_ data: Data) throws -> Data {
-        guard case .dictionary(var top) = try PropertyListTree(data), case .array(var objects)? = top["$objects"] else {
-            throw CocoaError(.coderInvalidValue)
-        }
-        for (index, entry) in objects.enumerated() {
-            guard case .string(let name)? = entry["$classname"], let apple = appleClasses[name] else { continue }
-            objects[index] = .dictionary(["$classname": .string(apple.name), "$classes": .array(apple.chain.map { .string($0) })])
-        }
-        top["$objects"] = .array(objects)
-        return try AppleClassTable.applesClassNames(PropertyListTree.dictionary(top).binaryData())
-    }
 }
 
 /// An `NSDecimalNumber` as Apple's Foundation archives it (`NS.exponent`, `NS.length`, `NS.negative`,
 /// `NS.compact`, `NS.mantissa` little-endian, `NS.mantissa.bo`): Foundation's archiver on Linux cannot
 /// archive `NSDecimalNumber` (docs/Predicates.md), so a decimal default value is written through this
-/// class, renamed `NSDecimalNumber` in the archive.
+/// class, which ``ModelArchiveEncoder`` names `NSDecimalNumber`.
 final class DecimalArchive: NSObject, NSSecureCoding {
     static var supportsSecureCoding: Bool { true }
     let value: Decimal
@@ -109,14 +72,16 @@ final class DecimalArchive: NSObject, NSSecureCoding {
 
     func encode(with coder: NSCoder) {
         let words = Self.words(ofDigits: "\(value.significand.magnitude)")
-        var bytes = Data()
+        var bytes: [UInt8] = []
         for word in words + [UInt16](repeating: 0, count: 8 - words.count) { bytes += [UInt8(word & 0xFF), UInt8(word >> 8)] }
         coder.encode(Int32(value.exponent), forKey: "NS.exponent")
         coder.encode(Int32(words.count), forKey: "NS.length")
         coder.encode(value.sign == .minus && !value.isZero, forKey: "NS.negative")
         coder.encode(true, forKey: "NS.compact")
         coder.encode(1, forKey: "NS.mantissa.bo")
-        coder.encode(bytes as NSData, forKey: "NS.mantissa")
+        bytes.withUnsafeBytes { raw in
+            coder.encodeBytes(raw.bindMemory(to: UInt8.self).baseAddress, length: raw.count, forKey: "NS.mantissa")
+        }
     }
 
     /// The 16-bit words of a whole number written in decimal digits, least significant first (at most eight:

@@ -64,15 +64,15 @@ extension NSEntityDescription: NSSecureCoding {
         if isAbstract { coder.encode(true, forKey: "NSIsAbstract") }
         coder.encode(NSString(string: renamingIdentifier ?? name ?? ""), forKey: "NSRenamingIdentifier")
         coder.encode(versionHashModifier.map { NSString(string: $0) }, forKey: "NSVersionHashModifier")
-        coder.encode(ModelArchiveEncoding.plistDictionary(userInfo ?? [:]) ?? NSDictionary(), forKey: "NSUserInfo")
+        coder.encode(ModelArchiveEncoding.plistDictionary(userInfo ?? [:]) ?? [:], forKey: "NSUserInfo")
         if let model = managedObjectModel { coder.encodeConditionalObject(model, forKey: "NSManagedObjectModel") }
         coder.encodeConditionalObject(superentity, forKey: "NSSuperentity")
         coder.encode(ModelArchiveEncoding.dictionary(subentities.map { ($0.name ?? "", $0) }), forKey: "NSSubentities")
         // Its own properties: Core Data's compiler also writes copies of the inherited ones, which a reader drops.
         coder.encode(ModelArchiveEncoding.dictionary(properties.filter { $0.entity === self }.map { ($0.name, $0) }), forKey: "NSProperties")
-        let names = { (lists: [[Any]]) in lists.map { list in list.map { NSString(string: ($0 as? NSPropertyDescription)?.name ?? "\($0)") } as NSArray } as NSArray }
+        let names = { (lists: [[Any]]) -> [Any] in lists.map { list in list.map { ($0 as? NSPropertyDescription)?.name ?? "\($0)" } } }
         if !uniquenessConstraints.isEmpty { coder.encode(names(uniquenessConstraints), forKey: "NSUniqueTuples") }
         if !compoundIndexes.isEmpty { coder.encode(names(compoundIndexes), forKey: "NSCompoundIndexes") }
-        if !indexes.isEmpty { coder.encode(indexes as NSArray, forKey: "NSFetchIndexDescriptions") }
+        if !indexes.isEmpty { coder.encode(indexes as [Any], forKey: "NSFetchIndexDescriptions") }
     }
 }

@@ -35,8 +35,10 @@ extension NSKeyedArchiver {
     /// Mirrors `archivedData(withRootObject:requiringSecureCoding:)` for a model: the archive a `.mom` file
     /// holds, naming Apple's classes (`NSManagedObjectModel`, `NSEntityDescription`,
     /// `NSAttributeDescription`, …, and Apple's predicate classes), so that Core Data reads it.
+    /// Written by this library's archiver for compiled models (``ModelArchiveEncoder``); every class adopts
+    /// `NSSecureCoding`, so `requiringSecureCoding` changes nothing.
     public static func archivedData(withRootObject model: NSManagedObjectModel, requiringSecureCoding: Bool) throws -> Data {
-        try ModelArchiveEncoding.applesClassNames(archivedData(withRootObject: model as Any, requiringSecureCoding: requiringSecureCoding))
+        try ModelArchiveEncoder.archive(model)
     }
 }
 

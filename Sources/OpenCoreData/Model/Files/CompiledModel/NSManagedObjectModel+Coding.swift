@@ -44,12 +44,10 @@ extension NSManagedObjectModel: NSSecureCoding {
     func encodeModel(with coder: NSCoder) {
         coder.encode(ModelArchiveEncoding.dictionary(entities.map { ($0.name ?? "", $0) }), forKey: "NSEntities")
         if !namedConfigurations.isEmpty {
-            coder.encode(ModelArchiveEncoding.dictionary(namedConfigurations.map { ($0.name, NSSet(array: $0.entities)) }), forKey: "NSConfigurations")
+            coder.encode(ModelArchiveEncoding.dictionary(namedConfigurations.map { ($0.name, Set($0.entities.map { AnyHashable($0) })) }), forKey: "NSConfigurations")
         }
-        if !fetchRequestTemplates.isEmpty {
-            coder.encode(ModelArchiveEncoding.dictionary(fetchRequestTemplates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-                         forKey: "NSFetchRequestTemplates")
-        }
-        coder.encode(NSSet(array: versionIdentifiers.map { $0.base }), forKey: "NSVersionIdentifiers")
+        coder.encode(fetchRequestTemplates.isEmpty ? nil : ModelArchiveEncoding.dictionary(fetchRequestTemplates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+                     forKey: "NSFetchRequestTemplates")
+        coder.encode(versionIdentifiers, forKey: "NSVersionIdentifiers")
     }
 }
