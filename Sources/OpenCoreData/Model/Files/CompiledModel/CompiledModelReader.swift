@@ -50,7 +50,7 @@ enum CompiledModelReader {
     static func decode(_ data: Data, into model: NSManagedObjectModel) throws(ModelArchiveError) {
         let decoder = try ModelArchiveDecoder(archive: data)
         guard let name = decoder.className(at: decoder.rootIndex), ModelArchiveClasses.modelClasses[name] == NSManagedObjectModel.self else {
-            throw ModelArchiveError(reason: "the archive holds \(decoder.className(at: decoder.rootIndex) ?? "a value"), not a NSManagedObjectModel")
+            throw ModelArchiveError(reason: "the archive holds \(decoder.describeObject(at: decoder.rootIndex)), not an object of class NSManagedObjectModel")
         }
         try decoder.decodeRoot(into: model) { model.decodeModel(from: decoder) }
     }

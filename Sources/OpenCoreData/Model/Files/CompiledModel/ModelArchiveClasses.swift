@@ -101,7 +101,7 @@ enum ModelArchiveClasses {
 
     /// `object` if its class is one of `allowed` (or a subclass of one); `nil` with a failure otherwise.
     static func check(_ object: Any, allowed: [AnyClass], in decoder: ModelArchiveDecoder) -> Any? {
-        let cls = foundationClass(of: object)
+        let cls: AnyClass = foundationClass(of: object)
         guard isAllowed(cls, allowed) else { return refuse(String(describing: cls), allowed, decoder) }
         return object
     }

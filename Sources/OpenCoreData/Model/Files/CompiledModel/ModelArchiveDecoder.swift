@@ -21,8 +21,9 @@ import OpenCoreDataPredicates
 ///   `init?(coder:)` through `failWithError(_:)`) stops decoding with a message naming where it happened
 ///   ("entity Book, attribute title: …").
 final class ModelArchiveDecoder: NSCoder {
-    /// How deep objects may nest (a model nests model → entity → property → fetch request → …).
-    static let maximumDepth = 64
+    /// How deep objects may nest, collections included (a model nests model → entities → entity →
+    /// properties → property → fetch request → entity → …).
+    static let maximumDepth = 256
 
     let objects: [PropertyListTree]
     let rootIndex: Int
@@ -30,6 +31,7 @@ final class ModelArchiveDecoder: NSCoder {
     private var registered: [Int: AnyObject] = [:]
     private var unfinished: Set<Int> = []
     private var frames: [(index: Int, object: [String: PropertyListTree])] = []
+    private var depth = 0
     private(set) var failure: (context: String, reason: String)?
 
     /// Reads the keyed archive `data`; throws ``ModelArchiveError`` when it is not one.
@@ -60,6 +62,17 @@ final class ModelArchiveDecoder: NSCoder {
         super.init()
     }
 
+    /// What the object at `index` is, for an error: its class name, or the kind of value.
+    func describeObject(at index: Int) -> String {
+        if let name = className(at: index) { return name }
+        switch objects[index] {
+        case .string: return "a string"
+        case .integer, .real, .bool: return "a number"
+        case .data: return "data"
+        default: return "a value"
+        }
+    }
+
     /// The class name the archive gives the object at `index`, if it is an object with a class.
     func className(at index: Int) -> String? {
         guard index > 0, index < objects.count, case .uid(let c)? = objects[index]["$class"], c > 0, c < objects.count,
@@ -86,7 +99,7 @@ final class ModelArchiveDecoder: NSCoder {
         let object = reference(rootIndex, allowed: [ModelArchiveClasses.anyClass])
         try check(object != nil)
         guard let typed = object as? T else {
-            throw ModelArchiveError(reason: "the archive holds \(className(at: rootIndex) ?? "a value"), not \(T.self)")
+            throw ModelArchiveError(reason: "the archive holds \(describeObject(at: rootIndex)), not an object of class \(T.self)")
         }
         return typed
     }
@@ -152,9 +165,10 @@ final class ModelArchiveDecoder: NSCoder {
             }
             return ModelArchiveClasses.check(object, allowed: allowed, in: self)
         }
-        guard frames.count < Self.maximumDepth else { record("objects nest more than \(Self.maximumDepth) levels deep"); return nil }
+        guard depth < Self.maximumDepth else { record("objects nest more than \(Self.maximumDepth) levels deep"); return nil }
+        depth += 1
         unfinished.insert(index)
-        defer { unfinished.remove(index); registered[index] = nil }
+        defer { unfinished.remove(index); registered[index] = nil; depth -= 1 }
         guard let object = ModelArchiveClasses.decode(index, allowed: allowed, in: self) else {
             if failure == nil { record("object \(index) (\(className(at: index) ?? "a value")) could not be decoded") }
             return nil
