@@ -56,7 +56,7 @@ open class NSFetchIndexDescription: NSObject, NSSecureCoding, @unchecked Sendabl
         }
         self.name = name
         elements = ArchiveKeys.array(coder, "NSIndexElements", of: [NSFetchIndexElementDescription.self], as: NSFetchIndexElementDescription.self) ?? []
-        partialIndexPredicate = coder.decodeObject(of: [NSPredicate.self], forKey: "NSPartialIndexPredicate") as? NSPredicate
+        partialIndexPredicate = ArchiveKeys.object(coder, "NSPartialIndexPredicate", [NSPredicate.self]) as? NSPredicate
         partialIndexPredicate?.allowEvaluation()
         for e in elements { e.indexDescription = self }
         guard coder.error == nil else { return nil }
@@ -115,7 +115,7 @@ open class NSFetchIndexElementDescription: NSObject, NSSecureCoding, @unchecked 
         super.init()
         ModelArchiveDecoder.noteDecoding(self, by: coder)
         _propertyName = ArchiveKeys.string(coder, "NSPropertyName")
-        property = coder.decodeObject(of: [NSExpressionDescription.self], forKey: "NSIndexedProperty") as? NSExpressionDescription
+        property = ArchiveKeys.object(coder, "NSIndexedProperty", [NSExpressionDescription.self]) as? NSExpressionDescription
         let type = coder.decodeInt64(forKey: "NSFetchIndexElementType")
         guard type >= 0, let collation = NSFetchIndexElementType(rawValue: UInt(type)) else {
             ModelArchiveDecoder.failed(coder, "unknown fetch index element type \(type)")

@@ -7,6 +7,13 @@ enum ArchiveKeys {
     /// The classes a property list value (`userInfo`) may be made of.
     static let plistClasses: [AnyClass] = [NSDictionary.self, NSArray.self, NSString.self, NSNumber.self, NSData.self, NSDate.self]
 
+    /// The object under `key`, of one of `classes`; `nil` when the key is absent (Foundation's unarchiver
+    /// records an error for a missing key, so it is not asked).
+    static func object(_ coder: NSCoder, _ key: String, _ classes: [AnyClass]) -> Any? {
+        guard coder.containsValue(forKey: key) else { return nil }
+        return coder.decodeObject(of: classes, forKey: key)
+    }
+
     /// A string, or `nil` when the key is absent; a failure when it holds something else.
     static func string(_ coder: NSCoder, _ key: String) -> String? {
         guard coder.containsValue(forKey: key) else { return nil }

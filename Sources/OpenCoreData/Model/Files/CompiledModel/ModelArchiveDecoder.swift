@@ -121,8 +121,11 @@ final class ModelArchiveDecoder: NSCoder {
 
     /// Records a failure on `coder` (the first one wins) and returns `false`, for the `init?(coder:)` of the
     /// model classes.
+    /// Another coder whose policy is to raise is not told (Foundation on Linux would trap): the `nil` from
+    /// `init?(coder:)` is its error then.
     @discardableResult
     static func failed(_ coder: NSCoder, _ reason: String) -> Bool {
+        guard coder is ModelArchiveDecoder || coder.decodingFailurePolicy == .setErrorAndReturn else { return false }
         coder.failWithError(NSError(domain: NSCocoaErrorDomain, code: CocoaError.coderReadCorrupt.rawValue,
                                     userInfo: [NSDebugDescriptionErrorKey: reason]))
         return false

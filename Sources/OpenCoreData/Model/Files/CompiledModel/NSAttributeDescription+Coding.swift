@@ -29,7 +29,7 @@ extension NSAttributeDescription {
         valueTransformerName = transformer == "NSSecureUnarchiveFromDataTransformerName" ? "NSSecureUnarchiveFromData" : transformer
         if let className = ArchiveKeys.string(coder, "NSAttributeValueClassName") { attributeValueClassName = className }
         let classes = type == .transformableAttributeType ? [ModelArchiveClasses.anyClass] : Self.defaultValueClasses
-        defaultValue = Self.normalized(coder.decodeObject(of: classes, forKey: "NSDefaultValue"), for: type)
+        defaultValue = Self.normalized(ArchiveKeys.object(coder, "NSDefaultValue", classes), for: type)
         let flags = coder.decodeInt64(forKey: "NSFlagsKey")
         allowsExternalBinaryDataStorage = flags & Flags.externalStorage != 0
         preservesValueInHistoryOnDeletion = flags & Flags.preservedInHistory != 0
@@ -81,9 +81,9 @@ extension NSAttributeDescription {
 extension NSDerivedAttributeDescription {
     /// What `init?(coder:)` reads besides the attribute's keys: `NSDerivationExpression`, `NSFilteringPredicate`.
     func decodeDerivedAttribute(from coder: NSCoder) -> Bool {
-        derivationExpression = coder.decodeObject(of: [NSExpression.self], forKey: "NSDerivationExpression") as? NSExpression
+        derivationExpression = ArchiveKeys.object(coder, "NSDerivationExpression", [NSExpression.self]) as? NSExpression
         derivationExpression?.allowEvaluation()
-        filteringPredicate = coder.decodeObject(of: [NSPredicate.self], forKey: "NSFilteringPredicate") as? NSPredicate
+        filteringPredicate = ArchiveKeys.object(coder, "NSFilteringPredicate", [NSPredicate.self]) as? NSPredicate
         return coder.error == nil
     }
 }

@@ -35,11 +35,11 @@ extension NSFetchRequest: NSSecureCoding {
         }
         // Only this library's unarchiver follows the entity: Foundation's could meet this request again
         // through the entity's fetched properties, and recurse until the stack overflows.
-        if coder is ModelArchiveDecoder, let entity = coder.decodeObject(of: [NSEntityDescription.self], forKey: "NSEntity") as? NSEntityDescription {
+        if coder is ModelArchiveDecoder, let entity = ArchiveKeys.object(coder, "NSEntity", [NSEntityDescription.self]) as? NSEntityDescription {
             self.entity = entity
         }
-        predicate = coder.decodeObject(of: [NSPredicate.self], forKey: "NSPredicate") as? NSPredicate
-        havingPredicate = coder.decodeObject(of: [NSPredicate.self], forKey: "NSHavingPredicate") as? NSPredicate
+        predicate = ArchiveKeys.object(coder, "NSPredicate", [NSPredicate.self]) as? NSPredicate
+        havingPredicate = ArchiveKeys.object(coder, "NSHavingPredicate", [NSPredicate.self]) as? NSPredicate
         sortDescriptors = ArchiveKeys.array(coder, "NSSortDescriptors", of: [NSSortDescriptor.self], as: NSSortDescriptor.self)
         predicate?.allowEvaluation()
         havingPredicate?.allowEvaluation()

@@ -18,7 +18,7 @@ extension NSManagedObjectModel: NSSecureCoding {
         let entities = byName.values.sorted { ($0.name ?? "") < ($1.name ?? "") }
         let templates = ArchiveKeys.dictionary(coder, "NSFetchRequestTemplates", of: [NSFetchRequest<NSFetchRequestResult>.self],
                                                as: NSFetchRequest<NSFetchRequestResult>.self) ?? [:]
-        let identifiers = coder.decodeObject(of: [NSSet.self, NSString.self, NSNumber.self], forKey: "NSVersionIdentifiers")
+        let identifiers = ArchiveKeys.object(coder, "NSVersionIdentifiers", [NSSet.self, NSString.self, NSNumber.self])
         let configurations = ArchiveKeys.dictionary(coder, "NSConfigurations", of: [NSSet.self, NSEntityDescription.self], as: Set<AnyHashable>.self) ?? [:]
         guard coder.error == nil else { return false }
         if let problem = ModelArchiveWiring.problem(entities: entities, in: byName) {

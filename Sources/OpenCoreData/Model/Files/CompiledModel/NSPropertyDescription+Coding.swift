@@ -142,7 +142,7 @@ extension NSFetchedPropertyDescription {
     /// What `init?(coder:)` reads for a fetched property: `NSFetchRequest`, whose entity
     /// `_NSFetchRequestEntityName` also names.
     func decodeFetchedProperty(from coder: NSCoder) -> Bool {
-        fetchRequest = coder.decodeObject(of: [NSFetchRequest<NSFetchRequestResult>.self], forKey: "NSFetchRequest") as? NSFetchRequest<NSFetchRequestResult>
+        fetchRequest = ArchiveKeys.object(coder, "NSFetchRequest", [NSFetchRequest<NSFetchRequestResult>.self]) as? NSFetchRequest<NSFetchRequestResult>
         if let request = fetchRequest, request.entityName == nil {
             request.entityName = ArchiveKeys.string(coder, "_NSFetchRequestEntityName")
         }
@@ -159,7 +159,7 @@ extension NSExpressionDescription {
     /// What `init?(coder:)` reads for an expression description: `NSExpression` and its result type
     /// (`NSExpressionType`).
     func decodeExpressionDescription(from coder: NSCoder) -> Bool {
-        expression = coder.decodeObject(of: [NSExpression.self], forKey: "NSExpression") as? NSExpression
+        expression = ArchiveKeys.object(coder, "NSExpression", [NSExpression.self]) as? NSExpression
         expression?.allowEvaluation()
         let type = coder.decodeInt64(forKey: "NSExpressionType")
         guard type >= 0, let resultType = NSAttributeType(rawValue: UInt(type)) else {
