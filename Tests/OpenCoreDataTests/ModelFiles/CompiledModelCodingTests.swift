@@ -122,10 +122,12 @@ struct CompiledModelCodingTests {
         let attribute = NSAttributeDescription(name: "price", type: .doubleAttributeType, optional: false, defaultValue: 2.5)
         attribute.versionHashModifier = "v2"
         attribute.allowsExternalBinaryDataStorage = true
-        let data = try NSKeyedArchiver.archivedData(withRootObject: attribute as Any, requiringSecureCoding: false)
+        #expect(NSAttributeDescription.supportsSecureCoding && NSEntityDescription.supportsSecureCoding && NSManagedObjectModel.supportsSecureCoding)
+        #expect(NSFetchRequest<NSFetchRequestResult>.supportsSecureCoding)
+        let data = try NSKeyedArchiver.archivedData(withRootObject: attribute as Any, requiringSecureCoding: true)
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-        unarchiver.requiresSecureCoding = false
-        let back = try #require(unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? NSAttributeDescription)
+        unarchiver.requiresSecureCoding = true
+        let back = try #require(unarchiver.decodeObject(of: [NSAttributeDescription.self], forKey: NSKeyedArchiveRootObjectKey) as? NSAttributeDescription)
         #expect(back.name == "price" && back.attributeType == .doubleAttributeType && !back.isOptional)
         #expect(back.defaultValue as? Double == 2.5 && back.versionHashModifier == "v2" && back.allowsExternalBinaryDataStorage)
         #expect(back.versionHash == attribute.versionHash)
@@ -187,6 +189,37 @@ struct CompiledModelCodingTests {
             if case .dictionary(let d) = archive.objects[i] { keys.formUnion(d.keys) }
         }
         return keys
+    }
+
+    /// A composite attribute (`NSCompositeElements`) and a fetch index over an expression
+    /// (`NSIndexedProperty`, an `NSExpressionDescription`) come back, and the decoded model stores and
+    /// fetches composites.
+    @Test func compositesAndExpressionIndexesArchive() throws {
+        let model = CompositeAttributeTests.model()
+        let place = try #require(model.entitiesByName["Place"])
+        let lowered = NSExpressionDescription()
+        lowered.name = "loweredName"
+        lowered.expression = NSExpression(format: "lowercase:(name)")
+        lowered.expressionResultType = .stringAttributeType
+        place.indexes = [NSFetchIndexDescription(name: "byLoweredName", elements: [NSFetchIndexElementDescription(property: lowered, collationType: .binary)])]
+        let data = try NSKeyedArchiver.archivedData(withRootObject: model, requiringSecureCoding: true)
+        let back = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSManagedObjectModel.self, from: data))
+        #expect(CompiledModelFixtures.summary(back, full: true) == CompiledModelFixtures.summary(model, full: true))
+        let address = try #require(back.entitiesByName["Place"]?.attributesByName["address"] as? NSCompositeAttributeDescription)
+        #expect(address.elements.map(\.name) == ["street", "city", "zip", "geo"] && (address.elements[3] as? NSCompositeAttributeDescription)?.elements.count == 2)
+        let element = try #require(back.entitiesByName["Place"]?.indexes.first?.elements.first)
+        let expression = try #require(element.property as? NSExpressionDescription)
+        #expect(expression.name == "loweredName" && expression.expression?.description == "lowercase:(name)" && expression.expressionResultType == .stringAttributeType)
+
+        back.entitiesByName["Place"]?.indexes = []
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container(back)
+        CompositeAttributeTests.insertFour(container.viewContext)
+        try container.viewContext.save()
+        let request = NSFetchRequest<NSFetchRequestResult>(entityName: "Place")
+        request.predicate = NSPredicate(format: "address.city == %@", "Paris")
+        #expect(try container.viewContext.count(for: request) == 2)
     }
 
     /// A decimal default value, which Foundation's archiver on Linux cannot write, comes back exactly.
