@@ -76,6 +76,22 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     /// Mirrors `init()`.
     public override init() { super.init() }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): a request as Core Data archives it in a compiled model (a
+    /// fetch request template, a fetched property's request), with Apple's keys
+    /// (Model/Files/CompiledModel/NSFetchRequest+Coding.swift). Its predicate and sort descriptors may
+    /// evaluate, as Core Data allows a request's.
+    public required init?(coder: NSCoder) {
+        super.init()
+        guard decodeFetchRequest(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): Apple's keys; the entity as a conditional reference.
+    open func encode(with coder: NSCoder) { encodeFetchRequest(with: coder) }
+
+    /// A stand-in class name for Foundation's archiver on Linux, which cannot name a generic class
+    /// (`FetchRequestArchiveName`; the archive says `NSFetchRequest`).
+    open override var classForKeyedArchiver: AnyClass? { FetchRequestArchiveName.self }
+
     /// Mirrors `init(entityName:)`.
     public convenience init(entityName: String) {
         self.init()
@@ -114,4 +130,17 @@ open class NSExpressionDescription: NSPropertyDescription, @unchecked Sendable {
     }
 
     public override init() { super.init() }
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): also `NSExpression` and the result type
+    /// (`NSExpressionType`).
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        guard decodeExpressionDescription(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): read-only, with `NSExpression` and `NSExpressionType`.
+    open override func encode(with coder: NSCoder) {
+        encodeProperty(with: coder, readOnly: true)
+        encodeExpressionDescription(with: coder)
+    }
 }

@@ -29,6 +29,20 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): also `NSAttributeType`, `NSAttributeValueClassName`,
+    /// `NSDefaultValue`, `NSValueTransformerName`, `NSFlagsKey` and the bounds it announces
+    /// (NSAttributeDescription+Coding.swift).
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        guard decodeAttribute(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`), with Apple's keys.
+    open override func encode(with coder: NSCoder) {
+        encodeProperty(with: coder, cloudEncryption: allowsCloudEncryption)
+        encodeAttribute(with: coder)
+    }
+
     /// A convenience not in Core Data: `NSAttributeDescription(name: "price", type: .integer32AttributeType)`.
     public convenience init(name: String, type: NSAttributeType, optional: Bool = true, defaultValue: Any? = nil) {
         self.init()
@@ -59,8 +73,26 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
 open class NSDerivedAttributeDescription: NSAttributeDescription, @unchecked Sendable {
     /// Mirrors `derivationExpression`: such as `canonical:(name)`, `now()`, `animals.@count`.
     public var derivationExpression: NSExpression? = nil
+    /// Core Data's private filtering predicate of a derived attribute, as a compiled model holds it
+    /// (`NSFilteringPredicate`): kept for the version hash, which includes it; not acted on.
+    var filteringPredicate: NSPredicate?
 
     public override init() { super.init() }
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): also `NSDerivationExpression` (and the filtering
+    /// predicate, `NSFilteringPredicate`, which only the version hash reads).
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        guard decodeDerivedAttribute(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): read-only, with `NSDerivationExpression`.
+    open override func encode(with coder: NSCoder) {
+        encodeProperty(with: coder, readOnly: true, cloudEncryption: allowsCloudEncryption)
+        encodeAttribute(with: coder)
+        coder.encode(derivationExpression, forKey: "NSDerivationExpression")
+        coder.encode(filteringPredicate, forKey: "NSFilteringPredicate")
+    }
 }
 
 extension NSAttributeType {

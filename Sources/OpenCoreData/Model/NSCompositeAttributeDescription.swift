@@ -32,6 +32,18 @@ open class NSCompositeAttributeDescription: NSAttributeDescription, @unchecked S
         attributeType = .compositeAttributeType
     }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): also the elements (`NSCompositeElements`).
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        guard decodeComposite(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): also the elements (`NSCompositeElements`).
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(elements as NSArray, forKey: "NSCompositeElements")
+    }
+
     /// Mirrors `defaultValue`: a composite's default is made of its elements' defaults (a dictionary of
     /// those that have one, nested composites included), `nil` when none has one. Setting it has no
     /// effect: set the elements' defaults.
@@ -87,6 +99,9 @@ final class CompositeElementAttribute: NSAttributeDescription, @unchecked Sendab
         setValidation(from: element)
         entity = composite.entity
     }
+
+    /// Never archived: a leaf is made when the model is frozen.
+    required init?(coder: NSCoder) { nil }
 
     /// `ZADDRESS_CITY`: `Z`, then the composite's and the elements' names joined by `_`, upper-cased.
     var columnBaseName: String { ([composite.name] + path).joined(separator: "_") }

@@ -96,6 +96,20 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         handle = EntityHandle(self)
     }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): an entity as Core Data archives it in a compiled model (a
+    /// `.mom` file, a store's model cache), with Apple's keys (Model/Files/CompiledModel/
+    /// NSEntityDescription+Coding.swift). Its properties (ordered by name) and subentities come with it; its
+    /// relationships name their destinations, found when the model is decoded or loaded.
+    public required init?(coder: NSCoder) {
+        super.init()
+        handle = EntityHandle(self)
+        guard decodeEntity(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): Apple's keys; the model and superentity as conditional
+    /// references, the entity's own properties (not the inherited ones).
+    open func encode(with coder: NSCoder) { encodeEntity(with: coder) }
+
     /// A convenience not in Core Data: an entity with a name and its own properties.
     public convenience init(name: String, managedObjectClassName: String? = nil, properties: [NSPropertyDescription] = [],
                             subentities: [NSEntityDescription] = [], isAbstract: Bool = false) {

@@ -41,23 +41,33 @@ open class NSFetchIndexDescription: NSObject, NSSecureCoding, @unchecked Sendabl
     /// Mirrors `supportsSecureCoding` (`NSSecureCoding`).
     public static var supportsSecureCoding: Bool { true }
 
-    /// Mirrors `init(coder:)`: an index archived with ``encode(with:)``: its name, elements (by property
-    /// name, resolved when the index is added to an entity) and partial index predicate.
+    /// Mirrors `init(coder:)`: an index as Core Data archives it (in a compiled model, or with
+    /// ``encode(with:)``): its name (`NSIndexName`), elements (`NSIndexElements`, naming their properties,
+    /// found when the index's entity is known) and partial index predicate (`NSPartialIndexPredicate`,
+    /// allowed to evaluate). The entity (`NSEntity`) is the one whose indexes hold it.
     public required init?(coder: NSCoder) {
-        guard let name = coder.decodeObject(of: NSString.self, forKey: "NSFetchIndexName") as String? else { return nil }
-        self.name = name
-        let elements = coder.decodeObject(of: [NSArray.self, NSFetchIndexElementDescription.self], forKey: "NSFetchIndexElements")
-        self.elements = (elements as? [NSFetchIndexElementDescription]) ?? []
-        self.partialIndexPredicate = coder.decodeObject(of: NSPredicate.self, forKey: "NSFetchIndexPartialIndexPredicate")
+        name = ""
+        elements = []
         super.init()
-        for e in self.elements { e.indexDescription = self }
+        ModelArchiveDecoder.noteDecoding(self, by: coder)
+        guard let name = ArchiveKeys.string(coder, "NSIndexName") else {
+            ModelArchiveDecoder.failed(coder, "a fetch index without a name (NSIndexName)")
+            return nil
+        }
+        self.name = name
+        elements = ArchiveKeys.array(coder, "NSIndexElements", of: [NSFetchIndexElementDescription.self], as: NSFetchIndexElementDescription.self) ?? []
+        partialIndexPredicate = ArchiveKeys.object(coder, "NSPartialIndexPredicate", [NSPredicate.self]) as? NSPredicate
+        partialIndexPredicate?.allowEvaluation()
+        for e in elements { e.indexDescription = self }
+        guard coder.error == nil else { return nil }
     }
 
-    /// Mirrors `encode(with:)` (`NSCoding`).
+    /// Mirrors `encode(with:)` (`NSCoding`), with Apple's keys.
     public func encode(with coder: NSCoder) {
-        coder.encode(name as NSString, forKey: "NSFetchIndexName")
-        coder.encode(elements as NSArray, forKey: "NSFetchIndexElements")
-        if let partialIndexPredicate { coder.encode(partialIndexPredicate, forKey: "NSFetchIndexPartialIndexPredicate") }
+        coder.encode(name as NSString, forKey: "NSIndexName")
+        coder.encode(elements as NSArray, forKey: "NSIndexElements")
+        if let partialIndexPredicate { coder.encode(partialIndexPredicate, forKey: "NSPartialIndexPredicate") }
+        if let entity { coder.encodeConditionalObject(entity, forKey: "NSEntity") }
     }
 }
 
@@ -97,24 +107,35 @@ open class NSFetchIndexElementDescription: NSObject, NSSecureCoding, @unchecked 
     /// Mirrors `supportsSecureCoding` (`NSSecureCoding`).
     public static var supportsSecureCoding: Bool { true }
 
-    /// Mirrors `init(coder:)`: an element archived with ``encode(with:)``, naming its property (the
-    /// property itself belongs to an entity and is found again when the index is added to one).
+    /// Mirrors `init(coder:)`: an element as Core Data archives it, naming its property (`NSPropertyName`:
+    /// the property belongs to an entity and is found again in the index's entity) or holding an
+    /// expression description (`NSIndexedProperty`), with `NSFetchIndexElementType` and `NSAscending`.
     public required init?(coder: NSCoder) {
-        guard let name = coder.decodeObject(of: NSString.self, forKey: "NSFetchIndexElementPropertyName") as String?,
-              let collation = NSFetchIndexElementType(rawValue: UInt(coder.decodeInteger(forKey: "NSFetchIndexElementCollationType"))) else {
+        collationType = .binary
+        super.init()
+        ModelArchiveDecoder.noteDecoding(self, by: coder)
+        _propertyName = ArchiveKeys.string(coder, "NSPropertyName")
+        property = ArchiveKeys.object(coder, "NSIndexedProperty", [NSExpressionDescription.self]) as? NSExpressionDescription
+        let type = coder.decodeInt64(forKey: "NSFetchIndexElementType")
+        guard type >= 0, let collation = NSFetchIndexElementType(rawValue: UInt(type)) else {
+            ModelArchiveDecoder.failed(coder, "unknown fetch index element type \(type)")
             return nil
         }
-        self._propertyName = name
-        self.collationType = collation
-        self.isAscending = coder.decodeBool(forKey: "NSFetchIndexElementIsAscending")
-        super.init()
+        collationType = collation
+        isAscending = coder.containsValue(forKey: "NSAscending") ? coder.decodeBool(forKey: "NSAscending") : true
+        guard coder.error == nil, _propertyName != nil || property != nil else {
+            ModelArchiveDecoder.failed(coder, "a fetch index element with neither a property name nor an expression")
+            return nil
+        }
     }
 
-    /// Mirrors `encode(with:)` (`NSCoding`).
+    /// Mirrors `encode(with:)` (`NSCoding`), with Apple's keys.
     public func encode(with coder: NSCoder) {
-        coder.encode((propertyName ?? "") as NSString, forKey: "NSFetchIndexElementPropertyName")
-        coder.encode(Int(collationType.rawValue), forKey: "NSFetchIndexElementCollationType")
-        coder.encode(isAscending, forKey: "NSFetchIndexElementIsAscending")
+        if let propertyName { coder.encode(propertyName as NSString, forKey: "NSPropertyName") }
+        if let expression = property as? NSExpressionDescription { coder.encode(expression, forKey: "NSIndexedProperty") }
+        coder.encode(Int(collationType.rawValue), forKey: "NSFetchIndexElementType")
+        coder.encode(isAscending, forKey: "NSAscending")
+        if let indexDescription { coder.encodeConditionalObject(indexDescription, forKey: "NSFetchIndexDescription") }
     }
 }
 
@@ -129,4 +150,17 @@ open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Senda
     public var fetchRequest: NSFetchRequest<NSFetchRequestResult>?
 
     public override init() { super.init() }
+
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): also `NSFetchRequest` (its entity also named by
+    /// `_NSFetchRequestEntityName`).
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        guard decodeFetchedProperty(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): read-only, as Core Data writes a fetched property.
+    open override func encode(with coder: NSCoder) {
+        encodeProperty(with: coder, readOnly: true)
+        encodeFetchedProperty(with: coder)
+    }
 }

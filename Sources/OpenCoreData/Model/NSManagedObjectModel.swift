@@ -42,6 +42,21 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): a compiled model — what a `.mom` file or a store's
+    /// `Z_MODELCACHE` holds — with Apple's keys (Model/Files/CompiledModel/, docs/ModelFiles.md "Compiled
+    /// models"): its entities ordered by name, fetch request templates, configurations and version
+    /// identifiers, the relationships wired and checked. On Linux, decode one through
+    /// `NSManagedObjectModel(contentsOf:)` or `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`, which read
+    /// it with this library's checked unarchiver: Foundation's cannot follow a model's cycles.
+    public required init?(coder: NSCoder) {
+        super.init()
+        guard decodeModel(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): Apple's keys (`NSEntities`, `NSConfigurations`,
+    /// `NSFetchRequestTemplates`, `NSVersionIdentifiers`).
+    open func encode(with coder: NSCoder) { encodeModel(with: coder) }
+
     /// A convenience not in Core Data: a model of the given entities (subentities included or not).
     public convenience init(entities: [NSEntityDescription]) {
         self.init()

@@ -44,6 +44,20 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): a property as Core Data archives it in a compiled model (a
+    /// `.mom` file, a store's model cache) or as ``encode(with:)`` writes it, with Apple's keys
+    /// (Model/Files/CompiledModel/NSPropertyDescription+Coding.swift; docs/ModelFiles.md, "Compiled models").
+    /// Decode through `NSManagedObjectModel(contentsOf:)` or `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`
+    /// for a model: Foundation's own unarchiver on Linux cannot follow a model's cycles.
+    public required init?(coder: NSCoder) {
+        super.init()
+        guard decodeProperty(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`): Apple's keys (`NSPropertyName`, `_P` and the `NSIs…` flags,
+    /// `NSValidationPredicates`, `NSUserInfo`, …), the entity as a conditional reference.
+    open func encode(with coder: NSCoder) { encodeProperty(with: coder) }
+
     /// Mirrors `setValidationPredicates(_:withValidationWarnings:)`: the two arrays pair up by position.
     public func setValidationPredicates(_ validationPredicates: [NSPredicate]?, withValidationWarnings validationWarnings: [String]?) {
         self.validationPredicates = validationPredicates ?? []
@@ -55,6 +69,12 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     func setValidationPredicates(_ predicates: [NSPredicate], codes: [Int]) {
         self.validationPredicates = predicates
         self.validationWarnings = codes.map { NSNumber(value: $0) }
+    }
+
+    /// The same with warnings as a compiled model holds them (error codes or message keys).
+    func setValidation(predicates: [NSPredicate], warnings: [Any]) {
+        validationPredicates = predicates
+        validationWarnings = warnings
     }
 
     /// The same as another property's.

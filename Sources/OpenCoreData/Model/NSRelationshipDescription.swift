@@ -57,6 +57,20 @@ open class NSRelationshipDescription: NSPropertyDescription, @unchecked Sendable
 
     public override init() { super.init() }
 
+    /// Mirrors `init(coder:)` (`NSSecureCoding`): also `_NSDestinationEntityName`,
+    /// `_NSInverseRelationshipName`, `NSDeleteRule`, `NSMinCount`, `NSMaxCount`, the ordered flag. The
+    /// destination and inverse are found by name when the model is decoded (or loaded).
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        guard decodeRelationship(from: coder) else { return nil }
+    }
+
+    /// Mirrors `encode(with:)` (`NSCoding`), with Apple's keys.
+    open override func encode(with coder: NSCoder) {
+        encodeProperty(with: coder, ordered: isOrdered)
+        encodeRelationship(with: coder)
+    }
+
     /// A convenience not in Core Data: a relationship whose destination entity and inverse are named,
     /// resolved when a coordinator loads the model. `toMany` with `maxCount` 0 means no maximum.
     public convenience init(name: String, destination: String, inverse: String?, toMany: Bool = false, ordered: Bool = false,

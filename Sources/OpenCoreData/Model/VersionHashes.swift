@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreDataPredicates
 
 /// Core Data's version hashes (`NSEntityDescription.versionHash`, `NSPropertyDescription.versionHash`,
 /// `NSManagedObjectModel.entityVersionHashesByName`, `versionChecksum`), computed as Core Data computes
@@ -26,13 +27,14 @@ enum VersionHashes {
         return Data(sha.finalize())
     }
 
-    /// A property's hash: for every property, SHA-256 of its name, two bytes of flags (1 optional,
-    /// 2 transient, 4 read-only) and its `versionHashModifier`; an attribute hashes that digest again with
+    /// A property's hash (a derived attribute's is its own: ``derived(_:)``): for every property, SHA-256 of
+    /// its name, two bytes of flags (1 optional, 2 transient, 4 read-only) and its `versionHashModifier`; an attribute hashes that digest again with
     /// its type (4 bytes) and a byte each for `allowsExternalBinaryDataStorage` and
     /// `preservesValueInHistoryOnDeletion` when set (a composite then its elements' hashes, in order: not
     /// confirmed against a store Core Data wrote); a relationship with its destination entity's name,
     /// its inverse's name, `maxCount` and `minCount` (4 bytes each) and two bytes when ordered.
     static func property(_ p: NSPropertyDescription, depth: Int = 0) -> Data {
+        if let derived = p as? NSDerivedAttributeDescription { return self.derived(derived) }
         var sha = SHA256()
         sha.update(Array(p.name.utf8))
         let flags: UInt16 = (p.isOptional ? 1 : 0) | (p.isTransient ? 2 : 0)
@@ -42,6 +44,27 @@ enum VersionHashes {
         if let a = p as? NSAttributeDescription { return attribute(a, common, depth: depth) }
         if let r = p as? NSRelationshipDescription { return relationship(r, common) }
         return Data(common)
+    }
+
+    /// A derived attribute's hash: SHA-256 of its derivation expression's format and its filtering
+    /// predicate's format, and nothing else — Core Data computes the attribute's own digest and drops it
+    /// (proven by coredataplus-samplemodel2-history, whose Book has one). Core Data keeps `x.@count` as
+    /// `count:(x)` and `x.@sum` / `x.@total` as `sum:(x)`, so those are hashed in that form.
+    private static func derived(_ d: NSDerivedAttributeDescription) -> Data {
+        var sha = SHA256()
+        if let expression = d.derivationExpression { sha.update(Array(applesFormat(expression).utf8)) }
+        if let filter = d.filteringPredicate { sha.update(Array(filter.predicateFormat.utf8)) }
+        return Data(sha.finalize())
+    }
+
+    /// An expression's format as Core Data's derived attributes keep it (see ``derived(_:)``).
+    static func applesFormat(_ expression: NSExpression) -> String {
+        if case .keyPath(let path) = expression.node {
+            for (suffix, function) in [(".@count", "count:"), (".@sum", "sum:"), (".@total", "sum:")] where path.hasSuffix(suffix) {
+                return "\(function)(\(path.dropLast(suffix.count)))"
+            }
+        }
+        return expression.description
     }
 
     private static func attribute(_ a: NSAttributeDescription, _ common: [UInt8], depth: Int) -> Data {

@@ -10,14 +10,14 @@ import Foundation
 /// byte (type in the high nibble, count or size in the low one, 15 meaning "an integer object follows"),
 /// an offset table, and a 32-byte trailer giving the offset and reference sizes, the object count, the
 /// top object and the offset table's position.
-enum BinaryPropertyListScreen {
-    struct Refused: Error, CustomStringConvertible {
-        let description: String
+package enum BinaryPropertyListScreen {
+    package struct Refused: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Throws ``Refused`` unless `bytes` (a `bplist00` file) is made only of the objects a keyed archive
     /// uses, with dictionary keys that are strings. Other data (XML) passes untouched.
-    static func check(_ bytes: [UInt8]) throws {
+    package static func check(_ bytes: [UInt8]) throws {
         guard bytes.starts(with: Array("bplist00".utf8)) else { return }
         guard bytes.count >= 8 + 32 else { throw Refused(description: "a truncated binary property list") }
         let trailer = bytes.count - 32

@@ -87,10 +87,16 @@ public class NSPredicate: NSObject, @unchecked Sendable {
     public class var supportsSecureCoding: Bool { true }
 
     /// Mirrors `classForKeyedArchiver`: `TRUEPREDICATE` and `FALSEPREDICATE` are archived as the classes
-    /// `NSTruePredicate` and `NSFalsePredicate`, as on Darwin.
+    /// `NSTruePredicate` and `NSFalsePredicate`, as on Darwin, and a comparison or `AND`/`OR`/`NOT` as
+    /// `NSComparisonPredicate` / `NSCompoundPredicate` however the predicate was made (a plain
+    /// `NSPredicate` of such a structure, as this library makes for a model's validation).
     public override var classForKeyedArchiver: AnyClass? {
-        if case .constant(let value) = node { return value ? NSTruePredicate.self : NSFalsePredicate.self }
-        return type(of: self)
+        switch node {
+        case .constant(let value): return value ? NSTruePredicate.self : NSFalsePredicate.self
+        case .comparison: return NSComparisonPredicate.self
+        case .and, .or, .not: return NSCompoundPredicate.self
+        case .block: return type(of: self)
+        }
     }
 
     @inline(__always) private var compiled: CompiledPredicate? { preparedEagerly != nil ? eagerlyCompiled?.takeUnretainedValue() : prepared.compiled }

@@ -157,6 +157,19 @@ struct AttributeBehaviourTests {
         #expect(derived[0].entityIDs.contains(book.layout.entityID))
     }
 
+    /// Core Data's compiled models keep `zoos.@count` as `count:(zoos)`: the same column.
+    @Test func theCompiledCountFormIsTheSameDerivation() throws {
+        func zooCount(_ text: String) throws -> String? {
+            let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try NSManagedObjectModel(modelFileContents: Data(text.utf8)))
+            try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil)
+            return try coordinator.sqlite.derivedColumns.first { $0.attributeName == "zooCount" }?.valueSQL
+        }
+        let compiled = AttributeBehaviourFixtures.contents.replacingOccurrences(of: "derivationExpression=\"zoos.@count\"", with: "derivationExpression=\"count:(zoos)\"")
+        #expect(compiled != AttributeBehaviourFixtures.contents)
+        let sql = try zooCount(compiled), plain = try zooCount(AttributeBehaviourFixtures.contents)
+        #expect(sql != nil && sql == plain)
+    }
+
     @Test func unsupportedDerivationFailsToAddTheStore() throws {
         let text = AttributeBehaviourFixtures.contents.replacingOccurrences(of: "derivationExpression=\"zoos.@count\"", with: "derivationExpression=\"zoos.@sum.name\"")
         let coordinator = NSPersistentStoreCoordinator(managedObjectModel: try NSManagedObjectModel(modelFileContents: Data(text.utf8)))

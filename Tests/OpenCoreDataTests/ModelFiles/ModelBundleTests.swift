@@ -117,7 +117,7 @@ struct ModelBundleTests {
         container.loadPersistentStores { _, error in if let error { errors.append(error) } }
         let error = try #require(errors.first as? CoreDataError)
         #expect(errors.count == 1)
-        #expect(error.message.hasPrefix("NSPersistentContainer found no model named Aquarium: looked for Aquarium.xcdatamodeld and Aquarium.xcdatamodel in the main bundle and the resource bundles beside the executable ("))
+        #expect(error.message.hasPrefix("NSPersistentContainer found no model named Aquarium: looked for Aquarium.xcdatamodeld, Aquarium.xcdatamodel, Aquarium.momd and Aquarium.mom in the main bundle and the resource bundles beside the executable ("))
         #expect(error.message.contains(Bundle.main.bundleURL.standardizedFileURL.path))
         #expect(error.message.contains("OpenCoreData_OpenCoreDataTests.resources"))
         #expect(error.message.contains("resources: [.copy(\"Aquarium.xcdatamodeld\")]"))

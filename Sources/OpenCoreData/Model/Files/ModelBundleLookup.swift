@@ -20,10 +20,16 @@ enum ModelBundleLookup {
         return bundles.flatMap { resourceFolders(of: $0) }.flatMap { modelFolders(in: $0) }.filter { seen.insert($0).inserted }
     }
 
-    /// The `.xcdatamodeld` and `.xcdatamodel` folders directly in `folder`, in name order.
+    /// The `.xcdatamodeld` and `.xcdatamodel` folders directly in `folder`, and the compiled `.momd`
+    /// folders and `.mom` files whose model has no source folder there, in name order.
     static func modelFolders(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".xcdatamodeld") || $0.hasSuffix(".xcdatamodel") }.sorted()
+        let sources = names.filter { $0.hasSuffix(".xcdatamodeld") || $0.hasSuffix(".xcdatamodel") }
+        let sourceModels = Set(sources.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })
+        let compiled = names.filter { ($0.hasSuffix(".momd") || $0.hasSuffix(".mom"))
+            && !sourceModels.contains(URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent) }
+        let momd = Set(compiled.filter { $0.hasSuffix(".momd") }.map { String($0.dropLast(5)) })
+        return (sources + compiled.filter { !$0.hasSuffix(".mom") || !momd.contains(String($0.dropLast(4))) }).sorted()
             .map { folder.appendingPathComponent($0) }
     }
 
@@ -92,13 +98,13 @@ enum ModelBundleLookup {
         return folders
     }
 
-    /// The model named `name` (`name.xcdatamodeld`, else `name.xcdatamodel`) in the first folder of
+    /// The model named `name` (`name.xcdatamodeld`, else `name.xcdatamodel`, else the compiled `name.momd`
+    /// or `name.mom`) in the first folder of
     /// ``containerSearchFolders()`` that has one. Not found, the error says where it looked and how to
     /// declare the resource.
-    static func model(named name: String) throws -> NSManagedObjectModel {
-        let folders = containerSearchFolders()
+    static func model(named name: String, in folders: [URL] = containerSearchFolders()) throws -> NSManagedObjectModel {
         for folder in folders {
-            for candidate in [name + ".xcdatamodeld", name + ".xcdatamodel"] {
+            for candidate in [name + ".xcdatamodeld", name + ".xcdatamodel", name + ".momd", name + ".mom"] {
                 let url = folder.appendingPathComponent(candidate)
                 if FileManager.default.fileExists(atPath: url.path) {
                     return try NSManagedObjectModel(validatingContentsOf: url)
@@ -107,7 +113,8 @@ enum ModelBundleLookup {
         }
         let places = folders.map(\.path).joined(separator: ", ")
         throw CoreDataError(NSCoreDataError, """
-            NSPersistentContainer found no model named \(name): looked for \(name).xcdatamodeld and \(name).xcdatamodel \
+            NSPersistentContainer found no model named \(name): looked for \(name).xcdatamodeld, \(name).xcdatamodel, \
+            \(name).momd and \(name).mom \
             in the main bundle and the resource bundles beside the executable (\(places)). Declare the model folder \
             as a resource of the target that ships it, in Package.swift: \
             .executableTarget(name: "App", resources: [.copy("\(name).xcdatamodeld")]) \
@@ -119,8 +126,9 @@ enum ModelBundleLookup {
 
 extension NSManagedObjectModel {
     /// Mirrors `mergedModel(from:)`: every model at the top level of the bundles (the main bundle for
-    /// `nil`), merged into one. Core Data looks for compiled `.momd`/`.mom` files; we look for the
-    /// `.xcdatamodeld` and `.xcdatamodel` folders Xcode saves (for a `.xcdatamodeld`, its current version).
+    /// `nil`), merged into one: the `.xcdatamodeld` and `.xcdatamodel` folders Xcode saves (for a
+    /// `.xcdatamodeld`, its current version), and the compiled `.momd` folders and `.mom` files Core Data
+    /// looks for, unless a source folder of the same name is there too (then it is the model).
     /// For a SwiftPM target, declare the model as a resource (`resources: [.copy("Zoo.xcdatamodeld")]`)
     /// and pass `Bundle.module`.
     ///

@@ -3,7 +3,8 @@ import OpenCoreDataModelXML
 
 /// Finds the `contents` file(s) of a model folder and reads them: a `.xcdatamodel` folder holds one
 /// version (its `contents` XML); a `.xcdatamodeld` folder holds versions (`Name.xcdatamodel`,
-/// `Name 2.xcdatamodel`…) and names the current one in its `.xccurrentversion` property list.
+/// `Name 2.xcdatamodel`…) and names the current one in its `.xccurrentversion` property list. Compiled
+/// models (`.mom`, `.momd`) are read by ``CompiledModelReader``.
 enum ModelFileReader {
     /// Reads the model at `url` into `model` (empty); for a `.xcdatamodeld`, the current version, with the
     /// other versions kept in ``NSManagedObjectModel/versions``.
@@ -21,9 +22,9 @@ enum ModelFileReader {
             guard isDirectory.boolValue else { throw ModelFileError(file: url, reason: "a .xcdatamodel must be a folder") }
             try readVersion(url, into: model)
         case "momd", "mom":
-            throw ModelFileError(file: url, reason: "a compiled model (.\(url.pathExtension)) cannot be read: ship the .xcdatamodeld folder Xcode edits instead")
+            try CompiledModelReader.read(url, isDirectory: isDirectory.boolValue, into: model)
         default:
-            throw ModelFileError(file: url, reason: "not a model: expected a .xcdatamodeld or .xcdatamodel folder")
+            throw ModelFileError(file: url, reason: "not a model: expected a .xcdatamodeld or .xcdatamodel folder, a .momd folder or a .mom file")
         }
         let modules = ManagedClasses.modules(forModelAt: url)
         for entity in model.entities { entity.classModules = modules }

@@ -10,7 +10,7 @@ import Foundation
 /// |---|---|---|
 /// | `name`, `a.b.name` (to-ones, then an attribute) | a copy of the value | the row is inserted, its source column or a to-one on the way changes, a row on the way is deleted |
 /// | `canonical:(name)`, `canonical:(a.name)` | the string folded for case and diacritics, as `[cd]` folds it | the same |
-/// | `items.@count` (a to-many) | the number of related objects | a member joins or leaves (from either side, deleted rows included) |
+/// | `items.@count` (a to-many; `count:(items)` in compiled models) | the number of related objects | a member joins or leaves (from either side, deleted rows included) |
 /// | `now()` | the date of the save that wrote the row | the row is inserted or updated |
 ///
 /// The store finds the rows to recompute with temporary SQLite triggers on the writer connection
@@ -75,6 +75,10 @@ struct DerivedColumn {
             path = p
         case .keyPath(let p):
             path = p
+        case .function("count:", let args) where args.count == 1:
+            // How Core Data's compiled models keep `items.@count` (`count:(items)`).
+            guard case .keyPath(let p) = args[0] else { throw fail(entity, attribute, "count: takes a key path") }
+            path = p + ".@count"
         default:
             throw fail(entity, attribute, "\(expression) is not a supported derivation")
         }
