@@ -47,22 +47,9 @@ enum ModelFileReader {
 
     /// Every version of a `.xcdatamodeld`; the current one into `model`.
     static func readVersioned(_ url: URL, into model: NSManagedObjectModel) throws(ModelFileError) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
-                .filter { $0.hasSuffix(".xcdatamodel") }
-                .sorted { $0.dropLast(12).compare($1.dropLast(12), options: .numeric) == .orderedAscending }  // without ".xcdatamodel"
-        } catch {
-            throw ModelFileError(file: url, reason: "cannot list the folder (\(error.localizedDescription))")
-        }
-        guard !names.isEmpty else { throw ModelFileError(file: url, reason: "the folder holds no .xcdatamodel version") }
-        let current = try currentVersion(of: url, among: names)
-        for name in names {
-            let versionModel = name == current ? model : NSManagedObjectModel()
-            try readVersion(url.appendingPathComponent(name), into: versionModel)
-            versionModel.fileVersionName = String(name.dropLast(".xcdatamodel".count))
-            if name != current { model.otherVersions[versionModel.fileVersionName!] = versionModel }
-        }
+        try VersionedModelFolder.read(url, versionSuffix: ".xcdatamodel", into: model,
+                                      current: { (url, names) throws(ModelFileError) in try currentVersion(of: url, among: names) },
+                                      readVersion: { (url, version) throws(ModelFileError) in try readVersion(url, into: version) })
     }
 
     /// The current version's folder name: `_XCCurrentVersionName` of `.xccurrentversion`; without that

@@ -13,21 +13,9 @@ enum CompiledModelReader {
             return
         }
         guard isDirectory else { throw ModelFileError(file: url, reason: "a .momd must be a folder") }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".mom") }
-                .sorted { $0.dropLast(4).compare($1.dropLast(4), options: .numeric) == .orderedAscending }  // without ".mom"
-        } catch {
-            throw ModelFileError(file: url, reason: "cannot list the folder (\(error.localizedDescription))")
-        }
-        guard !names.isEmpty else { throw ModelFileError(file: url, reason: "the folder holds no .mom version") }
-        let current = try currentVersion(of: url, among: names)
-        for name in names {
-            let versionModel = name == current ? model : NSManagedObjectModel()
-            try readVersion(url.appendingPathComponent(name), into: versionModel)
-            versionModel.fileVersionName = String(name.dropLast(".mom".count))
-            if name != current { model.otherVersions[versionModel.fileVersionName!] = versionModel }
-        }
+        try VersionedModelFolder.read(url, versionSuffix: ".mom", into: model,
+                                      current: { (url, names) throws(ModelFileError) in try currentVersion(of: url, among: names) },
+                                      readVersion: { (url, version) throws(ModelFileError) in try readVersion(url, into: version) })
     }
 
     /// One `.mom` file.
