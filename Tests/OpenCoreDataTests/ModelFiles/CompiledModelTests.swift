@@ -57,6 +57,26 @@ struct CompiledModelTests {
         #expect(model.entities.compactMap(\.name).sorted() == ["Author", "Book", "Feedback", "GraphicNovel", "Page", "Writer"])
     }
 
+    /// The model read out of the store's own cache opens that store (a copy) and fetches its rows: a store
+    /// whose model exists nowhere else (README: ZBOOK 52 rows, ZPAGE 4,970).
+    @Test func sampleModel2OpensWithTheModelFromItsOwnCache() throws {
+        let model = try Self.sampleModel2("SampleModel2_V1.sqlite")
+        // Its classes (CoreDataPlus_Tests.Book, …) are not in this program; by their plain names they would
+        // find the documentation examples' Book and Author, which this target is linked with.
+        for entity in model.entities { entity.managedObjectClassName = "NSManagedObject" }
+        let copy = try CompiledModelFixtures.copy(Self.sampleModel2.appendingPathComponent("SampleModel2_V1.sqlite"))
+        defer { copy.cleanUp() }
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: copy.url, options: [NSReadOnlyPersistentStoreOption: true])
+        let context = NSManagedObjectContext(.privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        let counts = try context.performAndWait {
+            (try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Book")),
+             try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Page")))
+        }
+        #expect(counts.0 == 52 && counts.1 == 4970, "\(counts)")
+    }
+
     @Test func sampleModel2Structure() throws {
         let model = try Self.sampleModel2("SampleModel2_V1.sqlite")
         let entities = model.entitiesByName
