@@ -1,0 +1,35 @@
+import Foundation
+import OpenCoreDataPredicates
+
+/// How compiled predicates read an object (`PredicateValueReading`): by slot, as the values are stored,
+/// past the layout's slots the class's `@KeyValue` properties (Objects/KeyValue.swift).
+extension NSManagedObject {
+    /// Predicate evaluation reads slots as they are stored; objects of one entity share a layout.
+    package var predicateLayout: Int { layout.serial }
+
+    /// A model key's slot, or past the layout's slots a `@KeyValue` property's (its index after them).
+    package func predicateSlot(forKey key: String) throws -> Int {
+        if let slot = layout.slotByName[key] { return slot }
+        guard let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) else { throw undefinedKey(key) }
+        return layout.kinds.count + property.index
+    }
+
+    package func predicateValue(atSlot slot: Int) -> Value {
+        guard slot < layout.kinds.count else { return keyValuePropertyValue(slot - layout.kinds.count) }
+        return value(at: slot)
+    }
+
+    /// The value of the `@KeyValue` property at `index`, `.null` when this object's class lacks it (an
+    /// object of the same entity made as another class).
+    private func keyValuePropertyValue(_ index: Int) -> Value {
+        let all = ManagedClasses.catalog.allKeyValues
+        guard index < all.count, isKind(of: all[index].owner) else { return .null }
+        return Value(any: all[index].get(self))
+    }
+
+    package func predicateInteger(atSlot slot: Int) -> Int64? {
+        if let x = loadedInteger(slot) { return x }
+        if case .int(let x) = loadedValue(slot) { return x }
+        return nil
+    }
+}
