@@ -15,7 +15,7 @@ struct CustomSelectorFetchTests {
         try context.performAndWait {
             insertProducts(context, count: 40)
             try context.save()
-            let store = try context.persistentStoreCoordinator!.backend()
+            let store = try context.persistentStoreCoordinator!.firstStoreBackend()
             let before = store.queryCount
             let custom = NSComparisonPredicate(leftExpression: NSExpression(forKeyPath: "name"),
                                                rightExpression: NSExpression(forConstantValue: "Колбаса"),

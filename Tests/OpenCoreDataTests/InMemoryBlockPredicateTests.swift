@@ -160,7 +160,7 @@ struct InMemoryBlockPredicateTests {
     @Test func dictionaryResultsRefuseABlock() throws {
         let (context, _) = try Self.zoo(seed: 2)
         try context.performAndWait {
-            let store = try context.persistentStoreCoordinator!.backend()
+            let store = try context.persistentStoreCoordinator!.firstStoreBackend()
             let before = store.queryCount
             let request = NSFetchRequest<NSDictionary>(entityName: "Animal")
             request.resultType = .dictionaryResultType

@@ -176,7 +176,7 @@ struct LeanFaultTests {
         }
         let other = readers.newBackgroundContext()
         try other.performAndWait {
-            let backend = try other.persistentStoreCoordinator!.backend()
+            let backend = try other.persistentStoreCoordinator!.firstStoreBackend()
             let before = backend.queryCount
             let read = ids.map { (other.object(with: $0) as? Products)?.name }
             #expect(backend.queryCount == before, "the plain fetch's rows are in the row cache")
@@ -231,7 +231,7 @@ struct LeanFaultTests {
             try writer.save()
         }
         try reader.performAndWait {
-            let store = try reader.persistentStoreCoordinator!.backend()
+            let store = try reader.persistentStoreCoordinator!.firstStoreBackend()
             let before = store.queryCount
             let names = fetched.map(\.name)
             #expect(store.queryCount == before, "held rows fire without a query")

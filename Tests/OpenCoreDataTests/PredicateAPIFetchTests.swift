@@ -24,7 +24,7 @@ struct PredicateAPIFetchTests {
         defer { file.cleanUp() }
         let context = try Self.zoo(file)
         try context.performAndWait {
-            let store = try context.persistentStoreCoordinator!.backend()
+            let store = try context.persistentStoreCoordinator!.firstStoreBackend()
             let before = store.queryCount
             let block = NSPredicate { _, _ in true }
             for predicate in [block, NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(format: "legs > 1"), block])] {
@@ -67,7 +67,7 @@ struct PredicateAPIFetchTests {
                 let inMemory = Set(animals.filter { predicate.evaluate(with: $0) }.map(\.objectID))
                 #expect(fetched == inMemory, "\(format)")
             }
-            let store = try context.persistentStoreCoordinator!.backend()
+            let store = try context.persistentStoreCoordinator!.firstStoreBackend()
             let before = store.queryCount
             for format in ["(zoos UNION {}).@count > 1", "'x' IN[c] zoos.name MINUS {'a'}", "ANY zoos.name MINUS {'a'} == 'b'"] {
                 let request = NSFetchRequest<NSManagedObject>(entityName: "Animal")

@@ -4,6 +4,6 @@
 /// itself reaches a store only through its coordinator.
 extension NSPersistentStoreCoordinator {
     var sqlite: SQLiteStore {
-        get throws { try store().backend as! SQLiteStore }
+        get throws { try firstStoreBackend() as! SQLiteStore }
     }
 }

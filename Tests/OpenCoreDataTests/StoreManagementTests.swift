@@ -50,6 +50,64 @@ struct StoreManagementTests {
             ($0 as NSError).code == NSPersistentStoreInvalidTypeError && "\($0)".contains(store.url.path)
         }
         #expect(try Data(contentsOf: store.url) == text)
+        // NSPersistentStoreForceDestroyOption deletes it all the same.
+        try coordinator.destroyPersistentStore(at: store.url, type: .sqlite, options: [NSPersistentStoreForceDestroyOption: true])
+        #expect(!FileManager.default.fileExists(atPath: store.url.path))
+    }
+
+    @Test func theOlderMetadataSpellingsReadAndWriteTheFile() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        _ = try store.container()
+        let read = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: NSSQLiteStoreType, at: store.url, options: nil)
+        #expect(read[NSStoreTypeKey] as? String == NSSQLiteStoreType)
+        let untyped = try NSPersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: store.url)
+        #expect(untyped[NSStoreUUIDKey] as? String == read[NSStoreUUIDKey] as? String)
+        let oldest = try NSPersistentStoreCoordinator.metadataForPersistentStore(with: store.url)
+        #expect(oldest[NSStoreUUIDKey] as? String == read[NSStoreUUIDKey] as? String)
+        var changed = read
+        changed["AppKey"] = "one"
+        try NSPersistentStoreCoordinator.setMetadata(changed, forPersistentStoreOfType: NSSQLiteStoreType, at: store.url, options: nil)
+        #expect(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store.url)["AppKey"] as? String == "one")
+        changed["AppKey"] = "two"
+        try NSPersistentStoreCoordinator.setMetadata(changed, forPersistentStoreOfType: nil, at: store.url)
+        #expect(try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: store.url)["AppKey"] as? String == "two")
+    }
+
+    @Test func ignoringVersioningOpensAStoreWhoseHashesDifferWhenItsTablesFit() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        SeedModel.insertProducts(container.viewContext, count: 2)
+        try container.viewContext.save()
+        try container.persistentStoreCoordinator.remove(container.persistentStoreCoordinator.persistentStores[0])
+        // The same tables, another hash: a version hash modifier changes the hash, not the layout.
+        func modified() -> NSManagedObjectModel {
+            let model = SeedModel.make()
+            model.entitiesByName["Products"]!.versionHashModifier = "2"
+            return model
+        }
+        let refused = try NSPersistentStoreCoordinator(validatingModel: modified())
+        #expect { try refused.addPersistentStore(type: .sqlite, at: store.url) } throws: {
+            ($0 as NSError).code == NSPersistentStoreIncompatibleVersionHashError
+        }
+        let coordinator = try NSPersistentStoreCoordinator(validatingModel: modified())
+        try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store.url,
+                                           options: [NSIgnorePersistentStoreVersioningOption: true])
+        let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+        context.persistentStoreCoordinator = coordinator
+        #expect(try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "Products")) == 2)
+        // A model whose columns the file lacks is refused all the same, and the file is left as it was.
+        let wider = SeedModel.make()
+        wider.entitiesByName["Products"]!.properties.append(NSAttributeDescription(name: "category", type: .stringAttributeType))
+        try coordinator.remove(coordinator.persistentStores[0])
+        let unchanged = try Data(contentsOf: store.url)
+        let other = try NSPersistentStoreCoordinator(validatingModel: wider)
+        #expect { try other.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: store.url,
+                                                options: [NSIgnorePersistentStoreVersioningOption: true]) } throws: {
+            "\($0)".contains("ZCATEGORY")
+        }
+        #expect(try Data(contentsOf: store.url) == unchanged)
     }
 
     @Test func theCoordinatorRunsBlocksOnItsQueue() async throws {

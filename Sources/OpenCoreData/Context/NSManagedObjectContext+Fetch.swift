@@ -127,7 +127,8 @@ extension NSManagedObjectContext {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
         var plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
-        if request.affectedStores != nil { plan.readsStore = request.reaches(coordinator.persistentStores.first) }
+        let store = coordinator.storeIfAny(root: plan.layout.rootEntityID)
+        plan.readsStore = store != nil && (request.affectedStores == nil || request.reaches(store))
         return (plan, coordinator)
     }
 
@@ -144,7 +145,7 @@ extension NSManagedObjectContext {
             if judgesInMemory(request, plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
             }
-            let identifier = try coordinator.backend().identifier
+            let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
             let model = coordinator.managedObjectModel
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
             return rows.compactMap { row -> NSManagedObjectID? in
@@ -166,7 +167,7 @@ extension NSManagedObjectContext {
             try prefetch(plan.prefetch, for: objects)
             return objects
         }
-        let identifier = try coordinator.backend().identifier
+        let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
         if plan.batchSize > 0 {
             // A fetched results controller's fetch (`leanFaults` declined it): it needs to know which
             // objects are new here.
@@ -206,7 +207,7 @@ extension NSManagedObjectContext {
     private func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
         let (pks, entityRuns) = try coordinator.fetchKeys(plan)
         let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: pks,
-                               prefetch: plan.prefetch, context: self, storeIdentifier: try coordinator.backend().identifier)
+                               prefetch: plan.prefetch, context: self, storeIdentifier: try coordinator.storeIdentifier(root: plan.layout.rootEntityID))
         let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
         // `[NSManagedObject]` handed out as `[T]`, as in ``heldRowFaults(_:coordinator:as:)``.
@@ -242,7 +243,7 @@ extension NSManagedObjectContext {
     private func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
         let rows = try coordinator.fetchRows(plan, withValues: true, limited: true)
         let batch = FaultBatch(size: max(rows.count, 1), root: plan.layout.rootEntityID, rows: rows, context: self,
-                               storeIdentifier: try coordinator.backend().identifier)
+                               storeIdentifier: try coordinator.storeIdentifier(root: plan.layout.rootEntityID))
         let model = coordinator.managedObjectModel
         // Built as `[NSManagedObject]` (each object moved in, no generic copy) and handed out as `[T]`:
         // every element's class was checked to be a `T` (a class), so the two arrays are the same memory.

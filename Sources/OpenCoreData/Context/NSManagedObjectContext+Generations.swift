@@ -28,10 +28,10 @@ extension NSManagedObjectContext {
             return
         }
         if let snapshot = generation.snapshot {
-            guard let backend = try? persistentStoreCoordinator?.backend(), backend === snapshot.store else {
+            guard let backend = persistentStoreCoordinator?.persistentStores.first?.backend, backend === snapshot.store else {
                 throw CoreDataError(NSPersistentStoreOperationError, "setQueryGenerationFrom(_:): the token is a generation of store \(snapshot.store.identifier), not of this context's store")
             }
-        } else if let backend = try? persistentStoreCoordinator?.backend(), !(backend is SQLiteStore) || (backend as? SQLiteStore)?.readerPath == nil {
+        } else if let backend = persistentStoreCoordinator?.persistentStores.first?.backend, !(backend is SQLiteStore) || (backend as? SQLiteStore)?.readerPath == nil {
             // No write-ahead log (an in-memory store): the context stays unpinned, as in Core Data.
             queryGeneration = nil
             return
@@ -44,7 +44,7 @@ extension NSManagedObjectContext {
     func queryGenerationSnapshot() throws -> SQLiteSnapshot? {
         guard let token = queryGeneration else { return nil }
         if let snapshot = token.snapshot { return snapshot }
-        guard let store = try persistentStoreCoordinator?.backend() as? SQLiteStore, let snapshot = try store.makeSnapshot() else {
+        guard let store = persistentStoreCoordinator?.persistentStores.first?.backend as? SQLiteStore, let snapshot = try store.makeSnapshot() else {
             queryGeneration = nil
             return nil
         }

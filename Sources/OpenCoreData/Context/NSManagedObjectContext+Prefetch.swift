@@ -66,7 +66,7 @@ extension NSManagedObjectContext {
         var result: [NSManagedObject] = []
         result.reserveCapacity(unique.count)
         registry.reserveCapacity(registry.count + unique.count)
-        let identifier = try? persistentStoreCoordinator?.backend().identifier
+        let identifier = persistentStoreCoordinator?.soleStoreIdentifier
         for ref in unique {
             if let object = object(for: ref, storeIdentifier: identifier) { result.append(object) }
         }
@@ -105,7 +105,7 @@ extension NSManagedObjectContext {
         }
         guard let coordinator = persistentStoreCoordinator else { return result }
         var members = [[Value]](repeating: [], count: pending.count)
-        let identifier = try coordinator.backend().identifier
+        let identifier = try coordinator.storeIdentifier(root: node.relationship.destinationRootID)
         for (owner, row) in try coordinator.prefetchToMany(node.relationship, owners: pendingKeys) {
             let object = try registeredObject(for: row, keepingFault: false, storeIdentifier: identifier)
             members[owner].append(ObjectRef(key: object.objectID.key, entityID: row.entityID).value)

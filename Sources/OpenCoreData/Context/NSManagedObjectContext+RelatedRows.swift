@@ -192,7 +192,7 @@ extension NSManagedObjectContext {
     /// has no inverse. The fetch includes this context's unsaved changes, as every fetch does. One query.
     func holders(of refs: Set<ObjectRef>, through forward: String, toMany: Bool, entity: NSEntityDescription) throws -> Set<ObjectRef> {
         guard !refs.isEmpty, let coordinator = persistentStoreCoordinator, let name = entity.name else { return [] }
-        let identifier = try coordinator.backend().identifier
+        let identifier = try coordinator.storeIdentifier(root: entity.layout.rootEntityID)
         let targets: [Any] = refs.compactMap { ref -> Any? in
             if let object = registry[ref.key] { return object }
             guard ref.key.primaryKey != nil, let e = coordinator.managedObjectModel.entity(number: ref.entityID) else { return nil }
@@ -227,12 +227,13 @@ extension NSManagedObjectContext {
             if let object = registry[ref.key] { objects.append(object) } else if ref.key.primaryKey != nil { missing.append(ref.key) }
         }
         guard !missing.isEmpty, let coordinator = persistentStoreCoordinator else { return (objects, []) }
-        let identifier = try coordinator.backend().identifier
+        let sole = coordinator.soleStoreIdentifier
         let rows = try coordinator.loadRows(missing)
         var made: [NSManagedObject] = []
         for objectKey in missing {
             guard let row = rows[objectKey], let values = row.values,
                   let entity = coordinator.managedObjectModel.entity(number: row.entityID) else { continue }
+            let identifier = try sole ?? coordinator.storeIdentifier(root: entity.layout.rootEntityID)
             let id = NSManagedObjectID(entity: entity, key: objectKey, storeIdentifier: identifier)
             let (object, isNew) = objectForMergedRow(.init(id: id, values: values, version: row.version, changedSlots: []))
             objects.append(object)

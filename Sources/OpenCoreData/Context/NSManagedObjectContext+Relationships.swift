@@ -9,7 +9,7 @@ extension NSManagedObjectContext {
         let id: NSManagedObjectID
         if case .permanent = ref.key {
             guard let coordinator = persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entity(number: ref.entityID),
-                  let identifier = storeIdentifier ?? (try? coordinator.backend().identifier) else { return nil }
+                  let identifier = storeIdentifier ?? (try? coordinator.storeIdentifier(root: entity.layout.rootEntityID)) else { return nil }
             id = NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier)
         } else {
             // An object a parent inserted and has not saved: the child reads it from the parent.

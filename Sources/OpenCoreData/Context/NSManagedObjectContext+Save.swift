@@ -61,9 +61,13 @@ extension NSManagedObjectContext {
         }
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let draft = try prepareSave(policy: policy)
-        let backend = try coordinator.backend()
-        let storeIdentifier = backend.identifier
-        let namesObjects = backend.needsSavedObjects
+        let stores = coordinator.persistentStores
+        guard !stores.isEmpty else {
+            throw CoreDataError(NSPersistentStoreSaveError, "This persistent store coordinator has no persistent stores: it cannot perform a save operation.")
+        }
+        let sole = coordinator.soleStoreIdentifier
+        let storeIdentifier = { (root: Int) in sole ?? (try? coordinator.storeIdentifier(root: root)) ?? "" }
+        let namesObjects = stores.contains { $0.backend.needsSavedObjects }
         if namesObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
         let (outcome, resolved) = try write(draft, to: coordinator, policy: policy, namingObjects: namesObjects)
@@ -149,7 +153,7 @@ extension NSManagedObjectContext {
     /// The inserted objects once their rows are in: references to them renamed to their store keys,
     /// persisted, with their store IDs, derived values and snapshots, registered under their store keys
     /// and listed in `saved`. Returns their IDs (what `didSaveObjectIDsNotification` announces).
-    private func adoptInserted(_ draft: SaveDraft, _ outcome: StoreSaveOutcome, storeIdentifier: String,
+    private func adoptInserted(_ draft: SaveDraft, _ outcome: StoreSaveOutcome, storeIdentifier: (Int) -> String,
                                into saved: inout SavedChanges) -> Set<NSManagedObjectID> {
         if !outcome.renaming.isEmpty {
             for object in [draft.inserted, draft.updated].joined() where !object.layout.relationshipSlots.isEmpty && !object.isFault {
@@ -164,7 +168,7 @@ extension NSManagedObjectContext {
             let key = object.assignedKey
             if key?.isTemporary ?? true {
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.rootEntityID, pk: pk),
-                                                    storeIdentifier: storeIdentifier)
+                                                    storeIdentifier: storeIdentifier(object.layout.rootEntityID))
                 if let key {
                     formerKeys.append(key)
                     childStoreKeys.noteSaved(key, as: object.objectID)
@@ -205,7 +209,7 @@ extension NSManagedObjectContext {
     /// Rows whose derived attributes the store recomputed although this save did not write them (a
     /// member joined a counted to-many, a to-one's source attribute changed): registered objects take the
     /// new derived values (keeping unsaved changes), and other contexts hear of them as updates.
-    private func adoptDerivedRows(_ rows: [ObjectKey: StoreRow], storeIdentifier: String, saved: inout SavedChanges, skipping: some Sequence<NSManagedObject>) {
+    private func adoptDerivedRows(_ rows: [ObjectKey: StoreRow], storeIdentifier: (Int) -> String, saved: inout SavedChanges, skipping: some Sequence<NSManagedObject>) {
         guard !rows.isEmpty, let model = persistentStoreCoordinator?.managedObjectModel else { return }
         let written = Set(skipping.map { $0.objectID.key })
         for (key, row) in rows where !written.contains(key) {
@@ -233,7 +237,7 @@ extension NSManagedObjectContext {
                 changed = Set(slots)
             }
             guard !changed.isEmpty else { continue }
-            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: registry[key]?.objectID.storeIdentifier ?? storeIdentifier)
+            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: registry[key]?.objectID.storeIdentifier ?? storeIdentifier(entity.layout.rootEntityID))
             saved.updated.append(.init(id: id, values: values, version: row.version, changedSlots: changed))
         }
     }

@@ -187,7 +187,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         if let registered = registry[key] {
             object = registered
         } else {
-            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.backend().identifier)
+            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.storeIdentifier(root: entity.layout.rootEntityID))
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
             registry[key] = object
             newlyRegistered?.append(object)
@@ -292,12 +292,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// context's changed objects that name them (relationships) name them by the new keys from then on.
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
-        let backend = try coordinator.backend()
-        let identifier = backend.identifier
         let temporary = objects.filter { $0.objectID.isTemporaryID }
         let groups = Dictionary(grouping: temporary) { $0.layout.rootEntityID }
         var renamed: [(ObjectKey, ObjectKey)] = []
         for (root, group) in groups {
+            let backend = try coordinator.backend(root: root)
+            let identifier = backend.identifier
             let keys = try backend.permanentKeys(for: group, root: root)
             for (object, pk) in zip(group, keys) {
                 if let key = object.assignedKey {
@@ -315,15 +315,19 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Mirrors `assign(_:to:)`: the store an inserted object will be saved in. A coordinator here holds
-    /// one store, where every object goes: assigning it is accepted and changes nothing; a store the
-    /// coordinator does not hold, or an object that is not inserted in this context, traps (Core Data raises).
+    /// Mirrors `assign(_:to:)`: the store an inserted object will be saved in. Here an entity lives in
+    /// one store of a coordinator (the one whose configuration holds it), where its objects always go:
+    /// assigning an object to that store is accepted and changes nothing. Another store, a store the
+    /// coordinator does not hold, or an object that is not inserted in this context traps (Core Data raises).
     public func assign(_ object: Any, to store: NSPersistentStore) {
         guard let object = object as? NSManagedObject, object.managedObjectContext === self, object.isInserted else {
             preconditionFailure("assign(_:to:): \(object) is not an object inserted in this context")
         }
         guard persistentStoreCoordinator?.persistentStores.contains(where: { $0 === store }) == true else {
             preconditionFailure("assign(_:to:): the store at \(store.url?.path ?? "?") is not one of this context's coordinator's stores")
+        }
+        guard persistentStoreCoordinator?.storeIfAny(root: object.layout.rootEntityID) === store else {
+            preconditionFailure("assign(_:to:): the store at \(store.url?.path ?? "?") (configuration \(store.configurationName)) does not hold entity \(object.entity.name ?? "?")")
         }
     }
 

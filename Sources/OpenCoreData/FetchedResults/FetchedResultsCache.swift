@@ -73,7 +73,7 @@ enum FetchedResultsCache {
     /// makes the cache look older than it is, never newer).
     static func signature(_ core: FetchedResultsCore, plan: FetchPlan) throws -> File? {
         guard let coordinator = core.context.persistentStoreCoordinator else { return nil }
-        let store = try coordinator.store(), generation = try coordinator.generation()
+        let store = try coordinator.store(root: plan.layout.rootEntityID), generation = try coordinator.generation(root: plan.layout.rootEntityID)
         let request = core.request
         return File(entity: plan.entity.name ?? "", modelVersion: plan.entity.managedObjectModel.versionHash,
                     predicate: request.predicate?.predicateFormat ?? "",

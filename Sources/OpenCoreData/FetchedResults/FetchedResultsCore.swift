@@ -130,7 +130,7 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     /// window (unregistered faults). No query runs.
     private func restore(_ file: FetchedResultsCache.File, plan: FetchPlan) throws -> ([FetchedSection], FetchedWindow?)? {
         guard let coordinator = context.persistentStoreCoordinator else { return nil }
-        let identifier = try coordinator.backend().identifier
+        let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
         let width = plan.descriptors.count
         func rows(_ s: FetchedResultsCache.File.Section, registered: Bool) -> [FetchedEntry]? {
             guard s.keys.count == s.entities.count, s.keys.count == s.sortValues.count else { return nil }

@@ -78,7 +78,7 @@ struct DictionaryFetch {
     func run(on coordinator: NSPersistentStoreCoordinator) throws -> [NSDictionary] {
         let (names, columns) = try resolve()
         let hasObjects = columns.columns.contains { if case .object = $0 { return true } else { return false } }
-        let identifier = hasObjects ? try coordinator.backend().identifier : ""
+        let identifier = hasObjects ? try coordinator.storeIdentifier(root: plan.layout.rootEntityID) : ""
         let model = coordinator.managedObjectModel
         let keys: [NSObject] = names.map { DictionaryResultKey(key: $0) }
         let objects = UnsafeMutablePointer<AnyObject>.allocate(capacity: keys.count)

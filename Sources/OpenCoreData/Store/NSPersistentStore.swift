@@ -60,15 +60,16 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     private var readOnlyFlag: Bool
 
     /// The built-in SQLite and in-memory stores.
-    init(type: String, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel, coordinator: NSPersistentStoreCoordinator?,
-         logger: Logger?) throws {
+    init(type: String, configuration: String?, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel,
+         coordinator: NSPersistentStoreCoordinator?, logger: Logger?) throws {
         self.storedType = type
         self.url = url
         self.options = options
-        self.configurationName = "PF_DEFAULT_CONFIGURATION_NAME"
+        self.configurationName = configuration ?? "PF_DEFAULT_CONFIGURATION_NAME"
         self.persistentStoreCoordinator = coordinator
         self.readOnlyFlag = false
-        let backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model, options: options, logger: logger)
+        let backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model,
+                                          configuration: NSManagedObjectModel.configurationName(configuration), options: options, logger: logger)
         self.attachedBackend = backend
         super.init()
         var metadata = (backend as? SQLiteStore)?.metadata ?? [:]

@@ -44,7 +44,8 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Mirrors `destroyPersistentStore(at:ofType:options:)` (the older spelling of
-    /// ``destroyPersistentStore(at:type:options:)``).
+    /// ``destroyPersistentStore(at:type:options:)``). A file that is not a SQLite database is refused and
+    /// kept, unless `options` has ``NSPersistentStoreForceDestroyOption`` set to true.
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
         guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
@@ -54,7 +55,7 @@ extension NSPersistentStoreCoordinator {
         let manager = FileManager.default
         if manager.fileExists(atPath: url.path) {
             let header = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)) ?? Data()
-            guard header.isEmpty || header == Data("SQLite format 3\0".utf8) else {
+            guard header.isEmpty || header == Data("SQLite format 3\0".utf8) || StoreOpenOptions.flag(options?[NSPersistentStoreForceDestroyOption]) else {
                 throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) is not a SQLite store; it was not destroyed.")
             }
         }

@@ -9,10 +9,41 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// Mirrors `setMetadata(_:type:at:options:)`: writes a store file's metadata without adding the store
-    /// (custom types through their class; a SQLite store's metadata table is issue #33's, and throws here).
+    /// (a SQLite file's `Z_METADATA` in one transaction, Core Data's own keys kept where the dictionary
+    /// lacks them; custom types through their class).
     public class func setMetadata(_ metadata: [String: Any]?, type: NSPersistentStore.StoreType, at url: URL,
                                   options: [AnyHashable: Any]? = nil) throws {
         try storeClass(for: type.rawValue).setMetadata(metadata, forPersistentStoreAt: url)
+    }
+
+    /// Mirrors `metadataForPersistentStore(ofType:at:options:)`, the older spelling of
+    /// ``metadataForPersistentStore(type:at:options:)``.
+    public class func metadataForPersistentStore(ofType storeType: String, at url: URL,
+                                                 options: [AnyHashable: Any]?) throws -> [String: Any] {
+        try storeClass(for: storeType).metadataForPersistentStore(with: url)
+    }
+
+    /// Mirrors `metadataForPersistentStore(ofType:at:)`: with a `nil` type, the file is read as a SQLite
+    /// store (the only file type built in).
+    public class func metadataForPersistentStore(ofType storeType: String?, at url: URL) throws -> [String: Any] {
+        try storeClass(for: storeType ?? NSSQLiteStoreType).metadataForPersistentStore(with: url)
+    }
+
+    /// Mirrors `metadataForPersistentStore(with:)`, the oldest spelling: a SQLite store file's metadata.
+    public class func metadataForPersistentStore(with url: URL) throws -> [AnyHashable: Any] {
+        try NSPersistentStore.metadataForPersistentStore(with: url)
+    }
+
+    /// Mirrors `setMetadata(_:forPersistentStoreOfType:at:options:)`, the older spelling of
+    /// ``setMetadata(_:type:at:options:)``.
+    public class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
+                                  options: [AnyHashable: Any]?) throws {
+        try storeClass(for: storeType).setMetadata(metadata, forPersistentStoreAt: url)
+    }
+
+    /// Mirrors `setMetadata(_:forPersistentStoreOfType:at:)`: a `nil` type writes a SQLite store file.
+    public class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String?, at url: URL) throws {
+        try storeClass(for: storeType ?? NSSQLiteStoreType).setMetadata(metadata, forPersistentStoreAt: url)
     }
 
     /// Mirrors `metadata(for:)`: the metadata of one of this coordinator's stores.

@@ -3,15 +3,15 @@ import Foundation
 /// The coordinator's side of the store boundary: every read and write of a context goes through here, and
 /// this is the one place that fills the row cache.
 extension NSPersistentStoreCoordinator {
-    /// The store behind every request.
-    func backend() throws -> any StoreBackend { try store().backend }
+    /// The store that holds a hierarchy (by its root's entity number).
+    func backend(root: Int) throws -> any StoreBackend { try store(root: root).backend }
 
     /// The rows of a fetch. A fetch of values of at most ``RowCache/largestBatchCached`` rows feeds the
     /// row cache, so faults in other contexts then cost no query.
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
         guard plan.readsStore else { return [] }
         if let preloaded = plan.preloaded?.rows(withValues: withValues) { return preloaded }
-        let backend = try backend()
+        let backend = try backend(root: plan.layout.rootEntityID)
         let rows = try backend.fetchRows(plan, withValues: withValues, limited: limited)
         if withValues, rows.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil, backend.usesRowCache {
             let root = plan.layout.rootEntityID
@@ -25,7 +25,7 @@ extension NSPersistentStoreCoordinator {
     func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
         guard plan.readsStore else { return ([], []) }
         if let preloaded = plan.preloaded?.keys { return preloaded }
-        return try backend().fetchKeys(plan)
+        return try backend(root: plan.layout.rootEntityID).fetchKeys(plan)
     }
 
     /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
@@ -49,7 +49,7 @@ extension NSPersistentStoreCoordinator {
         var result = [StoreRow?](repeating: nil, count: pks.count)
         var missing: [Int] = []
         // A context pinned to a query generation reads its own snapshot, never the shared cache.
-        let backend = try backend()
+        let backend = try backend(root: root)
         let bypassingCache = bypassingCache || maxAge == 0 || QueryGenerationScope.snapshot != nil || !backend.usesRowCache
         if bypassingCache {
             missing = Array(pks.indices)
@@ -72,22 +72,18 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// `count(for:)` in the store.
-    func countRows(_ plan: FetchPlan) throws -> Int { plan.readsStore ? try backend().count(plan) : 0 }
+    func countRows(_ plan: FetchPlan) throws -> Int { plan.readsStore ? try backend(root: plan.layout.rootEntityID).count(plan) : 0 }
 
     /// A dictionary-result fetch, row by row (the values buffer is reused for the next row).
     func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
         guard plan.readsStore else { return }
-        try backend().fetchColumns(plan, columns, row: row)
+        try backend(root: plan.layout.rootEntityID).fetchColumns(plan, columns, row: row)
     }
 
 
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
-        let store = try store()
-        if store.isReadOnly, !store.backend.isReadOnly {  // set read-only after it was added
-            throw CoreDataError(NSPersistentStoreSaveError, "cannot save: the store at \(store.url?.path ?? "?") was set read-only; nothing was written")
-        }
-        var outcome = try store.backend.save(changes, resolve: resolve)
+        var (outcome, usesRowCache) = try writeToStores(changes, resolve: resolve)
         // Rows name objects inserted by this save by their new keys from now on.
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
         let renamed = outcome.renaming
@@ -97,7 +93,7 @@ extension NSPersistentStoreCoordinator {
                 outcome.rows[key] = StoreRow(pk: row.pk, entityID: row.entityID, version: row.version, values: renamed.apply(values, model(row.entityID)))
             }
         }
-        guard store.backend.usesRowCache else { return outcome }
+        guard usesRowCache else { return outcome }
         // Inserted rows are new to every context: a large import is not cached (nobody is about to fault
         // it, and no cached row can be stale).
         if changes.inserts.count <= RowCache.largestBatchCached {
@@ -143,18 +139,18 @@ extension NSPersistentStoreCoordinator {
 
     /// The objects a to-many relationship holds for each of some owners (one query).
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
-        try backend().loadRelationship(r, owners: owners)
+        try backend(root: r.destinationRootID).loadRelationship(r, owners: owners)
     }
 
     /// The objects a to-many relationship holds for one owner (a to-many fault firing: one query).
     func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
-        try backend().loadRelationship(r, owner: owner)
+        try backend(root: r.destinationRootID).loadRelationship(r, owner: owner)
     }
 
     /// The members of a to-many relationship for some owners, with their rows (prefetching); at most
     /// ``RowCache/largestBatchCached`` rows feed the row cache, as a fetch's do.
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
-        let backend = try backend()
+        let backend = try backend(root: r.destinationRootID)
         let members = try backend.prefetchToMany(r, owners: owners)
         if members.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil, backend.usesRowCache {
             let root = r.destination.layout.rootEntityID
@@ -163,9 +159,19 @@ extension NSPersistentStoreCoordinator {
         return members
     }
 
-    /// The store's save generation.
-    func generation() throws -> String { try backend().generation() }
+    /// The save generation of the store that holds a hierarchy.
+    func generation(root: Int) throws -> String { try backend(root: root).generation() }
 
     /// Forgets a cached row (a refreshed object reads its row again).
     func forgetCachedRow(_ key: ObjectKey) { rowCache.remove(key) }
+}
+
+extension NSPersistentStoreCoordinator {
+    /// The first store added (tests and diagnostics; requests go to the store of their entity).
+    func firstStoreBackend() throws -> any StoreBackend {
+        guard let store = persistentStores.first else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store.")
+        }
+        return store.backend
+    }
 }

@@ -2,14 +2,17 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Mirrors Core Data's `NSPersistentStoreCoordinator`: the model and the store(s) behind one or more
-/// contexts. It serializes access to the store. One store per coordinator (configurations that split
-/// entities across stores are not supported yet).
+/// Mirrors Core Data's `NSPersistentStoreCoordinator`: the model and the stores behind one or more
+/// contexts. It serializes access to the stores. Each store holds the entities of the configuration it
+/// was added with (every entity without one); requests, saves and object IDs go to the store that holds
+/// their entity (see `+Routing`).
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// Mirrors `managedObjectModel`.
     public let managedObjectModel: NSManagedObjectModel
     private var stores: [NSPersistentStore] = []
-    /// Whether the store is an ``NSIncrementalStore`` (its methods are handed the reading context).
+    /// The store of each entity hierarchy.
+    var routes = StoreRoutes()
+    /// Whether a store is an ``NSIncrementalStore`` (its methods are handed the reading context).
     private(set) var hasIncrementalStore = false
     let lock = NSRecursiveLock()
     /// Rows last read or written, shared by every context of this coordinator (see `+Rows`).
@@ -58,20 +61,19 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
         try managedObjectModel.freeze()
         let store = try lock.withLock {
-            guard stores.isEmpty else {
-                throw CoreDataError(NSPersistentStoreOperationError, "This coordinator already has a store; one store per coordinator is supported")
-            }
+            let roots = try routes.checkAdding(configuration, of: managedObjectModel, url: storeURL)
             let store: NSPersistentStore
             if let custom {
                 store = try makeCustomStore(custom, type: storeType, configuration: configuration, url: storeURL, options: options)
             } else {
                 let debug = (options?["OpenCoreDataSQLDebug"] as? Bool) ?? SQLDebug.isEnabled
-                store = try NSPersistentStore(type: storeType, url: storeURL, options: options, model: managedObjectModel, coordinator: self,
-                                              logger: debug ? SQLDebug.logger : nil)
+                store = try NSPersistentStore(type: storeType, configuration: configuration, url: storeURL, options: options,
+                                              model: managedObjectModel, coordinator: self, logger: debug ? SQLDebug.logger : nil)
             }
             stores.append(store)
+            routes.add(store, roots: roots, of: managedObjectModel)
             NSPersistentStore.addedStores.withLock { $0[store.identifier ?? ""] = WeakStore(store) }
-            hasIncrementalStore = store is NSIncrementalStore
+            hasIncrementalStore = stores.contains { $0 is NSIncrementalStore }
             return store
         }
         store.didAdd(to: self)
@@ -93,8 +95,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// Whether fetches evaluate block predicates (`NSPredicate(block:)`) in memory, as Core Data's
-    /// in-memory store does; the SQLite store refuses them.
-    var evaluatesBlockPredicates: Bool { persistentStores.first?.type == NSInMemoryStoreType }
+    /// in-memory store does (every store of the coordinator is in memory); the SQLite store refuses them.
+    var evaluatesBlockPredicates: Bool {
+        let stores = persistentStores
+        return !stores.isEmpty && stores.allSatisfy { $0.type == NSInMemoryStoreType }
+    }
 
     /// Mirrors `remove(_:)`: posts `NSPersistentStoreCoordinatorWillRemoveStore` (the store as object) and
     /// `NSPersistentStoreCoordinatorStoresWillChange` before, `NSPersistentStoreCoordinatorStoresDidChange`
@@ -109,27 +114,50 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         store.willRemove(from: self)
         lock.withLock {
             stores.removeAll { $0 === store }
-            hasIncrementalStore = false
+            routes.remove(store, of: managedObjectModel)
+            hasIncrementalStore = stores.contains { $0 is NSIncrementalStore }
         }
         center.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
     }
 
-    /// Mirrors `managedObjectID(forURIRepresentation:)`.
+    /// Mirrors `managedObjectID(forURIRepresentation:)`: `nil` unless the URI names one of the stores and an
+    /// entity that store holds.
     public func managedObjectID(forURIRepresentation url: URL) -> NSManagedObjectID? {
-        guard let store = persistentStores.first, url.scheme == "x-coredata", url.host == store.identifier else { return nil }
+        guard url.scheme == "x-coredata", let host = url.host else { return nil }
         let parts = url.path.split(separator: "/")
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
-              parts[1].hasPrefix("p"), let pk = Int64(parts[1].dropFirst()) else { return nil }
+              parts[1].hasPrefix("p"), let pk = Int64(parts[1].dropFirst()),
+              let store = lock.withLock({ routes.store(root: entity.layout.rootEntityID) }), store.identifier == host else { return nil }
         return NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.rootEntityID, pk: pk), storeIdentifier: store.identifier)
     }
 
-    /// The store every request goes to.
-    func store() throws -> NSPersistentStore {
-        guard let store = persistentStores.first else {
-            throw CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store: call loadPersistentStores or addPersistentStore first.")
+    /// The store that holds a hierarchy (by its root's entity number).
+    func store(root: Int) throws -> NSPersistentStore {
+        try lock.withLock {
+            if let store = routes.store(root: root) { return store }
+            throw stores.isEmpty
+                ? CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store: call loadPersistentStores or addPersistentStore first.")
+                : CoreDataError(NSPersistentStoreOperationError,
+                                "No persistent store of the coordinator holds entity \(managedObjectModel.entity(number: root)?.name ?? "\(root)"): no store was added with a configuration that has it.")
         }
-        return store
     }
+
+    /// The identifier (UUID) of the store that holds a hierarchy: object IDs of its entities carry it
+    /// (empty when no store holds it: nothing of it is read from a store).
+    func storeIdentifier(root: Int) throws -> String {
+        if let store = storeIfAny(root: root) { return store.backend.identifier }
+        if persistentStores.isEmpty { _ = try self.store(root: root) }  // no store at all: the error says so
+        return ""
+    }
+
+    /// The identifier of the store, when one store holds every entity.
+    var soleStoreIdentifier: String? { lock.withLock { routes.onlyStore?.backend.identifier } }
+
+    /// The store that holds a hierarchy, `nil` when none does.
+    func storeIfAny(root: Int) -> NSPersistentStore? { lock.withLock { routes.store(root: root) } }
+
+    /// Whether the coordinator has more than one store (saves then check that relationships stay in one).
+    var hasSeveralStores: Bool { lock.withLock { stores.count > 1 } }
 }
 
 /// A Core Data debug switch as launched: `argument N` on the command line (as Core Data's launch arguments,

@@ -94,6 +94,10 @@ struct StoreChanges {
     var updatedObjects: [NSManagedObject] = []
     var deletedObjects: [NSManagedObject] = []
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    /// Run by the store once everything is written, just before it commits (inside the transaction):
+    /// a save that spans stores writes the next store here, so that a store whose write fails rolls
+    /// every store back. Throwing writes nothing.
+    var beforeCommit: (() throws -> Void)?
     /// Whether a row may name another object (only rows with relationships do), so that keys of inserted
     /// objects must be resolved or renamed.
     var holdsReferences: Bool {
@@ -175,6 +179,10 @@ struct DictionaryColumns {
 struct KeyRenaming {
     private let map: [ObjectKey: ObjectKey]
     init(_ pairs: [(ObjectKey, ObjectKey)]) { map = Dictionary(pairs, uniquingKeysWith: { a, _ in a }) }
+    /// Both renamings (of two stores' saves: their keys never meet).
+    func merging(_ other: KeyRenaming) -> KeyRenaming {
+        other.isEmpty ? self : KeyRenaming(map.map { ($0.key, $0.value) } + other.map.map { ($0.key, $0.value) })
+    }
     var isEmpty: Bool { map.isEmpty }
 
     /// The store key an inserted object's key at save time became.

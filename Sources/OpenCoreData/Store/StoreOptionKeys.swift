@@ -53,3 +53,14 @@ extension NSPersistentStoreDescription {
         set { setOption(NSNumber(value: newValue), forKey: NSInferMappingModelAutomaticallyOption) }
     }
 }
+
+/// Mirrors `NSPersistentStoreForceDestroyOption`: with true in the options of
+/// `destroyPersistentStore(at:type:options:)`, the files are deleted even when the file is not a store
+/// that can be opened (not a SQLite database); without it such a file is refused and kept.
+public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyOption"
+
+/// Mirrors `NSIgnorePersistentStoreVersioningOption`: with true, adding a SQLite store does not compare
+/// the metadata's version hashes with the model's. The file must still have every table and column the
+/// model reads, and `Z_PRIMARYKEY` must number the entities as the model does (else the add fails,
+/// naming what is missing, and the file is left as it was); its metadata is kept as it is.
+public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"

@@ -180,6 +180,6 @@ extension NSManagedObjectID {
     static func placeholder(_ coordinator: NSPersistentStoreCoordinator, _ entity: String, _ pk: Int64) -> NSManagedObjectID {
         let e = coordinator.managedObjectModel.entitiesByName[entity]!
         return NSManagedObjectID(entity: e, key: .permanent(root: e.layout.root.layout.entityID, pk: pk),
-                                 storeIdentifier: try! coordinator.backend().identifier)
+                                 storeIdentifier: try! coordinator.firstStoreBackend().identifier)
     }
 }

@@ -71,6 +71,7 @@ final class AtomicStoreBackend: StoreBackend, @unchecked Sendable {
             let cache = store.cacheState()
             do {
                 let outcome = try saveMirror(changes, resolve: resolve)
+                try changes.beforeCommit?()
                 store.apply(inserted: changes.insertedObjects, updated: changes.updatedObjects, deleted: changes.deletes.map(\.key))
                 try store.save()
                 return outcome

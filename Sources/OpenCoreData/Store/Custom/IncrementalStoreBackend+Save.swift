@@ -23,6 +23,7 @@ extension IncrementalStoreBackend {
         guard !store.isReadOnly else {
             throw CoreDataError(NSPersistentStoreSaveError, "cannot save: the store at \(store.url?.path ?? "?") is read-only; nothing was written")
         }
+        try changes.beforeCommit?()
         let context = (changes.insertedObjects.first ?? changes.updatedObjects.first ?? changes.deletedObjects.first)?.managedObjectContext
         var inserted = changes.insertedObjects
         var updated = Dictionary(changes.updatedObjects.map { ($0.objectID.key, $0) }, uniquingKeysWith: { a, _ in a })

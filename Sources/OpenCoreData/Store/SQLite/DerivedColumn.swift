@@ -45,7 +45,7 @@ struct DerivedColumn {
     /// naming the first derivation the store cannot compute.
     static func all(_ model: NSManagedObjectModel, _ tables: [Int: TableInfo]) throws -> [DerivedColumn] {
         var result: [DerivedColumn] = []
-        for entity in model.entities {
+        for entity in model.entities where tables[entity.layout.rootEntityID] != nil {
             for case let attribute as NSDerivedAttributeDescription in entity.properties where !attribute.isTransient && attribute.entity === entity {
                 result.append(try make(attribute, entity: entity, number: result.count + 1))
             }

@@ -13,11 +13,11 @@ import Foundation
 /// They are made with `IF NOT EXISTS` whenever a writable store opens, so a store made before a model
 /// gained an index gets it too.
 enum ModelIndexes {
-    static func sql(_ model: NSManagedObjectModel) -> [String] {
+    static func sql(_ entities: [NSEntityDescription]) -> [String] {
         var statements: [String] = []
         var seen = Set<String>()
         func add(_ s: String) { if seen.insert(s).inserted { statements.append(s) } }
-        for entity in model.entities {
+        for entity in entities {
             let layout = entity.layout!
             let table = layout.tableName
             for index in entity.indexes {
@@ -48,8 +48,8 @@ enum ModelIndexes {
     /// `CREATE UNIQUE INDEX IF NOT EXISTS Z_<Entity>_UNIQUE_<name>… ON <table> (<column> COLLATE BINARY ASC, …)`, with
     /// `WHERE Z_ENT IN (…)` (the entity and its subentities) when the declaring entity shares its table
     /// with entities the constraint does not cover. A to-one names its key column.
-    static func uniqueSQL(_ model: NSManagedObjectModel) -> [(constraint: UniquenessConstraint, sql: String)] {
-        UniquenessConstraint.all(model).map { c in
+    static func uniqueSQL(_ model: NSManagedObjectModel, within tables: [Int: TableInfo]) -> [(constraint: UniquenessConstraint, sql: String)] {
+        UniquenessConstraint.all(model).filter { tables[$0.entity.layout.rootEntityID] != nil }.map { c in
             let layout = c.entity.layout!
             let columns = c.slots.map { slot -> String in
                 if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, _) = r.storage { return column }

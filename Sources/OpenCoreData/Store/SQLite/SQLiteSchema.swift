@@ -112,12 +112,14 @@ struct TableInfo {
         }.map(\.element)
     }
 
-    /// The join tables of a model's many-to-many relationships (and to-manys without an inverse), once each.
-    static func joinTables(of model: NSManagedObjectModel) -> [JoinTable] {
+    /// The join tables of a model's many-to-many relationships (and to-manys without an inverse), once each,
+    /// between entities whose tables are among `within` (a store's configuration).
+    static func joinTables(of model: NSManagedObjectModel, within stored: [Int: TableInfo]) -> [JoinTable] {
         var tables: [String: JoinTable] = [:]
-        for e in model.entities {
+        for e in model.entities where stored[e.layout.rootEntityID] != nil {
             for slot in e.layout.relationshipSlots {
-                guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let t) = r.storage, t.isOwner else { continue }
+                guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let t) = r.storage, t.isOwner,
+                      stored[r.destination.layout.rootEntityID] != nil else { continue }
                 tables[t.name] = t
             }
         }

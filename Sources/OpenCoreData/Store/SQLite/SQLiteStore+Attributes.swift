@@ -14,7 +14,7 @@ extension SQLiteStore {
     func prepareAttributes() throws {
         try wrap {
             try write { db in
-                for statement in ModelIndexes.sql(model) { try db.execute(statement) }
+                for statement in ModelIndexes.sql(entities) { try db.execute(statement) }
                 try createUniqueIndexes(db)
                 guard !derivedColumns.isEmpty else { return }
                 try db.execute(DerivedColumn.createDirtyTableSQL)
@@ -42,7 +42,7 @@ extension SQLiteStore {
     /// a constraint keeps its rows: the store is not added, and the error names the entity, the
     /// properties and how many values are taken more than once (the values themselves are not shown).
     private func createUniqueIndexes(_ db: SQLiteConnection) throws {
-        for (constraint, sql) in ModelIndexes.uniqueSQL(model) {
+        for (constraint, sql) in ModelIndexes.uniqueSQL(model, within: tables) {
             do {
                 try db.execute(sql)
             } catch {
@@ -61,7 +61,7 @@ extension SQLiteStore {
     /// Columns of attributes with external binary storage.
     var externalColumns: Set<String> {
         var result = Set<String>()
-        for e in model.entities {
+        for e in entities {
             for slot in e.layout.columnSlots where e.layout.attribute(slot)?.allowsExternalBinaryDataStorage == true
                 && e.layout.attribute(slot)?.attributeType == .binaryDataAttributeType {
                 result.insert(e.layout.columns[slot]!)

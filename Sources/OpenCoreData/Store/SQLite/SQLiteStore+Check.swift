@@ -15,7 +15,7 @@ extension SQLiteStore {
     /// model does and its `Z_MAX` is at least each table's largest key, and every table and column the
     /// model needs is there. Each failure names the file and what is wrong.
     static func checkExisting(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo],
-                              readOnly: Bool) throws -> ExistingStore {
+                              readOnly: Bool, configuration: String? = nil, ignoringVersions: Bool = false) throws -> ExistingStore {
         let path = db.path
         if let legacy = try LegacyStore.read(db, model: model) {
             if readOnly, legacy.needsRenumbering {
@@ -28,7 +28,7 @@ extension SQLiteStore {
         }
         let metadata = try StoreMetadata.read(db, path: path)
         try checkFrameworkVersion(metadata, path: path, readOnly: readOnly)
-        guard model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
+        guard ignoringVersions || model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else {
             throw incompatibleModelError(metadata, model: model, path: path)
         }
         try checkPrimaryKeys(db, model: model, tables: tables)
@@ -70,7 +70,7 @@ extension SQLiteStore {
             let name: String = if case .string(let s) = row.value(1, as: .stringAttributeType) { s } else { "" }
             rows[Int(row.int64(0))] = (name, row.int64(2), row.int64(3))
         }
-        for e in model.entities {
+        for e in model.entities where tables[e.layout.rootEntityID] != nil {
             let number = e.layout.entityID, name = e.name ?? ""
             guard let row = rows[number], row.name == name || row.name == e.renamingIdentifier,
                   row.parent == Int64(e.superentity?.layout.entityID ?? 0) else {
@@ -91,7 +91,7 @@ extension SQLiteStore {
     /// Every table and column the model reads is in the file.
     static func checkColumns(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws {
         var expected: [(String, [String])] = tables.values.map { ($0.name, ["Z_PK", "Z_ENT", "Z_OPT"] + $0.columns.map(\.name)) }
-        for join in TableInfo.joinTables(of: model) {
+        for join in TableInfo.joinTables(of: model, within: tables) {
             expected.append((join.name, [join.sourceColumn, join.destinationColumn] + [join.orderColumn, join.otherOrderColumn].compactMap { $0 }))
         }
         for (table, columns) in expected.sorted(by: { $0.0 < $1.0 }) {

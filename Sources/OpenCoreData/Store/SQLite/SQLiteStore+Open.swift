@@ -9,6 +9,10 @@ struct StoreOpenOptions {
     var readOnly = false
     /// `OpenCoreDataAdoptForeignDatabaseOption`.
     var adoptForeignDatabase = false
+    /// The model configuration the store was added with (`nil`: every entity).
+    var configuration: String?
+    /// `NSIgnorePersistentStoreVersioningOption`: the version hashes are not compared.
+    var ignoresVersioning = false
 
     init(readOnly: Bool = false, adoptForeignDatabase: Bool = false) {
         self.readOnly = readOnly
@@ -34,6 +38,7 @@ struct StoreOpenOptions {
         let dictionary = (options?[NSSQLitePragmasOption] as? NSDictionary) ?? (options?[NSSQLitePragmasOption] as? [String: Any]).map { NSDictionary(dictionary: $0) }
         pragmas = (dictionary ?? [:]).compactMap { key, value in (key as? String).map { ($0, value) } }.sorted { $0.name < $1.name }
         analyze = Self.flag(options?[NSSQLiteAnalyzeOption])
+        ignoresVersioning = Self.flag(options?[NSIgnorePersistentStoreVersioningOption])
         manualVacuum = Self.flag(options?[NSSQLiteManualVacuumOption])
         if let size = (options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? NSNumber)?.intValue ?? options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? Int {
             readerCount = max(0, size - 1)
@@ -144,7 +149,7 @@ extension SQLiteStore {
             let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
             if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
             if contents == .store {  // made by another process since the probe
-                existing = try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
+                existing = try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration, ignoringVersions: options.ignoresVersioning) } }
             }
         }
         let (identifier, metadata) = try opening(path, "cannot set up the database") { () -> (String, [String: Any]) in
@@ -179,7 +184,7 @@ extension SQLiteStore {
             if options.adoptForeignDatabase { return nil }
             throw foreignDatabaseError(path)
         case .store:
-            return try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false) } }
+            return try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration, ignoringVersions: options.ignoresVersioning) } }
         }
     }
 
@@ -220,7 +225,7 @@ extension SQLiteStore {
                                 userInfo: [NSFilePathErrorKey: path])
         case .store: break
         }
-        let existing = try opening(path, "cannot read the store") { try checkExisting(db, model: model, tables: tables, readOnly: true) }
+        let existing = try opening(path, "cannot read the store") { try checkExisting(db, model: model, tables: tables, readOnly: true, configuration: options.configuration, ignoringVersions: options.ignoresVersioning) }
         let readers = try opening(path, "cannot open a reader connection") {
             try (0..<options.readerCount).map { _ in try SQLiteConnection(path: location, readOnly: true, logger: logger) }
         }
@@ -268,7 +273,7 @@ extension SQLiteStore {
         }
         if let created { return created }
         return try openSchema(db, model: model, tables: tables, options: options,
-                              existing: try checkExisting(db, model: model, tables: tables, readOnly: false))
+                              existing: try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration, ignoringVersions: options.ignoresVersioning))
     }
 
     /// Creates every table of a new store inside the caller's transaction, as Core Data does (`Z_PRIMARYKEY`, `Z_METADATA` with Core Data's property list; no `Z_MODELCACHE`, see
@@ -282,7 +287,7 @@ extension SQLiteStore {
             try db.execute(table.createSQL)
             for index in table.indexSQL { try db.execute(index) }
         }
-        for join in TableInfo.joinTables(of: model) {
+        for join in TableInfo.joinTables(of: model, within: tables) {
             for statement in join.createSQL { try db.execute(statement) }
         }
         for e in model.entities.sorted(by: { $0.layout.entityID < $1.layout.entityID }) {

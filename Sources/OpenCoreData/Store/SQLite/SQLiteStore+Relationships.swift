@@ -98,9 +98,9 @@ extension SQLiteStore {
     }
 
     /// For each stored to-many relationship of the model, its members' query for one owner (`IN (?)`).
-    static func oneOwnerMembersSQL(_ model: NSManagedObjectModel, _ store: SQLiteStore) -> [ObjectIdentifier: MembersSQL] {
+    static func oneOwnerMembersSQL(_ store: SQLiteStore) -> [ObjectIdentifier: MembersSQL] {
         var result: [ObjectIdentifier: MembersSQL] = [:]
-        for entity in model.entities {
+        for entity in store.entities {
             for slot in entity.layout.relationshipSlots {
                 guard case .toMany(let r) = entity.layout.kinds[slot], let sql = store.membersSQL(r, keyList: "(?)") else { continue }
                 result[ObjectIdentifier(r)] = sql
@@ -192,11 +192,13 @@ struct JoinTableInfo {
     /// The entity whose keys are in `destinationColumn`.
     let memberEntity: NSEntityDescription
 
-    static func all(of model: NSManagedObjectModel) -> [JoinTableInfo] {
+    static func all(of entities: [NSEntityDescription]) -> [JoinTableInfo] {
         var result: [String: JoinTableInfo] = [:]
-        for e in model.entities {
+        let stored = Set(entities.map { ObjectIdentifier($0) })
+        for e in entities {
             for slot in e.layout.relationshipSlots where e.layout.properties[slot].entity === e {
-                guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let t) = r.storage, t.isOwner else { continue }
+                guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let t) = r.storage, t.isOwner,
+                      stored.contains(ObjectIdentifier(r.destination)) else { continue }
                 result[t.name] = JoinTableInfo(table: t, ownerEntity: e, memberEntity: r.destination)
             }
         }

@@ -34,6 +34,7 @@ extension SQLiteStore {
                     try db.transaction {
                         outcome = try apply(changes, resolve: resolve, db)
                         if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }
+                        try changes.beforeCommit?()
                     }
                 }
             }

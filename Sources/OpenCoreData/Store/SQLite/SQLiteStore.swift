@@ -16,6 +16,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     private let readerCounter = NSLock()
     private var nextReader = 0
     let model: NSManagedObjectModel
+    /// The entities this store keeps: its configuration's hierarchies (every entity without one).
+    let entities: [NSEntityDescription]
     let identifier: String
     let tables: [Int: TableInfo]
     /// The INSERT statement of each entity, by entity ID.
@@ -61,15 +63,17 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         self.model = model
         self.isReadOnly = options.readOnly
         self.path = url?.path ?? ":memory:"
+        let entities = try model.storedEntities(forConfigurationName: options.configuration)
+        self.entities = entities
         var tables: [Int: TableInfo] = [:]
-        for root in model.entities where root.superentity == nil {
+        for root in entities where root.superentity == nil {
             tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities)
         }
         self.tables = tables
         var insertSQL: [Int: String] = [:]
-        for e in model.entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.rootEntityID]!) }
+        for e in entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.rootEntityID]!) }
         self.insertSQL = insertSQL
-        self.joinTables = JoinTableInfo.all(of: model)
+        self.joinTables = JoinTableInfo.all(of: entities)
         let derived = try DerivedColumn.all(model, tables)
         self.derivedColumns = derived
         var derivedSlots: [Int: Set<Int>] = [:]
@@ -78,7 +82,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         }
         self.derivedSlots = derivedSlots
         var special: [Int: Set<Int>] = derivedSlots
-        for e in model.entities {
+        for e in entities {
             for slot in e.layout.columnSlots {
                 guard let a = e.layout.attribute(slot) else { continue }
                 if a.attributeType == .transformableAttributeType || (a.attributeType == .binaryDataAttributeType && a.allowsExternalBinaryDataStorage) {
@@ -87,7 +91,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             }
         }
         self.specialSlots = special
-        self.hasUniqueIndexes = !UniquenessConstraint.all(model).isEmpty
+        self.hasUniqueIndexes = !ModelIndexes.uniqueSQL(model, within: tables).isEmpty
         self.externalStorage = url.map(ExternalBinaryStorage.init(storeURL:))
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
@@ -95,7 +99,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         identifier = opened.identifier
         metadata = opened.metadata
         usesJSONKeyLists = connection.hasJSON
-        oneOwnerMembersSQL = Self.oneOwnerMembersSQL(model, self)
+        oneOwnerMembersSQL = Self.oneOwnerMembersSQL(self)
         rowShapes = RowShape.all(model, tables)
         if !isReadOnly { try prepareAttributes() }
     }
@@ -348,8 +352,11 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
 }
 
 /// Opens the SQLite store behind an `NSPersistentStore` (a file, or an in-memory database for `url == nil`).
-func openSQLiteStore(url: URL?, model: NSManagedObjectModel, options: [AnyHashable: Any]?, logger: Logger?) throws -> any StoreBackend {
-    try SQLiteStore(url: url, model: model, options: StoreOpenOptions(options), logger: logger)
+func openSQLiteStore(url: URL?, model: NSManagedObjectModel, configuration: String?, options: [AnyHashable: Any]?,
+                     logger: Logger?) throws -> any StoreBackend {
+    var openOptions = StoreOpenOptions(options)
+    openOptions.configuration = configuration
+    return try SQLiteStore(url: url, model: model, options: openOptions, logger: logger)
 }
 
 /// How to read one entity's rows of its table into values by storage slot, made once when the store
