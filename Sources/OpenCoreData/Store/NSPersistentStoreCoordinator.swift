@@ -156,8 +156,6 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The store that holds a hierarchy, `nil` when none does.
     func storeIfAny(root: Int) -> NSPersistentStore? { lock.withLock { routes.store(root: root) } }
 
-    /// Whether the coordinator has more than one store (saves then check that relationships stay in one).
-    var hasSeveralStores: Bool { lock.withLock { stores.count > 1 } }
 }
 
 /// A Core Data debug switch as launched: `argument N` on the command line (as Core Data's launch arguments,
