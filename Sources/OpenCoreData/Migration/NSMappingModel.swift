@@ -21,6 +21,9 @@ open class NSMappingModel: NSObject {
     /// naming the change it cannot infer.
     open class func inferredMappingModel(forSourceModel source: NSManagedObjectModel,
                                          destinationModel destination: NSManagedObjectModel) throws -> NSMappingModel {
+        // Relationships name their destinations by name until a model is complete.
+        try source.freeze()
+        try destination.freeze()
         let model = NSMappingModel()
         model.entityMappings = try MappingInference(source: source, destination: destination).entityMappings()
         return model

@@ -198,12 +198,31 @@ extension PredicateParser {
             guard args.count >= 2, case .constant(.string(let selector)) = args[1] else {
                 throw invalid("FUNCTION needs a receiver and a selector name string", at: token)
             }
-            guard BuiltinFunctions.acceptsFUNCTION(selector, argumentCount: args.count - 2) else {
+            // A `$variable` receiver is bound by whoever evaluates the expression (a migration's `$manager`,
+            // `$entityPolicy`), which answers its selectors.
+            let boundReceiver = if case .variable = args[0] { true } else { false }
+            guard boundReceiver || BuiltinFunctions.acceptsFUNCTION(selector, argumentCount: args.count - 2) else {
                 throw invalid("FUNCTION(…, '\(selector)') names no function this library knows: Linux has no Objective-C "
                               + "dispatch, so the selector must be one of NSExpression's functions or uppercaseString, "
                               + "lowercaseString, length", at: token)
             }
             return .function("FUNCTION", args)
+        case .keyword("FETCH"):
+            advance()
+            try expectSymbol("(")
+            return try nested { p throws(PredicateFormatError) in
+                let request = try p.parseExpression()
+                try p.expectSymbol(",")
+                let context = try p.parseExpression()
+                try p.expectSymbol(",")
+                let flag = p.current
+                let countOnly = try p.parseExpression()
+                try p.expectSymbol(")")
+                guard case .constant(.bool(let b)) = countOnly else {
+                    throw p.invalid("FETCH's third argument is YES or NO (count only)", at: flag)
+                }
+                return .fetch(request, context, countOnly: b)
+            }
         case .keyword("TERNARY"):
             advance()
             try expectSymbol("(")
