@@ -26,6 +26,7 @@ final class Post: NSManagedObject {
     @Managed var postID: String?
     @Managed var softDeleted: Bool
     @Managed var sections: NSSet?
+    @ManagedAccessor func addToSections(_ value: Section)
 }
 
 /// wibosco's `Section` entity, new in version 3.
@@ -146,6 +147,31 @@ struct OlderModelVersionTests {
         }
     }
 
+    /// The same, from two queues at once: a private-queue context of each version reads and writes its
+    /// notes while the other does (the slot cache is one atomic word that both keep replacing).
+    @Test func twoVersionsOnTwoQueuesAtOnce() async throws {
+        let old = TemporaryStore(), new = TemporaryStore()
+        defer { old.cleanUp(); new.cleanUp() }
+        let containers = try [Self.notesContainer(1, old, ["a", "b"]), Self.notesContainer(3, new, ["c", "d", "e"])]
+        let titles = try await withThrowingTaskGroup(of: [String].self) { group in
+            for container in containers {
+                let context = container.newBackgroundContext()
+                group.addTask {
+                    try context.performAndWait {
+                        let notes = try Self.notes(context)
+                        for round in 0..<2_000 {
+                            for note in notes { note.title = "\(note.title!.split(separator: " ")[0]) \(round)" }
+                        }
+                        try context.save()
+                        return try Self.notes(context).map { $0.title ?? "?" }
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }.sorted()
+        }
+        #expect(titles == ["a 1999", "b 1999", "c 1999", "d 1999", "e 1999"])
+    }
+
     /// The relationship of version 3 and the attribute of version 1 under one name: each object reads its
     /// own (`value(forKey:)` on the old one, the typed property on the new one).
     @Test func aPropertyOfAnotherKindInEachVersion() throws {
@@ -208,7 +234,8 @@ struct OlderModelVersionTests {
         post.hexColor = "#00FF00"
         let section = Section(context: current.viewContext)
         section.title = "first"
-        section.post = post
+        post.addToSections(section)
+        #expect(section.post === post)
         try current.viewContext.save()
 
         let version1 = try Self.wiboscoModel("CoreDataMigration_Example")
@@ -273,6 +300,19 @@ struct OlderModelVersionTests {
         }
         let text = TrapMessageTests.stderr(result)
         #expect(text.contains("@Managed property tag is declared as a to-one relationship, but in the object's model tag of entity Note is an attribute of type String"), "\(text)")
+    }
+
+    @Test func aToManyAccessorOfAnOlderVersionTrapsWhenCalled() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let copy = try FixtureCopy(Self.version1)
+            let context = NSManagedObjectContext(concurrencyType: .mainQueueConcurrencyType)
+            context.persistentStoreCoordinator = try copy.coordinator(Self.wiboscoModel("CoreDataMigration_Example"))
+            let posts = try context.fetch(NSFetchRequest<Post>(entityName: "Post"))
+            let current = try NSPersistentStoreCoordinator(validatingModel: Self.wiboscoModel("CoreDataMigration_Example 4"))
+            posts[0].addToSections(Section(entity: try #require(current.managedObjectModel.entitiesByName["Section"]), insertInto: nil))
+        }
+        let text = TrapMessageTests.stderr(result)
+        #expect(text.contains("@ManagedAccessor addToSections: entity Post has no to-many relationship sections in the object's model (version \"CoreDataMigration_Example\")"), "\(text)")
     }
 
     @Test func theFixturesVersion1PostTrapsOnHexColorNamingTheModelVersion() async {

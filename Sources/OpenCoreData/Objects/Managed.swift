@@ -121,13 +121,13 @@ extension _ManagedMacroSupport {
         private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {
             let (name, isPrimitive) = Self.modelName(of: self.name, in: layout.slotByName)
             guard let slot = layout.slotByName[name] else {
-                fatalError("-[\(className(object)) \(self.name)]: unrecognized selector sent to instance: @Managed property \(self.name) of class \(className(object)) is not a property of entity \(entityName(object)) in \(Self.modelDescription(object)), which lacks it (the class describes another model or model version)")
+                fatalError("-[\(className(object)) \(self.name)]: unrecognized selector sent to instance: @Managed property \(self.name) of class \(className(object)) is not a property of entity \(entityName(object)) in \(Self.modelDescription(object)), which lacks it (the class may describe another version of the model)")
             }
             guard !isPrimitive || expectation == .attribute else {
                 fatalError("class \(className(object)): @Managed property \(self.name): primitive accessors are supported for attributes only, and \(name) of entity \(entityName(object)) is \(layout.kinds[slot].summary)")
             }
             guard Self.fits(layout.kinds[slot], expectation) else {
-                fatalError("class \(className(object)): @Managed property \(name) is declared as \(expectation), but in \(Self.modelDescription(object)) \(name) of entity \(entityName(object)) is \(layout.kinds[slot].summary) (the class describes another model or model version)")
+                fatalError("class \(className(object)): @Managed property \(name) is declared as \(expectation), but in \(Self.modelDescription(object)) \(name) of entity \(entityName(object)) is \(layout.kinds[slot].summary) (the class may describe another version of the model)")
             }
             let packed = slot | (isPrimitive ? Self.primitiveBit : 0)
             if slot <= Self.slotMask { cached.store(layout.serial << 24 | packed, ordering: .relaxed) }
