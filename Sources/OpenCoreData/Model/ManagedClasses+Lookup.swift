@@ -34,28 +34,39 @@ extension ManagedClasses {
         loaded.withLock({ $0[name] }) ?? uniqueClass(named: name)
     }
 
-    /// The entity each class was last resolved for by a loaded model, weakly (a model that goes away
-    /// takes its entities with it): what `NSManagedObject.entity()` answers.
+    /// The entities each class was resolved for by loaded models, oldest load first, weakly (a model
+    /// that goes away takes its entities with it): what `NSManagedObject.entity()` answers. One class is
+    /// bound by several models when an app's classes meet an older version of its model (a migration's
+    /// source model, an old store opened with its own model).
     /// (Through ``WeakEntityReference``: a `weak` reference to the entity itself would give it a side
     /// table, and every retain of it by a managed object would take the slow path.)
-    private static let entities = LockedValue<[ObjectIdentifier: WeakEntityReference]>([:])
+    private static let entities = LockedValue<[ObjectIdentifier: [WeakEntityReference]]>([:])
 
-    /// Notes the entity a class was resolved for.
+    /// Notes the entity a class was resolved for (the entities of models gone are dropped).
     static func noteEntity(_ entity: NSEntityDescription, of cls: NSManagedObject.Type) {
         guard cls != NSManagedObject.self else { return }
-        entities.withLock { $0[ObjectIdentifier(cls)] = WeakEntityReference(entity) }
+        entities.withLock { table in
+            var bound = table[ObjectIdentifier(cls)] ?? []
+            bound.removeAll { $0.entity == nil || $0.entity === entity }
+            bound.append(WeakEntityReference(entity))
+            table[ObjectIdentifier(cls)] = bound
+        }
     }
 
-    /// The entity a class was last resolved for, if its model is still loaded.
+    /// The entity a class was last resolved for whose model is still loaded.
     static func entity(of cls: NSManagedObject.Type) -> NSEntityDescription? {
-        entities.withLock { $0[ObjectIdentifier(cls)]?.entity }
+        entities.withLock { table in table[ObjectIdentifier(cls)]?.reversed().lazy.compactMap(\.entity).first }
     }
 }
 
 extension NSManagedObject {
-    /// Mirrors `class func entity()`: the entity this class stands for in the model that loaded it (the
-    /// model loaded last, when several name the class). Traps with Core Data's message when no loaded
-    /// model names the class, where Core Data raises.
+    /// Mirrors `class func entity()`: the entity this class stands for in the model that loaded it. When
+    /// several loaded models name the class (the app's model and an older version of it, during a
+    /// migration or while a tool reads an old store), the one loaded last that is still alive answers
+    /// (Core Data logs "Multiple NSEntityDescriptions claim the NSManagedObject subclass" there and finds
+    /// no unique match). `init(context:)` and fetches do not use this: they
+    /// take the entity from the context's own model. Traps with Core Data's message when no loaded model
+    /// names the class, where Core Data raises.
     public class func entity() -> NSEntityDescription {
         guard let entity = ManagedClasses.entity(of: self) else {
             preconditionFailure("+entity: \(NSStringFromClass(self)) is not a subclass of NSManagedObject that a loaded model names (load the model, e.g. with a coordinator or container, first)")

@@ -199,6 +199,18 @@ enum ManagedClasses {
         return NSManagedObject.self
     }
 
+    /// The warnings of ``misfits(of:entity:classOf:)`` for a model (its version name, when read from a
+    /// model file), each logged once: a class may describe another version of the model, so a misfit does
+    /// not fail the load (as in Core Data); accessing the property on an object of this model traps.
+    static func warnMisfits(_ misfits: [String], model version: String?) -> [String] {
+        let model = version.map { "the model version \"\($0)\"" } ?? "this model"
+        return misfits.map { misfit in
+            let warning = "warning: \(misfit) (in \(model); the class may describe another version of the model: accessing the property on an object of this model traps)"
+            if warned.withLock({ $0.insert(warning).inserted }) { modelLogger.warning("\(warning)") }
+            return warning
+        }
+    }
+
     /// The module a class belongs to (`nil` for one `NSStringFromClass` names without a module).
     static func module(of cls: AnyClass) -> String? {
         let parts = NSStringFromClass(cls).split(separator: ".")
@@ -208,7 +220,8 @@ enum ManagedClasses {
     private static func plainName(_ name: String) -> String { name.split(separator: ".").last.map(String.init) ?? name }
 
     /// What does not fit between the `@Managed` members of `cls` (and its superclasses) and `entity`:
-    /// one message per member, naming the class, the property and the entity. `classOf` gives the class
+    /// one message per member, naming the class, the property and the entity (warnings of the load:
+    /// see ``warnMisfits(_:model:)``). `classOf` gives the class
     /// each entity resolved to (for relationship destinations).
     static func misfits(of cls: NSManagedObject.Type, entity: NSEntityDescription,
                         classOf: (NSEntityDescription) -> NSManagedObject.Type) -> [String] {

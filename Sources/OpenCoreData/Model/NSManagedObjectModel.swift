@@ -20,7 +20,8 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     var otherVersions: [String: NSManagedObjectModel] = [:]
     /// The model's version name in the `.xcdatamodeld` it was read from (see NSManagedObjectModel+Files.swift).
     var fileVersionName: String?
-    /// The warnings of the class lookup when the model was loaded (classes not found), as logged.
+    /// The warnings of the class lookup when the model was loaded (classes not found, `@Managed`
+    /// properties that do not fit their entity in this model), as logged.
     var classWarnings: [String] = []
 
     /// Mirrors `versionIdentifiers`: the model's version identifiers (a model file's
@@ -151,7 +152,7 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
         if isFrozen { return }
         try validate()
         try resolveRelationships()
-        let classes = try resolveClasses()
+        let classes = resolveClasses()
         flattenComposites()
         let sorted = Self.numberingOrder(_entities)
         var ids: [ObjectIdentifier: Int] = [:]
@@ -344,10 +345,12 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     func entity(number: Int) -> NSEntityDescription? { entitiesByNumber[number] }
 
     /// Each entity's class (see ``ManagedClasses/lookup(_:modules:)``), and the check of every class's
-    /// `@Managed` properties against its entity: a property the entity lacks, or whose type does not fit,
-    /// fails the load with a message naming the class, the property and the entity (Core Data would only
-    /// fail at the first access).
-    private func resolveClasses() throws -> [ObjectIdentifier: NSManagedObject.Type] {
+    /// `@Managed` properties against its entity. As in Core Data, a class never fails the load: a class
+    /// describes the newest version of its model, and an older version (a migration's source model, an
+    /// old store's own model) lacks some of its properties or has them of another kind or type. What does
+    /// not fit is a warning naming the class, the property and the entity (``classWarnings``, logged
+    /// once); accessing such a property on an object of this model traps then (Managed.swift).
+    private func resolveClasses() -> [ObjectIdentifier: NSManagedObject.Type] {
         var warnings: [String] = []
         var classes: [ObjectIdentifier: NSManagedObject.Type] = [:]
         // A class the first pass does not find (a subclass with no @Managed property of its own, named
@@ -364,16 +367,13 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
             ManagedClasses.noteLoaded(classes[ObjectIdentifier(e)]!, as: e.managedObjectClassName ?? "")
             ManagedClasses.noteEntity(e, of: classes[ObjectIdentifier(e)]!)
         }
-        classWarnings = warnings
-        var problems: [String] = []
         for e in _entities {
             let cls = classes[ObjectIdentifier(e)]!
             guard cls != NSManagedObject.self else { continue }
-            problems += ManagedClasses.misfits(of: cls, entity: e) { classes[ObjectIdentifier($0)] ?? NSManagedObject.self }
+            let misfits = ManagedClasses.misfits(of: cls, entity: e) { classes[ObjectIdentifier($0)] ?? NSManagedObject.self }
+            warnings += ManagedClasses.warnMisfits(misfits, model: fileVersionName)
         }
-        guard problems.isEmpty else {
-            throw CoreDataError(NSPersistentStoreInvalidTypeError, "Invalid model: the model classes do not fit their entities: " + problems.joined(separator: "; "))
-        }
+        classWarnings = warnings
         return classes
     }
 

@@ -12,9 +12,13 @@ import Synchronization
 ///
 /// The generated getter and setter read and write the object's storage slot directly (the slot is found
 /// once per class and entity, not by name on each access); they fire faults, keep inverses and record
-/// changes exactly as `value(forKey:)` / `setValue(_:forKey:)` do. The property's type is checked against
-/// the entity when a coordinator loads the model: a property the entity lacks, or of a type that does not
-/// fit, is an error naming the class, the property and the entity. Supported types are Xcode's (see
+/// changes exactly as `value(forKey:)` / `setValue(_:forKey:)` do. As with `@NSManaged`, the class may
+/// describe a newer version of the model than an object's (a migration's source model, an old store
+/// opened with its own model): loading any version works, and only accessing a property the object's
+/// entity lacks (or has as another kind of property) traps, naming the class, the property, the entity
+/// and its model, as Core Data raises an unrecognized selector then. When a coordinator loads the model,
+/// a property the entity lacks or of a type that does not fit is a logged warning naming the class, the
+/// property and the entity. Supported types are Xcode's (see
 /// docs/ModelClasses.md): `String`, integers, `Double`, `Float`, `Bool`, `Decimal`, `NSNumber`,
 /// `NSDecimalNumber`, `Date`, `Data`, `UUID`, `URL` (optional or not), custom types of transformable
 /// attributes, an `NSManagedObject` subclass for a to-one, `NSSet`, `Set<Destination>` or `NSOrderedSet`
@@ -63,14 +67,16 @@ extension _ManagedMacroSupport {
     /// Data's dynamic `@NSManaged` accessors keep the same kind of cache per class.
     public final class Property: Sendable {
         let name: String
-        /// `layout serial << 24 | slot`; 0 before the first access (serials start at 1).
+        /// `layout serial << 24 | slot`; 0 before the first access (serials start at 1). Every model a
+        /// coordinator loads has layouts of its own serials, so objects of two versions of a model that
+        /// bind the same class (each slot numbered by its own version) never read each other's slot.
         private let cached = Atomic<Int>(0)
 
         /// Made by the `@Managed` macro's expansion.
         public init(_ name: String) { self.name = name }
 
-        /// What the accessor expects of the slot (it is checked when the model loads too, against the
-        /// classes the entities resolve to).
+        /// What the accessor expects of the slot (checked at the first access per layout; the model's load
+        /// only warns, against the classes the entities resolve to).
         enum Expectation { case attribute, toOne, toMany }
 
         /// The slot of the property in the object's entity.
@@ -108,27 +114,41 @@ extension _ManagedMacroSupport {
             return properties[name] == nil ? (declared, false) : (name, true)
         }
 
+        /// Finds the property's slot in `layout` and caches it. A property the object's entity lacks, or
+        /// has as another kind of property, traps here, at its first access on an object of that model
+        /// (never when the model loads: the class may describe a newer version of the model than the
+        /// object's), as Core Data's dynamic accessors raise an unrecognized selector then.
         private func resolve(in object: NSManagedObject, _ layout: EntityLayout, _ expectation: Expectation) -> Int {
-            let className = NSStringFromClass(type(of: object))
-            let entityName = object.entity.name ?? "?"
             let (name, isPrimitive) = Self.modelName(of: self.name, in: layout.slotByName)
             guard let slot = layout.slotByName[name] else {
-                fatalError("class \(className): @Managed property \(name) is not a property of entity \(entityName)")
+                fatalError("-[\(className(object)) \(self.name)]: unrecognized selector sent to instance: @Managed property \(self.name) of class \(className(object)) is not a property of entity \(entityName(object)) in \(Self.modelDescription(object)), which lacks it (the class may describe another version of the model)")
             }
             guard !isPrimitive || expectation == .attribute else {
-                fatalError("class \(className): @Managed property \(self.name): primitive accessors are supported for attributes only, and \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
+                fatalError("class \(className(object)): @Managed property \(self.name): primitive accessors are supported for attributes only, and \(name) of entity \(entityName(object)) is \(layout.kinds[slot].summary)")
             }
-            let fits: Bool
-            switch (layout.kinds[slot], expectation) {
-            case (.attribute, .attribute), (.toOne, .toOne), (.toMany, .toMany): fits = true
-            default: fits = false
-            }
-            guard fits else {
-                fatalError("class \(className): @Managed property \(name) is declared as \(expectation), but \(name) of entity \(entityName) is \(layout.kinds[slot].summary)")
+            guard Self.fits(layout.kinds[slot], expectation) else {
+                fatalError("class \(className(object)): @Managed property \(name) is declared as \(expectation), but in \(Self.modelDescription(object)) \(name) of entity \(entityName(object)) is \(layout.kinds[slot].summary) (the class may describe another version of the model)")
             }
             let packed = slot | (isPrimitive ? Self.primitiveBit : 0)
             if slot <= Self.slotMask { cached.store(layout.serial << 24 | packed, ordering: .relaxed) }
             return packed
+        }
+
+        private func className(_ object: NSManagedObject) -> String { NSStringFromClass(type(of: object)) }
+        private func entityName(_ object: NSManagedObject) -> String { object.entity.name ?? "?" }
+
+        /// Whether a slot of kind `kind` is what an accessor expecting `expectation` reads.
+        private static func fits(_ kind: SlotKind, _ expectation: Expectation) -> Bool {
+            switch (kind, expectation) {
+            case (.attribute, .attribute), (.toOne, .toOne), (.toMany, .toMany): return true
+            default: return false
+            }
+        }
+
+        /// "the object's model (version "v1")", for messages.
+        static func modelDescription(_ object: NSManagedObject) -> String {
+            let version = object.entity.managedObjectModel?.versionName
+            return "the object's model" + (version.map { " (version \"\($0)\")" } ?? "")
         }
     }
 }

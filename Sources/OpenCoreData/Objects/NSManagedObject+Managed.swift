@@ -386,8 +386,10 @@ extension NSManagedObject {
     }
 
     fileprivate func unreadable<T>(_ value: Value, _ property: _ManagedMacroSupport.Property, as _: T.Type) -> Never {
-        let what = value.isNull ? "nil" : "a value of another type (\(PredicatePrinter.plainText(value)))"
-        fatalError("class \(NSStringFromClass(type(of: self))): @Managed property \(property.name) of type \(T.self) read \(what) from entity \(entity.name ?? "?"); declare it optional")
+        let prefix = "class \(NSStringFromClass(type(of: self))): @Managed property \(property.name) of type \(T.self) read"
+        if value.isNull { fatalError("\(prefix) nil from entity \(entity.name ?? "?"); declare it optional") }
+        let kind = layout.kinds[property.slot(in: self, .attribute)].summary
+        fatalError("\(prefix) a value of another type (\(PredicatePrinter.plainText(value))) from entity \(entity.name ?? "?"), whose \(property.name) is \(kind) in \(_ManagedMacroSupport.Property.modelDescription(self))")
     }
 
     /// Sets an attribute's slot as `setValue(_:forKey:)` does: the value is converted to the attribute's
@@ -424,12 +426,12 @@ extension NSManagedObject {
     }
 
     /// The relationship an accessor function names (`Zoos` in `addToZoos(_:)`): `zoos`, or the name as
-    /// the function spells it. Traps for a name that is not a to-many relationship (the model's load
-    /// checks it first for the classes its entities resolve to).
+    /// the function spells it. Traps for a name that is not a to-many relationship of the object's
+    /// entity (the model's load only warns: the class may describe another version of the model).
     fileprivate func toMany(named spelled: String, _ function: String) -> (Int, RelationshipLayout) {
         let lowered = spelled.prefix(1).lowercased() + spelled.dropFirst()
         guard let slot = layout.slotByName[lowered] ?? layout.slotByName[spelled], case .toMany(let r) = layout.kinds[slot] else {
-            fatalError("class \(NSStringFromClass(type(of: self))): @ManagedAccessor \(function)\(spelled): entity \(entity.name ?? "?") has no to-many relationship \(lowered)")
+            fatalError("class \(NSStringFromClass(type(of: self))): @ManagedAccessor \(function)\(spelled): entity \(entity.name ?? "?") has no to-many relationship \(lowered) in \(_ManagedMacroSupport.Property.modelDescription(self))")
         }
         return (slot, r)
     }

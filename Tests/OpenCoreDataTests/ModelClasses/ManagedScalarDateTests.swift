@@ -26,11 +26,12 @@ struct ManagedScalarDateTests {
     }
 
     @Test func aTimeIntervalPropertyFitsADateAttribute() throws {
-        _ = try NSPersistentStoreCoordinator(validatingModel: model(ScalarDateVisit.self))
-        let error = try #require(throws: CoreDataError.self) {
-            try NSPersistentStoreCoordinator(validatingModel: model(ScalarDateMisfit.self))
-        }
-        #expect("\(error)".contains("arrival is an attribute of type Date: declare it Date? or TimeInterval"), "\(error)")
+        let fitting = model(ScalarDateVisit.self)
+        _ = try NSPersistentStoreCoordinator(validatingModel: fitting)
+        #expect(fitting.classWarnings.isEmpty, "\(fitting.classWarnings)")
+        let misfit = model(ScalarDateMisfit.self)
+        _ = try NSPersistentStoreCoordinator(validatingModel: misfit)
+        #expect(misfit.classWarnings.contains { $0.contains("arrival is an attribute of type Date: declare it Date? or TimeInterval") }, "\(misfit.classWarnings)")
     }
 
     /// Insert, save, refetch in a new context: the seconds come back, and the store holds a date.
