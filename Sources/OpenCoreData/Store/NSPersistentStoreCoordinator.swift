@@ -60,6 +60,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "A SQLite store needs a URL")
         }
         try managedObjectModel.freeze()
+        if let staged = options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager,
+           storeType == NSSQLiteStoreType, let storeURL {
+            try staged.migrateStore(at: storeURL, options: options, to: managedObjectModel)
+        }
         let store = try lock.withLock {
             let roots = try routes.checkAdding(configuration, of: managedObjectModel, url: storeURL)
             let store: NSPersistentStore
