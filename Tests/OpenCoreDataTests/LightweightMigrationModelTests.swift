@@ -204,6 +204,56 @@ struct LightweightMigrationModelTests {
         #expect(try Setup.tagsByTitle(context) == Self.tags)
     }
 
+    @Test func aManyToManyBecomingAToOneKeepsThePairWithTheFirstKey() throws {
+        let v2 = Self.version2 { model in
+            let post = model.entitiesByName["MigPost"]!
+            post.properties = post.properties.map { p in p.name == "tags" ? NSRelationshipDescription(name: "tags", destination: "MigTag", inverse: "posts") : p }
+        }
+        let setup = try Setup([Self.version1(), v2])
+        defer { setup.cleanUp() }
+        let context = try setup.context(version: 2)
+        let tags = try context.performAndWait {
+            var result: [String: String] = [:]
+            for post in try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "MigPost")) {
+                result[post.value(forKey: "title") as! String] = (post.value(forKey: "tags") as? NSManagedObject)?.value(forKey: "name") as? String ?? "none"
+            }
+            return result
+        }
+        #expect(tags["one"] == "none" && tags["two"] == "swift", "\(tags)")
+        #expect(["swift", "linux"].contains(tags["three"] ?? ""), "three keeps one of its two tags: \(tags)")
+    }
+
+    @Test func rowsThatBreakAnAddedUniquenessConstraintFailTheMigrationUntouched() throws {
+        let v2 = Self.version2 { model in
+            let post = model.entitiesByName["MigPost"]!
+            post.properties.append(NSAttributeDescription(name: "slug", type: .stringAttributeType, optional: false, defaultValue: "same"))
+            post.uniquenessConstraints = [["slug"]]
+        }
+        let setup = try Setup([Self.version1(), v2])
+        defer { setup.cleanUp() }
+        let bytes = setup.bytes()
+        #expect { try setup.context(version: 2) } throws: { ($0 as NSError).code == NSMigrationConstraintViolationError }
+        #expect(setup.bytes() == bytes)
+    }
+
+    @Test func aRemovedEntityTakesItsRowsAndJoinTableAlong() throws {
+        let v2 = Self.version2 { model in
+            model.entities = model.entities.filter { $0.name != "MigTag" }
+            let post = model.entitiesByName["MigPost"]!
+            post.properties = post.properties.filter { $0.name != "tags" }
+        }
+        let setup = try Setup([Self.version1(), v2])
+        defer { setup.cleanUp() }
+        let context = try setup.context(version: 2)
+        #expect(try context.performAndWait { try context.count(for: NSFetchRequest<NSManagedObject>(entityName: "MigPost")) } == 3)
+        let db = try SQLiteConnection(path: setup.url.path)
+        var tables: [String] = []
+        try db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") { row in
+            if case .string(let name) = row.value(0, as: .stringAttributeType) { tables.append(name) }
+        }
+        #expect(tables == ["ZMIGPOST", "Z_METADATA", "Z_PRIMARYKEY"])
+    }
+
     @Test func anInMemoryStoreHasNothingToMigrate() throws {
         let coordinator = try NSPersistentStoreCoordinator(validatingModel: Self.version1())
         let store = try coordinator.addPersistentStore(ofType: NSInMemoryStoreType, configurationName: nil, at: nil, options: Self.migrate)
