@@ -10,7 +10,8 @@ import OpenCoreDataTesting
 //
 // `ocd-crash-writer --open-once STORE_PATH [GO_FILE]` is the store-opening test's helper instead: it waits
 // until GO_FILE exists (so that many helpers open at the same moment), opens the store, saves one Entry
-// and exits 0; any error is printed and exits 1.
+// and exits 0; any error is printed and exits 1. `ocd-crash-writer --migrate STORE_PATH MODEL_FOLDER` opens
+// the store with the folder's current model version, migrating it (the migration crash test's helper).
 guard CommandLine.arguments.count > 1 else {
     print("usage: ocd-crash-writer STORE_PATH | --open-once STORE_PATH [GO_FILE]")
     exit(2)
@@ -18,6 +19,10 @@ guard CommandLine.arguments.count > 1 else {
 if CommandLine.arguments[1] == "--open-once" {
     guard CommandLine.arguments.count > 2 else { print("usage: ocd-crash-writer --open-once STORE_PATH [GO_FILE]"); exit(2) }
     openOnce(path: CommandLine.arguments[2], goFile: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil)
+}
+if CommandLine.arguments[1] == "--migrate" {
+    guard CommandLine.arguments.count > 3 else { print("usage: ocd-crash-writer --migrate STORE_PATH MODEL_FOLDER"); exit(2) }
+    migrateOnce(path: CommandLine.arguments[2], folder: CommandLine.arguments[3])
 }
 let container = NSPersistentContainer(name: "Ledger", managedObjectModel: LedgerModel.make())
 container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: CommandLine.arguments[1]))]

@@ -57,7 +57,7 @@ container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
 container.loadPersistentStores { description, error in
     if let error {
         print("Failed to load the store at \(description.url?.path ?? "?"): \(error)")
-        print("(A store made with another model cannot be opened; run with --fresh to start over.)")
+        print("(A store made with an earlier version of the model is migrated when it opens; one made with a model that cannot be migrated from cannot be opened: run with --fresh to start over.)")
         exit(1)
     }
 }

@@ -42,7 +42,7 @@ final class Figures {
     var repetitions: Int { settings.repetitions }
 
     /// The groups of figures, by the name `--only` takes.
-    static let groups = ["fetch", "batch", "insert", "controller", "predicates", "relationships", "managed"]
+    static let groups = ["fetch", "batch", "insert", "controller", "predicates", "relationships", "managed", "migrate"]
 
     /// Runs the figures of `groups` (all by default), in table order.
     func run(groups: Set<String> = Set(Figures.groups)) throws {
@@ -53,6 +53,7 @@ final class Figures {
         if groups.contains("predicates") { try predicateFigures() }
         if groups.contains("relationships") { try relationshipFigures() }
         if groups.contains("managed") { try managedFigures() }
+        if groups.contains("migrate") { try migrationFigures() }
     }
 
     // MARK: - 1-3: fetch

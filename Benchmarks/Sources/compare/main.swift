@@ -9,7 +9,7 @@ import OpenCoreData
 //                read 10 × N, the insert figure writes N
 // --repetitions  timed runs per variant after one warm-up run (default 5); the table shows the median
 // --only         run some groups of figures only: fetch (1-3), batch (4-5), insert (6), controller (7),
-//                predicates (8-9), relationships (10-12), managed (13), comma-separated; for profiling one of them
+//                predicates (8-9), relationships (10-12), managed (13), migrate (14), comma-separated; for profiling one of them
 // --profile      runs the same command under `perf record -g`, sampling the timed parts only, and prints
 //                the `perf report` command for the profile (compare.perf.data in the current directory)
 

@@ -20,6 +20,9 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
     var otherVersions: [String: NSManagedObjectModel] = [:]
     /// The model's version name in the `.xcdatamodeld` it was read from (see NSManagedObjectModel+Files.swift).
     var fileVersionName: String?
+    /// The versioned model folder (`.xcdatamodeld`, `.momd`) this model is a version of: migration looks
+    /// there for the model of an older store.
+    var versionedFolder: URL?
     /// The warnings of the class lookup when the model was loaded (classes not found, `@Managed`
     /// properties that do not fit their entity in this model), as logged.
     var classWarnings: [String] = []

@@ -150,8 +150,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try StoreMetadata.write(metadata ?? [:], toStoreAt: url)
     }
 
-    /// Mirrors `migrationManagerClass()`: the class that migrates stores of this type. Migration is issue
-    /// #34's; until then this is the store class itself, which migrates nothing.
+    /// Mirrors `migrationManagerClass()`: the class that migrates stores of this type. `NSMigrationManager`
+    /// is not built yet (the SQLite store's lightweight migration runs in place when it is added,
+    /// docs/Migration.md): this is the store class itself.
     open class func migrationManagerClass() -> AnyClass { self }
 
     /// The stores added to coordinators, by identifier, for ``NSManagedObjectID/persistentStore``.
@@ -202,7 +203,14 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
         options[NSSQLitePragmasOption] = pragmas.isEmpty ? nil : NSDictionary(dictionary: pragmas)
     }
 
-    public override init() { super.init() }
+    /// Mirrors `init()`: as Core Data's, a new description's `options` turn on automatic, inferred
+    /// migration (`NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption`
+    /// true), so a container migrates a store made with an earlier model version (docs/Migration.md).
+    public override init() {
+        super.init()
+        options[NSMigratePersistentStoresAutomaticallyOption] = NSNumber(value: true)
+        options[NSInferMappingModelAutomaticallyOption] = NSNumber(value: true)
+    }
 
     /// Mirrors `init(url:)`.
     public convenience init(url: URL) {

@@ -31,11 +31,15 @@ public let NSBinaryStoreSecureDecodingClasses = "NSBinaryStoreSecureDecodingClas
 /// ``NSBinaryStoreSecureDecodingClasses`` gives: nothing in the file is unarchived.
 public let NSBinaryStoreInsecureDecodingCompatibilityOption = "NSBinaryStoreInsecureDecodingCompatibilityOption"
 /// Mirrors `NSMigratePersistentStoresAutomaticallyOption` (``NSPersistentStoreDescription/shouldMigrateStoreAutomatically``).
-/// Migration is not built yet: a store whose model differs from the coordinator's is refused with
-/// `NSPersistentStoreIncompatibleVersionHashError` and left untouched, with or without the option.
+/// With ``NSInferMappingModelAutomaticallyOption`` also true, a SQLite store made with another version of
+/// the model is migrated when it is added: the source model is found among the versions of the model's
+/// folder (then `Bundle.allBundles`), the mapping inferred, and the store rewritten in place in one
+/// transaction (docs/Migration.md). Without both, such a store is refused with
+/// `NSPersistentStoreIncompatibleVersionHashError` and left untouched. Custom mapping models are not
+/// looked for yet.
 public let NSMigratePersistentStoresAutomaticallyOption = "NSMigratePersistentStoresAutomaticallyOption"
 /// Mirrors `NSInferMappingModelAutomaticallyOption` (``NSPersistentStoreDescription/shouldInferMappingModelAutomatically``).
-/// See ``NSMigratePersistentStoresAutomaticallyOption``: migration is not built yet.
+/// See ``NSMigratePersistentStoresAutomaticallyOption``: both true turn on lightweight migration.
 public let NSInferMappingModelAutomaticallyOption = "NSInferMappingModelAutomaticallyOption"
 
 extension NSPersistentStoreDescription {

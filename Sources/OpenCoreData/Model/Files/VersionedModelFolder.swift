@@ -20,6 +20,7 @@ enum VersionedModelFolder {
             let versionModel = name == currentName ? model : NSManagedObjectModel()
             try readVersion(url.appendingPathComponent(name), versionModel)
             versionModel.fileVersionName = String(name.dropLast(suffix.count))
+            versionModel.versionedFolder = url
             if name != currentName { model.otherVersions[versionModel.fileVersionName!] = versionModel }
         }
     }

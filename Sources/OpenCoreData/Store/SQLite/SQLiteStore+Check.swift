@@ -6,6 +6,9 @@ struct ExistingStore {
     let metadata: [String: Any]
     /// Written by OpenCoreData before it wrote Core Data's metadata (see `SQLiteStore+Upgrade.swift`).
     let legacy: LegacyStore?
+    /// The migration to the model, when the store was made with another one and the options ask for
+    /// lightweight migration (nothing is migrated while checking).
+    var migration: SQLiteMigration? = nil
 }
 
 extension SQLiteStore {
@@ -13,9 +16,12 @@ extension SQLiteStore {
     /// framework version we know (or the store opens read-only), its version hashes are the model's
     /// (else `NSPersistentStoreIncompatibleVersionHashError`), `Z_PRIMARYKEY` numbers the entities as the
     /// model does and its `Z_MAX` is at least each table's largest key, and every table and column the
-    /// model needs is there. Each failure names the file and what is wrong.
+    /// model needs is there. Each failure names the file and what is wrong. With `migrating` (lightweight
+    /// migration asked for), a store made with another model gets its migration planned instead
+    /// (``SQLiteMigration/plan(metadata:model:tables:path:)``), or the reason it cannot be migrated.
     static func checkExisting(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo],
-                              readOnly: Bool, configuration: String? = nil, ignoringVersions: Bool = false) throws -> ExistingStore {
+                              readOnly: Bool, configuration: String? = nil, ignoringVersions: Bool = false,
+                              migrating: Bool = false) throws -> ExistingStore {
         let path = db.path
         if let legacy = try LegacyStore.read(db, model: model) {
             if readOnly, legacy.needsRenumbering {
@@ -29,7 +35,10 @@ extension SQLiteStore {
         let metadata = try StoreMetadata.read(db, path: path)
         try checkFrameworkVersion(metadata, path: path, readOnly: readOnly)
         guard ignoringVersions || model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else {
-            throw incompatibleModelError(metadata, model: model, path: path)
+            guard migrating, !readOnly else { throw incompatibleModelError(metadata, model: model, path: path) }
+            guard let uuid = metadata[NSStoreUUIDKey] as? String else { throw StoreMetadata.unreadable(path, "Z_METADATA.Z_UUID is empty") }
+            let migration = try SQLiteMigration.plan(metadata: metadata, model: model, tables: tables, path: path)
+            return ExistingStore(identifier: uuid, metadata: metadata, legacy: nil, migration: migration)
         }
         try checkPrimaryKeys(db, model: model, tables: tables)
         try checkColumns(db, model: model, tables: tables)

@@ -13,6 +13,9 @@ struct StoreOpenOptions {
     var configuration: String?
     /// `NSIgnorePersistentStoreVersioningOption`: the version hashes are not compared.
     var ignoresVersioning = false
+    /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption` both
+    /// true: a store made with another model is migrated by an inferred mapping.
+    var migratesAutomatically = false
 
     init(readOnly: Bool = false, adoptForeignDatabase: Bool = false) {
         self.readOnly = readOnly
@@ -34,6 +37,8 @@ struct StoreOpenOptions {
     init(_ options: [AnyHashable: Any]?) {
         readOnly = Self.flag(options?[NSReadOnlyPersistentStoreOption])
         adoptForeignDatabase = Self.flag(options?[OpenCoreDataAdoptForeignDatabaseOption])
+        migratesAutomatically = Self.flag(options?[NSMigratePersistentStoresAutomaticallyOption])
+            && Self.flag(options?[NSInferMappingModelAutomaticallyOption])
         timeout = (options?[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? options?[NSPersistentStoreTimeoutOption] as? Double
         let dictionary = (options?[NSSQLitePragmasOption] as? NSDictionary) ?? (options?[NSSQLitePragmasOption] as? [String: Any]).map { NSDictionary(dictionary: $0) }
         pragmas = (dictionary ?? [:]).compactMap { key, value in (key as? String).map { ($0, value) } }.sorted { $0.name < $1.name }
@@ -149,8 +154,16 @@ extension SQLiteStore {
             let contents = try opening(path, "cannot read the database") { try retryingBusy { try Self.contents(of: db) } }
             if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
             if contents == .store {  // made by another process since the probe
-                existing = try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration, ignoringVersions: options.ignoresVersioning) } }
+                existing = try opening(path, "cannot read the store") {
+                    try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration,
+                                                         ignoringVersions: options.ignoresVersioning, migrating: options.migratesAutomatically) }
+                }
             }
+        }
+        if let migration = existing?.migration {
+            // The app's pragmas (NSSQLitePragmasOption) hold for the migration too.
+            for statement in try options.pragmaStatements() { try opening(path, "cannot set up the database") { try db.execute(statement) } }
+            existing = try migrate(db, migration, model: model, tables: tables)
         }
         let (identifier, metadata) = try opening(path, "cannot set up the database") { () -> (String, [String: Any]) in
             // Core Data's incremental auto-vacuum, settable only before the first page is written.
@@ -184,7 +197,10 @@ extension SQLiteStore {
             if options.adoptForeignDatabase { return nil }
             throw foreignDatabaseError(path)
         case .store:
-            return try opening(path, "cannot read the store") { try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration, ignoringVersions: options.ignoresVersioning) } }
+            return try opening(path, "cannot read the store") {
+                try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration,
+                                                     ignoringVersions: options.ignoresVersioning, migrating: options.migratesAutomatically) }
+            }
         }
     }
 
