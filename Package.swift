@@ -85,7 +85,10 @@ let package = Package(
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer", "CZlib"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
-                    resources: [.copy("Resources/Zoo.xcdatamodeld")]),
+                    resources: [.copy("Resources/Zoo.xcdatamodeld"),
+                                // Xcode mapping models with the models they map (MappingModelFileTests).
+                                .copy("Resources/wibosco-CoreDataMigration-Example"),
+                                .copy("Resources/wibosco-CoreDataMigration-Example-extended")]),
         // An app target using the codegen plugin, as a port from Xcode would: a model with codegen "class" and
         // "category", no class files but the category's class; it inserts, saves and fetches through the
         // generated classes (swift run zoo-codegen; OpenCoreDataGeneratorTests runs it). Not a dependency of

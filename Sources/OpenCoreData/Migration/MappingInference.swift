@@ -67,10 +67,11 @@ struct MappingInference {
     }
 
     /// `FETCH(FUNCTION($manager, 'fetchRequestForSourceEntityNamed:predicateString:', name, 'TRUEPREDICATE'),
-    /// $manager.sourceContext, NO)`: every instance of the source entity, as Xcode's mapping models say it.
-    static func sourceFetch(_ entityName: String) -> NSExpression {
+    /// $manager.sourceContext, NO)`: every instance of the source entity (or those matching `predicate`), as
+    /// Xcode's mapping models say it.
+    static func sourceFetch(_ entityName: String, predicate: String = "TRUEPREDICATE") -> NSExpression {
         let request = ExpressionNode.function("FUNCTION", [.variable("manager"), .constant(.string("fetchRequestForSourceEntityNamed:predicateString:")),
-                                                           .constant(.string(entityName)), .constant(.string("TRUEPREDICATE"))])
+                                                           .constant(.string(entityName)), .constant(.string(predicate))])
         return NSExpression(node: .fetch(request, .member(.variable("manager"), "sourceContext"), countOnly: false))
     }
 }

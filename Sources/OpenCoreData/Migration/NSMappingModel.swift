@@ -2,8 +2,9 @@ import Foundation
 
 /// Mirrors Core Data's `NSMappingModel`: how to migrate a store from one model to another, as entity
 /// mappings. ``inferredMappingModel(forSourceModel:destinationModel:)`` infers one for the changes Core
-/// Data's lightweight migration handles (docs/Migration.md). Mapping model files (`.cdm`, and Xcode's
-/// `.xcmappingmodel`) are not read yet.
+/// Data's lightweight migration handles (docs/Migration.md). Xcode's `.xcmappingmodel` folders are read by
+/// ``init(contentsOf:)`` and found in bundles by ``init(from:forSourceModel:destinationModel:)``; compiled
+/// `.cdm` files are not read.
 open class NSMappingModel: NSObject {
     /// Mirrors `entityMappings`.
     open var entityMappings: [NSEntityMapping]! = []
