@@ -19,11 +19,27 @@ public final class FavoriteProducts: Products {}
 
 /// Seed 000's model and data, shared by the demo, the tests and the benchmarks.
 public enum SeedModel {
-    /// `Products` (name, price) with its subentity `FavoriteProducts`, read from the target's
-    /// `Products.xcdatamodeld`. Each call reads the file again and returns a new model instance, as a
-    /// model built in code per call did: a model belongs to the coordinators that load it, and callers
-    /// (tests, benchmarks) give each container its own.
-    public static func make() -> NSManagedObjectModel {
+    /// `Products` (name, price) with its subentity `FavoriteProducts`: version 1 (`Products`) of the
+    /// target's `Products.xcdatamodeld`, the model the seed article describes and the tests, golden SQL
+    /// and benchmarks are written against. Each call reads the file again and returns a new model
+    /// instance: a model belongs to the coordinators that load it, and callers give each container its own.
+    public static func make() -> NSManagedObjectModel { version("Products") }
+
+    /// The current version of `Products.xcdatamodeld`, version 2 (`Products 2`: an optional `category`
+    /// and a fetch index on name and price), what the `products` demo opens its store with: a store made
+    /// with version 1 is migrated when it loads.
+    public static func makeCurrent() -> NSManagedObjectModel { read() }
+
+    /// A version of the model by name (`Products`, `Products 2`).
+    public static func version(_ name: String) -> NSManagedObjectModel {
+        let current = read()
+        guard let model = current.versions.first(where: { $0.versionName == name }) else {
+            fatalError("OpenCoreDataTesting: Products.xcdatamodeld has no version \(name)")
+        }
+        return model
+    }
+
+    private static func read() -> NSManagedObjectModel {
         guard let url = Bundle.module.url(forResource: "Products", withExtension: "xcdatamodeld") else {
             fatalError("OpenCoreDataTesting: Products.xcdatamodeld is missing from the resource bundle \(Bundle.module.bundleURL.path)")
         }

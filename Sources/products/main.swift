@@ -4,13 +4,16 @@ import OpenCoreDataTesting
 
 // The seed 000 article ("NSFetchRequest and NSFetchedResultsController"), live on a SQLite store.
 //
-//     swift run products [--store PATH] [--count N] [--seed S] [--sql] [--fresh]
+//     swift run products [--store PATH] [--count N] [--seed S] [--sql] [--fresh] [--model-version 1|2]
 //
-// --store  the SQLite file (default ./products.sqlite; reused if it exists)
+// --store  the SQLite file (default ./products.sqlite; reused if it exists; a store of version 1 of the
+//          model is migrated to version 2, the current one, when it opens)
 // --count  how many products to create in a new store (default 30)
 // --seed   the random seed for prices and names (default 1)
 // --sql    log every SQL statement (same as -com.apple.CoreData.SQLDebug 1)
 // --fresh  delete the store first
+// --model-version  open the store with this version of the model (default 2, the current one; 1 makes
+//          a store of the first version, which a later run without the option migrates)
 // -com.apple.CoreData.ConcurrencyDebug 1  check every context call is on its queue (docs/Concurrency.md)
 
 import Logging
@@ -29,6 +32,8 @@ struct Options: ParsableCommand {
     var sql = false
     @Flag(help: "Delete the store first.")
     var fresh = false
+    @Option(help: ArgumentHelp("The model version to open the store with: 2, the current one, or 1 (a store a later run migrates).", valueName: "n"))
+    var modelVersion = 2
     // Core Data's launch arguments, read by OpenCoreData itself from the command line (docs/Store.md).
     @Option(name: .customLong("com.apple.CoreData.SQLDebug", withSingleDash: true), help: ArgumentHelp("Core Data's SQL debug level (1 logs every statement).", valueName: "level"))
     var sqlDebug: Int?
@@ -52,7 +57,19 @@ let url = URL(fileURLWithPath: storePath)
 if fresh {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
 }
-let container = NSPersistentContainer(name: "Products", managedObjectModel: SeedModel.make())
+guard (1...2).contains(options.modelVersion) else {
+    print("Error: --model-version is 1 or 2, not \(options.modelVersion)")
+    exit(64)
+}
+let model = options.modelVersion == 1 ? SeedModel.version("Products") : SeedModel.makeCurrent()
+// A store of another model version is migrated by the container (its description turns on automatic,
+// inferred migration, as Core Data's does): say so before it happens.
+if let metadata = try? NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url),
+   !model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) {
+    let from = SeedModel.makeCurrent().versions.first { $0.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) }
+    print("Migrating \(url.path) from model version \(from?.versionName ?? "(unknown)") to \(model.versionName ?? "?")")
+}
+let container = NSPersistentContainer(name: "Products", managedObjectModel: model)
 container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
 container.loadPersistentStores { description, error in
     if let error {
@@ -121,7 +138,7 @@ show(fetch { $0.sortDescriptors = byPrice; $0.fetchLimit = 12; $0.fetchOffset = 
 section("fetchBatchSize 20")
 // A second coordinator on the same file, so that its row cache is empty and the batches show: in the
 // view context's coordinator the rows fetched above would serve every fault without a query.
-let batchContainer = NSPersistentContainer(name: "Products", managedObjectModel: SeedModel.make())
+let batchContainer = NSPersistentContainer(name: "Products", managedObjectModel: options.modelVersion == 1 ? SeedModel.version("Products") : SeedModel.makeCurrent())
 batchContainer.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
 batchContainer.loadPersistentStores { _, error in if let error { print("Failed to load the store again: \(error)"); exit(1) } }
 let batchContext = batchContainer.newBackgroundContext()
@@ -152,6 +169,18 @@ for d in (try? context.fetch(names)) ?? [] {
 
 section("count(for:)")
 print("Products: \((try? context.count(for: NSFetchRequest<Products>(entityName: "Products"))) ?? -1)")
+
+if options.modelVersion == 2 {
+    section("Model version 2: category (added by the migration, nil in older rows) and a fetch index on name, price")
+    let uncategorized = fetch { $0.predicate = NSPredicate(format: "category == nil") }
+    for p in uncategorized { p.setValue((p.name ?? "").hasPrefix("Колбаса") ? "Колбасы" : "Молочное", forKey: "category") }
+    do { try context.save() } catch { print("save failed: \(error)"); exit(1) }
+    print("gave \(uncategorized.count) products without one a category")
+    for category in ["Колбасы", "Молочное"] {
+        let count = (try? context.count(for: { let r = NSFetchRequest<Products>(entityName: "Products"); r.predicate = NSPredicate(format: "category == %@", category); return r }())) ?? -1
+        print("category \(category): \(count) products")
+    }
+}
 
 section("includesSubentities: the favorite priced 999")
 show(fetch { $0.predicate = NSPredicate(format: "price == 999") })

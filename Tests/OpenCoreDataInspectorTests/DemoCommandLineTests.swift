@@ -21,6 +21,26 @@ import Testing
         #expect(wrong.errors.hasPrefix("Error: The value 'many' is invalid for '--count <n>'"), "\(wrong.errors)")
     }
 
+    /// Issue #34 item 6: a store the demo made with version 1 of its model opens with version 2 (the
+    /// current one), migrated, with its rows.
+    @Test func productsMigratesAStoreOfTheFirstModelVersion() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("products.sqlite")
+        let first = try OCDStoreTool.run(tool: "products", ["--store", path, "--count", "4", "--model-version", "1"])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(!first.output.contains("Model version 2"))
+        let second = try OCDStoreTool.run(tool: "products", ["--store", path])
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(second.output.hasPrefix("Migrating \(path) from model version Products to Products 2\nReusing "), "\(second.output.prefix(300))")
+        #expect(second.output.contains(" products in \(path)\n"))
+        #expect(second.output.contains("Model version 2: category"))
+        let third = try OCDStoreTool.run(tool: "products", ["--store", path])
+        #expect(!third.output.contains("Migrating"))
+        let wrong = try OCDStoreTool.run(tool: "products", ["--store", path, "--model-version", "3"])
+        #expect(wrong.status == 64)
+    }
+
     @Test func zooAcceptsEveryFlag() throws {
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
