@@ -22,11 +22,11 @@ import Testing
 
                 #if canImport(Darwin)
                 @section("__DATA,ocd_managed") @used private static let __managedRecord_name: _ManagedMacroSupport.SectionRecord = {
-                    _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name)
+                    _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name, \\Animal.name, \\Animal?.?.name)
                 }
                 #else
                 @section("ocd_managed") @used private static let __managedRecord_name: _ManagedMacroSupport.SectionRecord = {
-                    _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name)
+                    _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name, \\Animal.name, \\Animal?.?.name)
                 }
                 #endif
             }
@@ -53,11 +53,13 @@ import Testing
 
                 #if canImport(Darwin)
                 @section("__DATA,ocd_managed") @used private static let __managedRecord_zoos: _ManagedMacroSupport.SectionRecord = {
-                    _ManagedMacroSupport.record($0, ZooKit.Animal.self, (Set<Zoo>).self, ZooKit.Animal.__managed_zoos)
+                    typealias __OCDOwner = ZooKit.Animal;
+                    _ManagedMacroSupport.record($0, ZooKit.Animal.self, (Set<Zoo>).self, ZooKit.Animal.__managed_zoos, \\__OCDOwner.zoos, \\__OCDOwner?.?.zoos)
                 }
                 #else
                 @section("ocd_managed") @used private static let __managedRecord_zoos: _ManagedMacroSupport.SectionRecord = {
-                    _ManagedMacroSupport.record($0, ZooKit.Animal.self, (Set<Zoo>).self, ZooKit.Animal.__managed_zoos)
+                    typealias __OCDOwner = ZooKit.Animal;
+                    _ManagedMacroSupport.record($0, ZooKit.Animal.self, (Set<Zoo>).self, ZooKit.Animal.__managed_zoos, \\__OCDOwner.zoos, \\__OCDOwner?.?.zoos)
                 }
                 #endif
             }
@@ -90,11 +92,13 @@ import Testing
 
                         #if canImport(Darwin)
                         @section("__DATA,ocd_managed") @used private static let __managedRecord_legs: _ManagedMacroSupport.SectionRecord = {
-                            _ManagedMacroSupport.record($0, Models.V1.Animal.self, (Int16).self, Models.V1.Animal.__managed_legs)
+                            typealias __OCDOwner = Models.V1.Animal;
+                            _ManagedMacroSupport.record($0, Models.V1.Animal.self, (Int16).self, Models.V1.Animal.__managed_legs, \\__OCDOwner.legs, \\__OCDOwner?.?.legs)
                         }
                         #else
                         @section("ocd_managed") @used private static let __managedRecord_legs: _ManagedMacroSupport.SectionRecord = {
-                            _ManagedMacroSupport.record($0, Models.V1.Animal.self, (Int16).self, Models.V1.Animal.__managed_legs)
+                            typealias __OCDOwner = Models.V1.Animal;
+                            _ManagedMacroSupport.record($0, Models.V1.Animal.self, (Int16).self, Models.V1.Animal.__managed_legs, \\__OCDOwner.legs, \\__OCDOwner?.?.legs)
                         }
                         #endif
                     }
@@ -123,11 +127,11 @@ import Testing
 
                 #if canImport(Darwin)
                 @section("__DATA,ocd_managed") @used private static let __managedRecord_default: _ManagedMacroSupport.SectionRecord = {
-                    _ManagedMacroSupport.record($0, Order.self, (Optional<String>).self, Order.__managed_default)
+                    _ManagedMacroSupport.record($0, Order.self, (Optional<String>).self, Order.__managed_default, \\Order.default, \\Order?.?.default)
                 }
                 #else
                 @section("ocd_managed") @used private static let __managedRecord_default: _ManagedMacroSupport.SectionRecord = {
-                    _ManagedMacroSupport.record($0, Order.self, (Optional<String>).self, Order.__managed_default)
+                    _ManagedMacroSupport.record($0, Order.self, (Optional<String>).self, Order.__managed_default, \\Order.default, \\Order?.?.default)
                 }
                 #endif
             }

@@ -53,6 +53,8 @@ struct ManagedMember {
     /// `age: Int16`, `addToZoos(_:)`: for messages.
     let declaration: String
     let shape: ManagedPropertyShape
+    /// `\Owner.name` and `\Owner?.?.name` (a `@Managed` property's; `nil` for an accessor).
+    var keyPaths: (plain: AnyKeyPath, optional: AnyKeyPath)? = nil
 }
 
 /// Collects the records of the `ocd_managed` section while it is read (once per process).
@@ -74,9 +76,10 @@ extension _ManagedMacroSupport {
     /// type, its slot cache) to `collector`. Core Data learns a class's `@NSManaged` properties from the
     /// Objective-C runtime instead.
     public static func record<T>(_ collector: UnsafeMutableRawPointer, _ owner: NSManagedObject.Type,
-                                 _ type: T.Type, _ property: Property) {
+                                 _ type: T.Type, _ property: Property, _ keyPath: AnyKeyPath, _ optionalKeyPath: AnyKeyPath) {
         let (shape, declaration) = ManagedPropertyShape.of(T.self, name: property.name)
-        ManagedRecordCollector.add(collector, ManagedMember(owner: owner, name: property.name, declaration: declaration, shape: shape))
+        ManagedRecordCollector.add(collector, ManagedMember(owner: owner, name: property.name, declaration: declaration, shape: shape,
+                                                            keyPaths: (keyPath, optionalKeyPath)))
     }
 
     /// What a `@ManagedAccessor` function's section record calls: reports the function, which names the

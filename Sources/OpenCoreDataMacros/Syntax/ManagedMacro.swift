@@ -16,10 +16,11 @@ import SwiftSyntaxMacros
 //     }
 //     private static let __managed_name = _ManagedMacroSupport.Property("name")
 //     @section("ocd_managed") @used private static let __managedRecord_name: _ManagedMacroSupport.SectionRecord =
-//         { _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name) }
+//         { _ManagedMacroSupport.record($0, Animal.self, (String?).self, Animal.__managed_name, \Animal.name, \Animal?.?.name) }
 //
 // The overloads of `get` / `set` pick the attribute, to-one, to-many or transformable form from the
-// declared type, and `record` tells the same forms apart when the model loads. The record sits in the
+// declared type, and `record` tells the same forms apart when the model loads; the two key paths let
+// `NSSortDescriptor(keyPath:)`, `NSExpression(forKeyPath:)` and `#Predicate` name the property (Objects/ManagedKeyPaths.swift). The record sits in the
 // `ocd_managed` linker section, where the model finds it when it loads (to check the class against its
 // entity, before any object is made).
 
@@ -42,7 +43,12 @@ public enum ManagedPropertyExpansion: AccessorMacro, PeerMacro {
         let property = try ManagedPropertySyntax(declaration)
         let owner = try enclosingType(context, macro: "@Managed")
         let cache = "__managed_\(property.name)"
-        let call = "\(support).record($0, \(owner).self, (\(property.type)).self, \(owner).\(cache))"
+        // A key path from a qualified type through an optional (`\\A.B?.?.c`) does not parse: such an owner
+        // is named by a local type alias.
+        let root = owner.contains(".") ? "__OCDOwner" : owner
+        let alias = owner.contains(".") ? "typealias __OCDOwner = \(owner); " : ""
+        let call = "\(alias)\(support).record($0, \(owner).self, (\(property.type)).self, \(owner).\(cache), "
+            + "\\\(root).\(property.name), \\\(root)?.?.\(property.name))"
         return [
             "private static let \(raw: cache) = \(raw: support).Property(\(literal: property.name))",
             sectionRecord(named: "__managedRecord_\(property.name)", call: call),
