@@ -85,10 +85,13 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         context.perform { block(context) }
     }
 
-    /// Mirrors the async `performBackgroundTask(_:)`.
-    open func performBackgroundTask<T: Sendable>(_ block: @escaping @Sendable (NSManagedObjectContext) throws -> T) async throws -> T {
+    /// Mirrors the async `performBackgroundTask(_:)`: runs `block` on a new private-queue context and
+    /// returns its value. As Apple's, neither the block nor its value need be `Sendable` (they belong to
+    /// the context's queue), and a block that does not throw makes a call that does not throw (typed throws
+    /// stand for Apple's `rethrows`).
+    open func performBackgroundTask<T, E: Error>(_ block: @escaping (NSManagedObjectContext) throws(E) -> T) async throws(E) -> T {
         let context = newBackgroundContext()
-        return try await context.perform { try block(context) }
+        return try await context.perform { () throws(E) -> T in try block(context) }
     }
 
     /// Mirrors `newBackgroundContext()`.
