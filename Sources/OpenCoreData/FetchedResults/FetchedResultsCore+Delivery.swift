@@ -66,7 +66,9 @@ extension FetchedResultsCore {
     func deliver(_ update: FetchedUpdate, new next: FetchedResultsState) {
         state = next
         let batch = update.batch
-        guard !batch.isEmpty, let delegate else { return }
+        guard !batch.isEmpty else { return }
+        defer { notifyListeners() }
+        guard let delegate else { return }
         let new = next.sections
         let old = update.oldSections ?? new
         let view = erased

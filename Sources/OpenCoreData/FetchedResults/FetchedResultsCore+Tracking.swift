@@ -21,7 +21,7 @@ extension FetchedResultsCore {
     /// number of changed objects (binary searches and array inserts/removals), not with the number of
     /// results; with `fetchLimit`/`fetchOffset` also with the window (see ``processWindowed(_:plan:)``).
     func process(_ announced: AnnouncedChanges) {
-        guard state != nil, let plan, delegate != nil else { return }
+        guard state != nil, let plan, isTracking else { return }
         // The rows registered to be evaluated that are not shown are forgotten again (the context had not
         // registered them), whatever happens.
         var made: [NSManagedObject] = []
@@ -74,7 +74,7 @@ extension FetchedResultsCore {
     /// (moved if their order changed); the others keep their relative order. If the fetch fails, the
     /// results are empty (``trackingFailed(_:)``).
     private func refetch() {
-        guard let plan, let state, delegate != nil else { return }
+        guard let plan, let state, isTracking else { return }
         var fresh: (FetchedResultsState, FetchedWindow?)?
         do { fresh = try fetchState(plan) } catch { trackingFailed(error) }
         if plan.limit > 0 || plan.offset > 0 {

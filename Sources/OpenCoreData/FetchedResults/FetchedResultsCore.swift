@@ -16,6 +16,8 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     }
     /// What the delegate implements of the methods that change the delivery, as learned so far.
     var form = DelegateForm()
+    /// The open iterations of its change sequences (FetchedResultsSequences.swift).
+    let listeners = LockedValue<[UUID: (FetchedResultsSnapshot) -> Void]>([:])
     /// Open (not `nil`) only while a method of ``DelegateForm`` is called for the first time for this
     /// delegate: the default implementations set it to `true`.
     var probe: Bool?
