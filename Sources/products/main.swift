@@ -12,6 +12,7 @@ import OpenCoreDataTesting
 // --seed   the random seed for prices and names (default 1)
 // --sql    log every SQL statement (same as -com.apple.CoreData.SQLDebug 1)
 // --fresh  delete the store first
+// --modern  the same walkthrough with #Predicate and key-path / SortDescriptor sorts (identical output)
 // --model-version  open the store with this version of the model (default 2, the current one; 1 makes
 //          a store of the first version, which a later run without the option migrates)
 // -com.apple.CoreData.ConcurrencyDebug 1  check every context call is on its queue (docs/Concurrency.md)
@@ -34,6 +35,8 @@ struct Options: ParsableCommand {
     var fresh = false
     @Option(help: ArgumentHelp("The model version to open the store with: 2, the current one, or 1 (a store a later run migrates).", valueName: "n"))
     var modelVersion = 2
+    @Flag(help: "Write the requests in today's Swift: #Predicate, key-path and SortDescriptor sorts (the output is the same).")
+    var modern = false
     // Core Data's launch arguments, read by OpenCoreData itself from the command line (docs/Store.md).
     @Option(name: .customLong("com.apple.CoreData.SQLDebug", withSingleDash: true), help: ArgumentHelp("Core Data's SQL debug level (1 logs every statement).", valueName: "level"))
     var sqlDebug: Int?
@@ -116,19 +119,31 @@ if existing == 0 {
 section("All objects (FavoriteProducts included: includesSubentities is true by default)")
 show(fetch { _ in })
 
+/// The requests, as the article writes them (format strings, string keys) or, with --modern, in today's
+/// Swift (`#Predicate`, key paths, `SortDescriptor`): the same requests, so the same output.
+let modern = options.modern
+let byNameThenPrice = modern
+    ? [NSSortDescriptor(keyPath: \Products.name, ascending: true), NSSortDescriptor(SortDescriptor(\Products.price))]
+    : [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+let sausage = "Колбаса «Молочная»"
+let named = modern ? NSPredicate(#Predicate<Products> { $0.name == sausage })! : NSPredicate(format: "name == %@", sausage)
+let priced999 = modern ? NSPredicate(#Predicate<Products> { $0.price == 999 })! : NSPredicate(format: "price == 999")
+
 section("sortDescriptors: name, then price")
-show(fetch { $0.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)] })
+show(fetch { $0.sortDescriptors = byNameThenPrice })
 
 section("predicate: name == %@ («Молочная»)")
-show(fetch { $0.predicate = NSPredicate(format: "name == %@", "Колбаса «Молочная»") })
+show(fetch { $0.predicate = named })
 
 section("predicate: name CONTAINS[cd] %@ AND price < %d (\"колбаса\", 500)")
 show(fetch {
     $0.predicate = NSPredicate(format: "name CONTAINS[cd] %@ AND price < %d", "колбаса", 500)
-    $0.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+    // CONTAINS[cd] has no #Predicate form on Linux (Foundation's predicates lack its localized string
+    // comparisons there): the format string stays in both ways.
+    $0.sortDescriptors = modern ? [NSSortDescriptor(keyPath: \Products.price, ascending: true)] : [NSSortDescriptor(key: "price", ascending: true)]
 })
 
-let byPrice = [NSSortDescriptor(key: "price", ascending: true)]
+let byPrice = modern ? [NSSortDescriptor(SortDescriptor(\Products.price))] : [NSSortDescriptor(key: "price", ascending: true)]
 section("fetchLimit 12: the 12 cheapest")
 show(fetch { $0.sortDescriptors = byPrice; $0.fetchLimit = 12 })
 
@@ -162,7 +177,7 @@ let names = NSFetchRequest<NSDictionary>(entityName: "Products")
 names.resultType = .dictionaryResultType
 names.propertiesToFetch = ["name"]
 names.returnsDistinctResults = true
-names.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+names.sortDescriptors = modern ? [NSSortDescriptor(keyPath: \Products.name, ascending: true)] : [NSSortDescriptor(key: "name", ascending: true)]
 for d in (try? context.fetch(names)) ?? [] {
     print("{" + d.map { "\($0.key) = \($0.value)" }.joined(separator: "; ") + "}")
 }
@@ -183,9 +198,9 @@ if options.modelVersion == 2 {
 }
 
 section("includesSubentities: the favorite priced 999")
-show(fetch { $0.predicate = NSPredicate(format: "price == 999") })
+show(fetch { $0.predicate = priced999 })
 print("-- includesSubentities = false:")
-let without = fetch { $0.predicate = NSPredicate(format: "price == 999"); $0.includesSubentities = false }
+let without = fetch { $0.predicate = priced999; $0.includesSubentities = false }
 show(without)
 if without.isEmpty { print("(none: the FavoriteProducts object is gone)") }
 
@@ -225,7 +240,7 @@ print("view context now counts \((try? context.count(for: NSFetchRequest<Product
 section("NSFetchedResultsController grouped by name")
 
 let grouped = NSFetchRequest<Products>(entityName: "Products")
-grouped.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+grouped.sortDescriptors = byNameThenPrice
 let controller = NSFetchedResultsController(fetchRequest: grouped, managedObjectContext: context, sectionNameKeyPath: "name", cacheName: nil)
 do { try controller.performFetch() } catch { print("performFetch failed: \(error)"); exit(1) }
 for (i, s) in (controller.sections ?? []).enumerated() {

@@ -41,6 +41,19 @@ import Testing
         #expect(wrong.status == 64)
     }
 
+    /// Issue #35: the walkthrough in today's Swift (`#Predicate`, key-path and `SortDescriptor` sorts) prints
+    /// exactly what the article's format strings and string keys print.
+    @Test func productsRunsTheSameWalkthroughTheModernWay() throws {
+        let folder = TemporaryFolder()
+        defer { folder.cleanUp() }
+        let path = folder.path("products.sqlite")
+        let classic = try OCDStoreTool.run(tool: "products", ["--fresh", "--store", path, "--count", "12", "--seed", "5"])
+        let modern = try OCDStoreTool.run(tool: "products", ["--fresh", "--store", path, "--count", "12", "--seed", "5", "--modern"])
+        #expect(classic.status == 0 && modern.status == 0, "\(classic.errors)\(modern.errors)")
+        #expect(modern.output == classic.output)
+        #expect(classic.output.contains("=== predicate: name == %@"))
+    }
+
     @Test func zooAcceptsEveryFlag() throws {
         let folder = TemporaryFolder()
         defer { folder.cleanUp() }
