@@ -103,6 +103,22 @@ final class CancellingPolicy: NSEntityMigrationPolicy {
         return model
     }
 
+    /// A version-1 store, the destination beside it and a manager from version 1 to 2.
+    struct Run {
+        let directory = TemporaryStore()
+        let v1: NSManagedObjectModel, v2: NSManagedObjectModel
+        let source: URL, before: Data, destination: URL
+        let manager: NSMigrationManager
+
+        init() throws {
+            (v1, v2) = MigrationManagerTests.models()
+            source = try MigrationManagerTests.sourceStore(directory, v1)
+            before = try Data(contentsOf: source)
+            destination = directory.directory.appendingPathComponent("V2.sqlite")
+            manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        }
+    }
+
     /// A context on the store (kept alive by the test while it reads the objects' relationships).
     func context(_ url: URL, _ model: NSManagedObjectModel, options: [AnyHashable: Any]? = nil) throws -> NSManagedObjectContext {
         let coordinator = try NSPersistentStoreCoordinator(validatingModel: model)
@@ -113,20 +129,16 @@ final class CancellingPolicy: NSEntityMigrationPolicy {
     }
 
     @Test func aCustomMappingWithAPolicyMigratesEveryObjectAndRelationship() throws {
-        let directory = TemporaryStore()
-        defer { directory.cleanUp() }
-        let (v1, v2) = Self.models()
-        let source = try Self.sourceStore(directory, v1)
-        let before = try Data(contentsOf: source)
-        let destination = directory.directory.appendingPathComponent("V2.sqlite")
-        let manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        let run = try Run()
+        defer { run.directory.cleanUp() }
+        let (v2, source, before, destination, manager) = (run.v2, run.source, run.before, run.destination, run.manager)
         FullNamePolicy.begun = []
         try manager.migrateStore(from: source, type: .sqlite, mapping: try Self.mapping(), to: destination, type: .sqlite)
         #expect(manager.migrationProgress == 1)
         #expect(FullNamePolicy.begun == ["PersonToPerson"])
         #expect(manager.destinationInstances(forEntityMappingName: "PersonToPerson", sourceInstances: nil).count == 3)
         #expect(manager.sourceInstances(forEntityMappingName: "PetToPet", destinationInstances: nil).count == 3)
-        #expect(manager.sourceEntity(for: manager.mappingModel.entityMappingsByName["PetToPet"]!) === v1.entitiesByName["Pet"])
+        #expect(manager.sourceEntity(for: manager.mappingModel.entityMappingsByName["PetToPet"]!) === run.v1.entitiesByName["Pet"])
         #expect(try Data(contentsOf: source) == before, "the source is only read")
 
         let reader = try context(destination, v2)
@@ -180,13 +192,9 @@ final class CancellingPolicy: NSEntityMigrationPolicy {
     }
 
     @Test func aCancelledOrFailedMigrationLeavesNoDestinationAndTheSourceAsItWas() throws {
-        let directory = TemporaryStore()
-        defer { directory.cleanUp() }
-        let (v1, v2) = Self.models()
-        let source = try Self.sourceStore(directory, v1)
-        let before = try Data(contentsOf: source)
-        let destination = directory.directory.appendingPathComponent("V2.sqlite")
-        let manager = NSMigrationManager(sourceModel: v1, destinationModel: v2)
+        let run = try Run()
+        defer { run.directory.cleanUp() }
+        let (source, before, destination, manager) = (run.source, run.before, run.destination, run.manager)
         // Cancelled by the policy after two people.
         let cancelling = try Self.mapping(policy: "OpenCoreDataTests.CancellingPolicy")
         cancelling.entityMappings[0].attributeMappings = [NSPropertyMapping(name: "fullName", valueExpression: NSExpression(format: "$source.given"))]
