@@ -18,6 +18,8 @@ extension SQLiteMigration {
     func run(_ db: SQLiteConnection, metadata: [String: Any]) throws {
         let plans = try tablePlans(db)
         try checkRequiredValues(db)
+        // What an earlier deferred migration left goes first (the names are taken again below).
+        for table in try DeferredMigrationCleanup.leftovers(db) { try db.execute("DROP TABLE \(table)") }
         var names: [String: String] = [:]
         let keptTables = Set(tables.values.filter { if case .alter = plans[$0.rootEntityID]! { true } else { false } }.map(\.name))
         let replaced = sourceTables.values.map(\.name).filter { !keptTables.contains($0) } + TableInfo.joinTables(of: source, within: sourceTables).map(\.name)
@@ -38,11 +40,14 @@ extension SQLiteMigration {
             for column in added { try db.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.type.sqlType)") }
             for (sql, arguments) in updates { _ = try db.run(sql, arguments) }
         }
-        for old in names.values.sorted() { try db.execute("DROP TABLE \(old)") }
+        if !defersCleanup {
+            for old in names.values.sorted() { try db.execute("DROP TABLE \(old)") }
+        }
         try makeIndexes(db)
         try writePrimaryKeys(db)
         var plist = metadata
         for (key, value) in StoreMetadata.plist(for: destination) { plist[key] = value }
+        plist[NSPersistentStoreDeferredLightweightMigrationOptionKey] = defersCleanup && !names.isEmpty ? true : nil
         try StoreMetadata.write(StoreMetadata.plistToWrite(plist, keeping: [:]), uuid: nil, db)
         // The cached model would be the source's: Core Data would take it for the store's model.
         try db.execute("DROP TABLE IF EXISTS Z_MODELCACHE")

@@ -24,6 +24,9 @@ struct SQLiteMigration {
     let numbers: [Int: Int]
     /// Destination entity → destination property name → source property name (`nil`: added).
     let propertySources: [ObjectIdentifier: [String: String?]]
+    /// `NSPersistentStoreDeferredLightweightMigrationOptionKey`: the source's replaced tables are kept (renamed)
+    /// for `finishDeferredLightweightMigration()` to drop, instead of being dropped in the migration.
+    var defersCleanup = false
 
     /// The migration from the store's model to `model`: `NSMigrationMissingSourceModelError` (134130)
     /// when no model matches the metadata, `NSMigrationMissingMappingModelError` (134140, the inference

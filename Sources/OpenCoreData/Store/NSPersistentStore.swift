@@ -131,6 +131,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// built-in stores have read theirs when they opened.
     open func loadMetadata() throws {}
 
+    /// Keeps the metadata's ``NSPersistentStoreDeferredLightweightMigrationOptionKey`` as the file now has it.
+    func noteDeferredMigration(pending: Bool) {
+        storedMetadata?[NSPersistentStoreDeferredLightweightMigrationOptionKey] = pending ? true : nil
+    }
+
     /// Mirrors `didAdd(to:)`: called once the coordinator holds the store.
     open func didAdd(to coordinator: NSPersistentStoreCoordinator) {}
 

@@ -13,6 +13,8 @@ struct StoreOpenOptions {
     var configuration: String?
     /// `NSIgnorePersistentStoreVersioningOption`: the version hashes are not compared.
     var ignoresVersioning = false
+    /// `NSPersistentStoreDeferredLightweightMigrationOptionKey`: a migration keeps the replaced tables for later.
+    var defersMigrationCleanup = false
     /// `NSMigratePersistentStoresAutomaticallyOption` and `NSInferMappingModelAutomaticallyOption` both
     /// true: a store made with another model is migrated by an inferred mapping.
     var migratesAutomatically = false
@@ -44,6 +46,7 @@ struct StoreOpenOptions {
         pragmas = (dictionary ?? [:]).compactMap { key, value in (key as? String).map { ($0, value) } }.sorted { $0.name < $1.name }
         analyze = Self.flag(options?[NSSQLiteAnalyzeOption])
         ignoresVersioning = Self.flag(options?[NSIgnorePersistentStoreVersioningOption])
+        defersMigrationCleanup = Self.flag(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey])
         manualVacuum = Self.flag(options?[NSSQLiteManualVacuumOption])
         if let size = (options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? NSNumber)?.intValue ?? options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? Int {
             readerCount = max(0, size - 1)
@@ -163,6 +166,8 @@ extension SQLiteStore {
         if let migration = existing?.migration {
             // The app's pragmas (NSSQLitePragmasOption) hold for the migration too.
             for statement in try options.pragmaStatements() { try opening(path, "cannot set up the database") { try db.execute(statement) } }
+            var migration = migration
+            migration.defersCleanup = options.defersMigrationCleanup
             existing = try migrate(db, migration, model: model, tables: tables)
         }
         let (identifier, metadata) = try opening(path, "cannot set up the database") { () -> (String, [String: Any]) in
