@@ -7,3 +7,13 @@ extension NSPersistentStoreCoordinator {
         get throws { try firstStoreBackend() as! SQLiteStore }
     }
 }
+
+extension NSPersistentStoreCoordinator {
+    /// The first store added (requests go to the store of their entity).
+    func firstStoreBackend() throws -> any StoreBackend {
+        guard let store = persistentStores.first else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store.")
+        }
+        return store.backend
+    }
+}

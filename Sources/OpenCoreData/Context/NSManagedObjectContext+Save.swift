@@ -62,9 +62,6 @@ extension NSManagedObjectContext {
         let policy = (mergePolicy as? NSMergePolicy) ?? NSErrorMergePolicy
         let draft = try prepareSave(policy: policy)
         let stores = coordinator.persistentStores
-        guard !stores.isEmpty else {
-            throw CoreDataError(NSPersistentStoreSaveError, "This persistent store coordinator has no persistent stores: it cannot perform a save operation.")
-        }
         let sole = coordinator.soleStoreIdentifier
         let storeIdentifier = { (root: Int) in sole ?? (try? coordinator.storeIdentifier(root: root)) ?? "" }
         let namesObjects = stores.contains { $0.backend.needsSavedObjects }

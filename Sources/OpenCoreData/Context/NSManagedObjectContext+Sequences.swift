@@ -43,9 +43,8 @@ extension NSManagedObjectContext {
     /// The object IDs of a notification's set of objects or of object IDs.
     static func ids(_ value: Any?) -> Set<NSManagedObjectID> {
         if let ids = value as? Set<NSManagedObjectID> { return ids }
-        if let objects = value as? Set<NSManagedObject> { return Set(objects.map(\.objectID)) }
-        if let array = value as? [Any] { return Set(array.compactMap { ($0 as? NSManagedObject)?.objectID ?? $0 as? NSManagedObjectID }) }
-        return []
+        let members = value.flatMap(NSManagedObject.toManyElements) ?? []
+        return Set(members.compactMap { ($0 as? NSManagedObject)?.objectID ?? $0 as? NSManagedObjectID })
     }
 }
 

@@ -73,11 +73,7 @@ extension FetchedResultsCore {
         let old = update.oldSections ?? new
         let view = erased
         let tookSnapshot = implements(\.snapshot, of: delegate) {
-            var snapshot = NSDiffableDataSourceSnapshot<String, NSManagedObjectID>()
-            for section in new {
-                snapshot.appendSections([section.name])
-                snapshot.appendItems(section.entries.map(\.object.objectID), toSection: section.name)
-            }
+            var snapshot = FetchedResultsSnapshot(new).diffableSnapshot
             snapshot.reloadItems(batch.objects.filter { $0.type == .update || $0.type == .move }.map(\.object.objectID))
             delegate.controller(view, didChangeContentWith: NSDiffableDataSourceSnapshotReference(snapshot))
         }

@@ -10,6 +10,13 @@ public struct FetchedResultsSnapshot: Sendable, Equatable {
     /// The sections, in order.
     public let sections: [Section]
 
+    init(sections: [Section]) { self.sections = sections }
+
+    /// The controller's sections, by object ID.
+    init(_ sections: [FetchedSection]) {
+        self.sections = sections.map { Section(name: $0.name, objectIDs: $0.entries.map(\.object.objectID)) }
+    }
+
     /// The same, as the diffable data source snapshot the delegate's snapshot method receives.
     public var diffableSnapshot: NSDiffableDataSourceSnapshot<String, NSManagedObjectID> {
         var snapshot = NSDiffableDataSourceSnapshot<String, NSManagedObjectID>()
@@ -102,11 +109,7 @@ public struct FetchedResultsSequence<Element: Sendable>: AsyncSequence, Sendable
 
 extension FetchedResultsCore {
     /// The sections as a snapshot (`nil` before `performFetch()`).
-    var snapshot: FetchedResultsSnapshot? {
-        sections.map { sections in
-            FetchedResultsSnapshot(sections: sections.map { .init(name: $0.name, objectIDs: $0.entries.map(\.object.objectID)) })
-        }
-    }
+    var snapshot: FetchedResultsSnapshot? { sections.map(FetchedResultsSnapshot.init) }
 
     /// Adds a listener, called on the context's queue with the sections after each change batch.
     func listen(_ listener: @escaping (FetchedResultsSnapshot) -> Void) -> UUID {

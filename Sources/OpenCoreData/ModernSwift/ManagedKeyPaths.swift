@@ -90,20 +90,7 @@ extension NSSortDescriptor {
     public convenience init<Root, Value>(validatingKeyPath keyPath: KeyPath<Root, Value>, ascending: Bool) throws {
         self.init(key: try ManagedKeyPaths.key(for: keyPath).get(), ascending: ascending)
     }
-}
 
-extension NSExpression {
-    /// Mirrors `init(forKeyPath:)` with a Swift key path: the key-path expression of its key (see
-    /// ``NSSortDescriptor/init(keyPath:ascending:)``); a key path that names no modeled property traps.
-    public convenience init<Root, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
-        switch ManagedKeyPaths.key(for: keyPath) {
-        case .success(let key): self.init(forKeyPath: key)
-        case .failure(let error): fatalError("\(error)")
-        }
-    }
-}
-
-extension NSSortDescriptor {
     /// Mirrors `init(_:)` with Foundation's `SortDescriptor`: its key path's key (as
     /// ``init(keyPath:ascending:)``) and its order; its string comparison is `compare:` (Linux Foundation's
     /// only one, `.lexical`). A sort descriptor made from a comparator without a key path, or whose key
@@ -114,6 +101,17 @@ extension NSSortDescriptor {
         }
         switch ManagedKeyPaths.key(for: keyPath) {
         case .success(let key): self.init(key: key, ascending: sortDescriptor.order == .forward)
+        case .failure(let error): fatalError("\(error)")
+        }
+    }
+}
+
+extension NSExpression {
+    /// Mirrors `init(forKeyPath:)` with a Swift key path: the key-path expression of its key (see
+    /// ``NSSortDescriptor/init(keyPath:ascending:)``); a key path that names no modeled property traps.
+    public convenience init<Root, Value>(forKeyPath keyPath: KeyPath<Root, Value>) {
+        switch ManagedKeyPaths.key(for: keyPath) {
+        case .success(let key): self.init(forKeyPath: key)
         case .failure(let error): fatalError("\(error)")
         }
     }

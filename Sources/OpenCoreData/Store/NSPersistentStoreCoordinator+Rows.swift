@@ -165,13 +165,3 @@ extension NSPersistentStoreCoordinator {
     /// Forgets a cached row (a refreshed object reads its row again).
     func forgetCachedRow(_ key: ObjectKey) { rowCache.remove(key) }
 }
-
-extension NSPersistentStoreCoordinator {
-    /// The first store added (tests and diagnostics; requests go to the store of their entity).
-    func firstStoreBackend() throws -> any StoreBackend {
-        guard let store = persistentStores.first else {
-            throw CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store.")
-        }
-        return store.backend
-    }
-}

@@ -5,7 +5,6 @@ import Foundation
 /// A hierarchy is held by one store at most, so a key (root and primary key) names one row of one store.
 struct StoreRoutes {
     private var byRoot: [Int: NSPersistentStore] = [:]
-    private var stores: [NSPersistentStore] = []
     /// The store, when one store holds every hierarchy of the model (nothing to route).
     private(set) var onlyStore: NSPersistentStore?
 
@@ -27,19 +26,18 @@ struct StoreRoutes {
 
     mutating func add(_ store: NSPersistentStore, roots: [Int], of model: NSManagedObjectModel) {
         for root in roots { byRoot[root] = store }
-        stores.append(store)
         update(model)
     }
 
     mutating func remove(_ store: NSPersistentStore, of model: NSManagedObjectModel) {
         byRoot = byRoot.filter { $0.value !== store }
-        stores.removeAll { $0 === store }
         update(model)
     }
 
     private mutating func update(_ model: NSManagedObjectModel) {
-        let rootCount = model.entities.count { $0.superentity == nil }
-        onlyStore = stores.count == 1 && byRoot.count == rootCount ? stores[0] : nil
+        let first = byRoot.values.first
+        let everyRoot = byRoot.count == model.entities.count { $0.superentity == nil }
+        onlyStore = everyRoot && byRoot.values.allSatisfy { $0 === first } ? first : nil
     }
 
     /// The store that holds a hierarchy.

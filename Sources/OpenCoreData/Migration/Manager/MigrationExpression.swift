@@ -46,14 +46,8 @@ struct MigrationExpression {
 
     /// The managed objects of a value: one object, or a collection of them.
     static func objects(in value: Any?) -> [NSManagedObject] {
-        switch value {
-        case let object as NSManagedObject: return [object]
-        case let array as [Any]: return array.compactMap { $0 as? NSManagedObject }
-        case let set as Set<NSManagedObject>: return Array(set)
-        case let set as NSSet: return set.allObjects.compactMap { $0 as? NSManagedObject }
-        case let ordered as NSOrderedSet: return ordered.array.compactMap { $0 as? NSManagedObject }
-        default: return []
-        }
+        if let object = value as? NSManagedObject { return [object] }
+        return value.flatMap(NSManagedObject.toManyElements)?.compactMap { $0 as? NSManagedObject } ?? []
     }
 }
 

@@ -52,15 +52,9 @@ open class NSManagedObjectModelReference: NSObject, @unchecked Sendable {
     /// Mirrors `init(entityVersionHashes:in:versionChecksum:)`: the model version in the bundle whose
     /// entities have exactly these version hashes (a store's `NSStoreModelVersionHashes`).
     public convenience init(entityVersionHashes: [AnyHashable: Any], in bundle: Bundle?, versionChecksum: String) {
-        var metadata: [String: Any] = [:]
-        for (key, value) in entityVersionHashes { if let key = key as? String { metadata[key] = value } }
-        let models = ModelBundleLookup.modelFolders(in: [bundle ?? .main])
-            .compactMap { try? NSManagedObjectModel(validatingContentsOf: $0) }
-            .flatMap { $0.versions.isEmpty ? [$0] : $0.versions }
-        let model = models.first { candidate in
-            let hashes = candidate.entityVersionHashesByName
-            return hashes.count == metadata.count && hashes.allSatisfy { (metadata[$0.key] as? Data) == $0.value }
-        }
+        var hashes: [String: Any] = [:]
+        for (key, value) in entityVersionHashes { if let key = key as? String { hashes[key] = value } }
+        let model = NSManagedObjectModel.mergedModel(from: [bundle ?? .main], forStoreMetadata: [NSStoreModelVersionHashesKey: hashes])
         self.init(versionChecksum, model, where: "the models of \((bundle ?? .main).bundlePath) (by entity version hashes)")
     }
 

@@ -20,9 +20,8 @@ extension SQLiteStore {
     /// migration asked for), a store made with another model gets its migration planned instead
     /// (``SQLiteMigration/plan(metadata:model:tables:path:)``), or the reason it cannot be migrated.
     static func checkExisting(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo],
-                              readOnly: Bool, configuration: String? = nil, ignoringVersions: Bool = false,
-                              migrating: Bool = false) throws -> ExistingStore {
-        let path = db.path
+                              options: StoreOpenOptions, migrating: Bool = false) throws -> ExistingStore {
+        let path = db.path, readOnly = options.readOnly
         if let legacy = try LegacyStore.read(db, model: model) {
             if readOnly, legacy.needsRenumbering {
                 throw CoreDataError(NSPersistentStoreOpenError,
@@ -34,7 +33,7 @@ extension SQLiteStore {
         }
         let metadata = try StoreMetadata.read(db, path: path)
         try checkFrameworkVersion(metadata, path: path, readOnly: readOnly)
-        guard ignoringVersions || model.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else {
+        guard options.ignoresVersioning || model.isConfiguration(withName: options.configuration, compatibleWithStoreMetadata: metadata) else {
             guard migrating, !readOnly else { throw incompatibleModelError(metadata, model: model, path: path) }
             guard let uuid = metadata[NSStoreUUIDKey] as? String else { throw StoreMetadata.unreadable(path, "Z_METADATA.Z_UUID is empty") }
             let migration = try SQLiteMigration.plan(metadata: metadata, model: model, tables: tables, path: path)

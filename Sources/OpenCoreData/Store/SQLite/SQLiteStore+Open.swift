@@ -158,8 +158,7 @@ extension SQLiteStore {
             if contents == .foreign, !options.adoptForeignDatabase { throw foreignDatabaseError(path) }
             if contents == .store {  // made by another process since the probe
                 existing = try opening(path, "cannot read the store") {
-                    try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration,
-                                                         ignoringVersions: options.ignoresVersioning, migrating: options.migratesAutomatically) }
+                    try retryingBusy { try checkExisting(db, model: model, tables: tables, options: options, migrating: options.migratesAutomatically) }
                 }
             }
         }
@@ -203,8 +202,7 @@ extension SQLiteStore {
             throw foreignDatabaseError(path)
         case .store:
             return try opening(path, "cannot read the store") {
-                try retryingBusy { try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration,
-                                                     ignoringVersions: options.ignoresVersioning, migrating: options.migratesAutomatically) }
+                try retryingBusy { try checkExisting(db, model: model, tables: tables, options: options, migrating: options.migratesAutomatically) }
             }
         }
     }
@@ -246,7 +244,7 @@ extension SQLiteStore {
                                 userInfo: [NSFilePathErrorKey: path])
         case .store: break
         }
-        let existing = try opening(path, "cannot read the store") { try checkExisting(db, model: model, tables: tables, readOnly: true, configuration: options.configuration, ignoringVersions: options.ignoresVersioning) }
+        let existing = try opening(path, "cannot read the store") { try checkExisting(db, model: model, tables: tables, options: options) }
         let readers = try opening(path, "cannot open a reader connection") {
             try (0..<options.readerCount).map { _ in try SQLiteConnection(path: location, readOnly: true, logger: logger) }
         }
@@ -294,7 +292,7 @@ extension SQLiteStore {
         }
         if let created { return created }
         return try openSchema(db, model: model, tables: tables, options: options,
-                              existing: try checkExisting(db, model: model, tables: tables, readOnly: false, configuration: options.configuration, ignoringVersions: options.ignoresVersioning))
+                              existing: try checkExisting(db, model: model, tables: tables, options: options))
     }
 
     /// Creates every table of a new store inside the caller's transaction, as Core Data does (`Z_PRIMARYKEY`, `Z_METADATA` with Core Data's property list; no `Z_MODELCACHE`, see

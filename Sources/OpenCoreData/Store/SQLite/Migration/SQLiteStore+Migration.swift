@@ -30,6 +30,6 @@ extension SQLiteStore {
             if let error = error as? SQLiteError { userInfo[NSSQLiteErrorDomain] = Int(error.code) }
             throw CoreDataError(NSMigrationError, "The store at \(path) could not be migrated (\(error)); it was left untouched.", userInfo: userInfo)
         }
-        return try opening(path, "cannot read the migrated store") { try checkExisting(db, model: model, tables: tables, readOnly: false) }
+        return try opening(path, "cannot read the migrated store") { try checkExisting(db, model: model, tables: tables, options: StoreOpenOptions()) }
     }
 }
