@@ -47,8 +47,10 @@ let package = Package(
         ], path: "Sources/OpenCoreDataMacros/Syntax"),
         // The bounds of the linker section where each @Managed property leaves its record.
         .target(name: "CManagedSection"),
+        // Whether a withObservationTracking closure runs on the calling thread (managed objects' Observation).
+        .target(name: "CObservationScope"),
         .target(name: "OpenCoreData", dependencies: [
-            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "OpenCoreDataMacros",
+            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "CObservationScope", "OpenCoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "products", dependencies: [

@@ -55,3 +55,47 @@ import OpenCoreDataTesting
         #expect(modern == byKeys.sorted(by: >))
     }
 }
+
+/// Issue #35, item 1, the reverse: Foundation's `SortDescriptor(_:comparing:)` of an `NSSortDescriptor`.
+@Suite struct SortDescriptorFromNSSortDescriptorTests {
+    @Test func keysBecomeTheirKeyPaths() throws {
+        let name = try #require(SortDescriptor(NSSortDescriptor(key: "commonName", ascending: false), comparing: Animal.self))
+        #expect(name.keyPath == \Animal.commonName)
+        #expect(name.order == .reverse)
+        let price = try #require(SortDescriptor(NSSortDescriptor(key: "price", ascending: true), comparing: Products.self))
+        #expect(price.keyPath == \Products.price)
+        #expect(price.order == .forward)
+        let through = try #require(SortDescriptor(NSSortDescriptor(key: "classification.order", ascending: true), comparing: Animal.self))
+        #expect(through.keyPath.flatMap { try? ManagedKeyPaths.key(for: $0).get() } == "classification.order")
+        // And back: the same key and direction.
+        #expect(NSSortDescriptor(name).key == "commonName")
+        #expect(NSSortDescriptor(name).ascending == false)
+        #expect(NSSortDescriptor(price).key == "price")
+        #expect(NSSortDescriptor(through).key == "classification.order")
+    }
+
+    @Test func itSortsAsTheNSSortDescriptorDoes() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container(ZooModel.make()).viewContext
+        ZooModel.seed(context)
+        try context.save()
+        let request = NSFetchRequest<Animal>(entityName: "Animal")
+        let keys = [NSSortDescriptor(key: "classification.family", ascending: false), NSSortDescriptor(key: "commonName", ascending: true)]
+        request.sortDescriptors = keys
+        let fetched = try context.fetch(request).map(\.commonName)
+        let modern = try keys.map { try #require(SortDescriptor($0, comparing: Animal.self)) }
+        let sorted = try context.fetch(NSFetchRequest<Animal>(entityName: "Animal")).sorted(using: modern).map(\.commonName)
+        #expect(sorted == fetched)
+    }
+
+    @Test func whatHasNoEquivalentIsNil() {
+        #expect(SortDescriptor(NSSortDescriptor(key: nil, ascending: true), comparing: Animal.self) == nil)
+        #expect(SortDescriptor(NSSortDescriptor(key: "commonName", ascending: true, selector: Selector("localizedStandardCompare:")), comparing: Animal.self) == nil)
+        #expect(SortDescriptor(NSSortDescriptor(key: "nickname", ascending: true), comparing: Animal.self) == nil)
+        #expect(SortDescriptor(NSSortDescriptor(key: "commonName.count", ascending: true), comparing: Animal.self) == nil)
+        #expect(SortDescriptor(NSSortDescriptor(key: "zoos", ascending: true), comparing: Animal.self) == nil)  // a set is not Comparable
+        #expect(SortDescriptor(NSSortDescriptor(key: "name", ascending: true), comparing: FavoriteProducts.self) == nil)  // inherited
+        #expect(SortDescriptor(NSSortDescriptor(key: "commonName", ascending: true, selector: Selector("compare:")), comparing: Animal.self) != nil)
+    }
+}

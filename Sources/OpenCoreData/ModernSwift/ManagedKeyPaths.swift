@@ -46,6 +46,26 @@ enum ManagedKeyPaths {
         return nil
     }
 
+    /// The key path of `key` (`"classification.order"`) from `root`: each step a `@Managed` property of
+    /// the class that declares it (the first `root`'s own), appended through optional to-ones as `?.`.
+    static func keyPath(forKey key: String, from root: NSManagedObject.Type) -> AnyKeyPath? {
+        var path: AnyKeyPath?
+        var owner: NSManagedObject.Type? = root
+        for name in key.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            guard let current = owner, let pieces = members(of: current).first(where: { $0.name == name })?.keyPaths else { return nil }
+            if let previous = path {
+                let isOptional = ManagedTransform.unwrappedType(Swift.type(of: previous).valueType) != Swift.type(of: previous).valueType
+                guard let longer = previous.appending(path: isOptional ? pieces.optional : pieces.plain) else { return nil }
+                path = longer
+            } else {
+                path = pieces.plain
+            }
+            let value = Swift.type(of: path!).valueType
+            owner = ManagedTransform.unwrappedType(value) as? NSManagedObject.Type
+        }
+        return path
+    }
+
     private static func matches(_ candidate: AnyKeyPath, _ target: AnyKeyPath) -> Bool {
         if candidate == target { return true }
         let (c, t) = (Swift.type(of: candidate), Swift.type(of: target))

@@ -15,6 +15,7 @@ extension _ManagedMacroSupport {
     public static func get<T: AttributeValue>(_ object: NSManagedObject, _ property: Property, as _: T.Type) -> T {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .attribute)
+        object.noteObservedRead(slot)
         if object.isFault { object.fireFault() }
         let value = slot < object.values.count ? object.values[slot] : .null
         if let typed = T._managedValue(from: StorageValue(value: value)) { return typed }
@@ -124,6 +125,7 @@ extension _ManagedMacroSupport {
     static func transformableValue<T>(_ object: NSManagedObject, _ property: Property, as _: T.Type) -> T {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .attribute)
+        object.noteObservedRead(slot)
         if object.isFault { object.fireFault() }
         let value = slot < object.values.count ? object.values[slot] : .null
         // A value kept whole (a custom transformer's), or the data `ManagedTransform` made of it, which the
@@ -157,6 +159,7 @@ extension _ManagedMacroSupport {
     public static func get<T: NSManagedObject>(_ object: NSManagedObject, _ property: Property, as _: T?.Type) -> T? {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .toOne)
+        object.noteObservedRead(slot)
         guard let related = object.value(at: slot).objectRef.flatMap({ object.managedObjectContext?.object(for: $0) }) else { return nil }
         return object.cast(related, property)
     }
@@ -187,6 +190,7 @@ extension _ManagedMacroSupport {
     public static func get<T: NSManagedObject>(_ object: NSManagedObject, _ property: Property, as _: Set<T>.Type) -> Set<T> {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .toMany)
+        object.noteObservedRead(slot)
         return Set(object.relatedObjects(slot).map { object.cast($0, property) as T })
     }
 
@@ -205,6 +209,7 @@ extension _ManagedMacroSupport {
     public static func get(_ object: NSManagedObject, _ property: Property, as _: NSSet.Type) -> NSSet {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .toMany)
+        object.noteObservedRead(slot)
         return NSSet(array: object.relatedObjects(slot))
     }
 
@@ -217,6 +222,7 @@ extension _ManagedMacroSupport {
     public static func get(_ object: NSManagedObject, _ property: Property, as _: NSOrderedSet.Type) -> NSOrderedSet {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .toMany)
+        object.noteObservedRead(slot)
         return NSOrderedSet(array: object.relatedObjects(slot))
     }
 
@@ -359,6 +365,7 @@ extension NSManagedObject {
     fileprivate func attributeValue(_ property: _ManagedMacroSupport.Property) -> Value {
         checkQueue("@Managed property getter")
         let slot = property.slot(in: self, .attribute)
+        noteObservedRead(slot)
         return loadedValue(slot)
     }
 
@@ -369,6 +376,7 @@ extension NSManagedObject {
     fileprivate func readInteger<T: _ManagedMacroSupport.AttributeValue>(_ property: _ManagedMacroSupport.Property, _ make: (Int64) -> T) -> T {
         checkQueue("@Managed property getter")
         let slot = property.slot(in: self, .attribute)
+        noteObservedRead(slot)
         if let x = loadedInteger(slot) { return make(x) }
         return converted(loadedValue(slot), property) { value in if case .int(let x) = value { return make(x) }; return nil }
     }

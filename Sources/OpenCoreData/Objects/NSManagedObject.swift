@@ -110,6 +110,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         _modify {
             // The array is moved out of the body while it is changed (the body holds none meanwhile), so
             // that it stays uniquely referenced and is changed in place, with no reference counting.
+            // An object read under `withObservationTracking` announces what the write changes (looked for
+            // only once some object was: NSManagedObject+Observation.swift).
+            if ObjectObservation.anyMade { observedWriteBegins() }
+            defer { if ObjectObservation.anyMade { observedWriteEnded() } }
             var taken = ObjectBody.full(objectState, values: [])
             swap(&taken, &body)
             guard case .full(let state, var values) = consume taken else { preconditionFailure("no state") }
@@ -191,7 +195,10 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         set {
             objectState.faultState = newValue
             // A fault holds no values (what ``loadedValue(_:)`` relies on).
-            if newValue.isFault, case .full(let state, let values) = body, !values.isEmpty { body = .full(state, values: []) }
+            if newValue.isFault, case .full(let state, let values) = body, !values.isEmpty {
+                body = .full(state, values: [])
+                if ObjectObservation.anyMade, let observation = state.extras?.observation { observedValuesChanged(observation, from: values, to: []) }
+            }
         }
     }
 
@@ -274,16 +281,21 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// Takes a row's values as its own (values and what it read), and stops being a fault.
     func takeRow(_ row: [Value], version: Int64) {
         let state = objectState
+        if ObjectObservation.anyMade { observedWriteBegins() }
         body = .full(state, values: row)
         state.snapshot = row
         state.version = version
         state.faultState = .loaded
+        if ObjectObservation.anyMade { observedWriteEnded() }
         awakeFromFetch()
     }
 
     /// Stays a fault (or becomes one again) holding `row`, so that firing it costs no query.
     func holdRow(_ row: [Value], version: Int64) {
         let state = objectState
+        if ObjectObservation.anyMade, let observation = state.extras?.observation {
+            observedValuesChanged(observation, from: values, to: row)
+        }
         body = .full(state, values: [])
         state.faultState = .holdingRow(row, version: version)
     }
@@ -356,6 +368,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             guard let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) else { throw undefinedKey(key) }
             return property.get(self)
         }
+        noteObservedRead(slot)
         if let r = layout.relationship(slot) { return relationshipValue(slot, r) }
         return value(at: slot).anyValue
     }

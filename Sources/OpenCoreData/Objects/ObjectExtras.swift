@@ -2,7 +2,7 @@ import Foundation
 
 /// The rarely used part of a managed object's state, kept apart so that the common object does not
 /// carry it: what `setObservationInfo(_:)` stored, the values `willChangeValue(forKey:)` saw, and the
-/// marks that make a save write an object whose modeled values did not change.
+/// marks that make a save write an object whose modeled values did not change, its part in Observation.
 final class ObjectExtras {
     /// What `setObservationInfo(_:)` stored.
     var observationInfo: UnsafeMutableRawPointer?
@@ -16,6 +16,8 @@ final class ObjectExtras {
     var checksVersion = false
     /// Nonzero while the object turns into a fault (``NSManagedObject/faultingState``).
     var transition = 0
+    /// Made when a property is first read inside `withObservationTracking`.
+    var observation: ObjectObservation?
 }
 
 extension NSManagedObject {
