@@ -94,10 +94,11 @@ final class LibraryStore {
     /// The container that opened it.
     let container: NSPersistentContainer
 
-    /// Opens (or creates) the store at `url`.
-    init(url: URL) throws {
+    /// Opens (or creates) the store at `url`, of the seed's model (version 1), or of its version 2 when
+    /// `indexed` (its fetch index `byNameAndPrice` on name, price, and an optional `category`).
+    init(url: URL, indexed: Bool = false) throws {
         self.url = url
-        container = try openContainer(name: "Bench", model: SeedModel.make(), url: url)
+        container = try openContainer(name: "Bench", model: indexed ? SeedModel.makeCurrent() : SeedModel.make(), url: url)
     }
 
     /// A new main-queue context on the store, with no registered objects.
@@ -105,8 +106,8 @@ final class LibraryStore {
 
     /// Writes `data` to a new store at `url` through the library, then closes it, so that measurements
     /// start from a store whose row cache holds nothing from the writing.
-    static func create(at url: URL, with data: ProductData) throws {
-        try LibraryStore(url: url).fill(with: data)
+    static func create(at url: URL, with data: ProductData, indexed: Bool = false) throws {
+        try LibraryStore(url: url, indexed: indexed).fill(with: data)
     }
 
     /// Inserts `data` through the library, saving every `chunk` objects and resetting the context.

@@ -172,7 +172,7 @@ extension NSManagedObjectContext {
             // A fetched results controller's fetch (`leanFaults` declined it): it needs to know which
             // objects are new here.
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
-            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: rows.map(\.pk),
+            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, keys: BatchKeys(rows.map(\.pk)),
                                    prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
@@ -203,11 +203,17 @@ extension NSManagedObjectContext {
     /// The objects of a batched fetch, as `T` (a managed object class): registered objects where the
     /// registry has them (uniquing), bare batch faults for the others, the batch registered with them
     /// (``ObjectRegistry/register(_:allNew:)``). Each run of rows of one entity checks the entity's class
-    /// against `T` once, not each object; the batch keeps the result's own array.
+    /// against `T` once, not each object; the batch keeps the result's own array. Into a context that
+    /// holds no objects, the keys after the first batch come as the store reads them
+    /// (``NSPersistentStoreCoordinator/progressiveKeys(_:)``): no object needs its key to be made.
     private func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
+        let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
+        if registry.isEmpty, let keys = try coordinator.progressiveKeys(plan) {
+            return try progressiveBatchFaults(plan, keys, identifier, model: coordinator.managedObjectModel, as: T.self)
+        }
         let (pks, entityRuns) = try coordinator.fetchKeys(plan)
-        let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, primaryKeys: pks,
-                               prefetch: plan.prefetch, context: self, storeIdentifier: try coordinator.storeIdentifier(root: plan.layout.rootEntityID))
+        let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, keys: BatchKeys(pks),
+                               prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
         let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
         // `[NSManagedObject]` handed out as `[T]`, as in ``heldRowFaults(_:coordinator:as:)``.
@@ -233,6 +239,21 @@ extension NSManagedObjectContext {
         }
         batch.objects = objects
         registry.register(batch, allNew: !looksUp)
+        return unsafeBitCast(objects, to: [T].self)
+    }
+
+    /// The bare faults of a batched fetch whose matches are all of its own entity into a context that
+    /// holds no objects, whose keys `keys` delivers: all new, so none needs its key to be made.
+    private func progressiveBatchFaults<T>(_ plan: FetchPlan, _ keys: BatchKeys, _ identifier: String,
+                                           model: NSManagedObjectModel, as _: T.Type) throws -> [T] {
+        let entity = try Self.entity(plan.layout.entityID, of: model, as: T.self)
+        let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, keys: keys,
+                               prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(keys.count)
+        for i in 0..<keys.count { objects.append(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i)) }
+        batch.objects = objects
+        registry.register(batch, allNew: true)
         return unsafeBitCast(objects, to: [T].self)
     }
 

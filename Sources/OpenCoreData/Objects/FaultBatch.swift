@@ -9,8 +9,8 @@ import Foundation
 final class FaultBatch {
     let size: Int
     let root: Int
-    /// The keys of a batched fetch (empty when the batch holds ``rows``: the keys are theirs).
-    let primaryKeys: [Int64]
+    /// The keys of a batched fetch (none when the batch holds ``rows``: the keys are theirs).
+    let keys: BatchKeys
     /// The rows of a plain fetch, values included, in result order (empty for a batched fetch). They are
     /// kept while an object of the fetch is still a bare fault.
     let rows: [StoreRow]
@@ -26,25 +26,28 @@ final class FaultBatch {
     /// Its context was reset: its bare faults are detached.
     var isDetached = false
 
-    init(size: Int, root: Int, primaryKeys: [Int64] = [], rows: [StoreRow] = [], prefetch: [PrefetchNode] = [],
+    init(size: Int, root: Int, keys: BatchKeys = BatchKeys([]), rows: [StoreRow] = [], prefetch: [PrefetchNode] = [],
          context: NSManagedObjectContext? = nil, storeIdentifier: String = "") {
         self.size = size
         self.root = root
-        self.primaryKeys = primaryKeys
+        self.keys = keys
         self.rows = rows
         self.prefetch = prefetch
         self.context = context
         self.storeIdentifier = storeIdentifier
     }
 
+    /// Its objects are gone: a reader still delivering its keys stops.
+    deinit { keys.abandon() }
+
     /// The objects of the part of the batch that holds `index`.
     func chunk(of index: Int) -> Range<Int> {
         let start = (index / size) * size
-        return start..<min(start + size, rows.isEmpty ? primaryKeys.count : rows.count)
+        return start..<min(start + size, rows.isEmpty ? keys.count : rows.count)
     }
 
     /// The primary key of the object at `index`.
-    func primaryKey(_ index: Int) -> Int64 { rows.isEmpty ? primaryKeys[index] : rows[index].pk }
+    func primaryKey(_ index: Int) -> Int64 { rows.isEmpty ? keys[index] : rows[index].pk }
 
     /// The key of the object at `index`.
     func key(_ index: Int) -> ObjectKey { .permanent(root: root, pk: primaryKey(index)) }

@@ -28,6 +28,13 @@ extension NSPersistentStoreCoordinator {
         return try backend(root: plan.layout.rootEntityID).fetchKeys(plan)
     }
 
+    /// A batched fetch's keys, the first batch's now and the others as a reader delivers them
+    /// (``SQLiteStore/progressiveKeys(_:)``); `nil` when the store or the plan is not one that serves.
+    func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys? {
+        guard plan.readsStore, plan.preloaded == nil, let store = try backend(root: plan.layout.rootEntityID) as? SQLiteStore else { return nil }
+        return try store.progressiveKeys(plan)
+    }
+
     /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
     /// from the store (and into the cache). A missing key is a row that is gone.
     func loadRows(_ keys: [ObjectKey], bypassingCache: Bool = false) throws -> [ObjectKey: StoreRow] {

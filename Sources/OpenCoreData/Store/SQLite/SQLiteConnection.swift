@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 import Logging
 
 /// A SQLite database connection: prepared statements cached by SQL text, transactions, and the
@@ -10,6 +11,9 @@ final class SQLiteConnection {
     private var cache: [String: SQLiteStatement] = [:]
     /// Statements stepped so far (each execution of a query counts once); tests use it to count queries.
     private(set) var queryCount = 0
+    /// Counts this connection's queries too, for a store that outlives it (a query generation's
+    /// connection, a batched fetch's key reader: ``SQLiteStore/queryCount``).
+    var tally: QueryTally?
     let logger: Logger?
     /// When set, every query's SQL text is appended to it (tests assert the statements a call runs).
     var recorder: SQLRecorder?
@@ -77,6 +81,7 @@ final class SQLiteConnection {
         let statement = try self.statement(sql)
         try statement.bind(arguments)
         queryCount += 1
+        tally?.add()
         recorder?.append(sql)
         let start = logger == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         logger?.debug("CoreData: sql: \(sql)\(arguments.isEmpty ? "" : " -- \(SQLiteError.redacted(arguments))")")
@@ -129,6 +134,13 @@ final class SQLiteConnection {
 }
 
 /// The SQL text of the queries run on the connections it is set on, in the order they ran.
+/// A count of queries shared by connections on several threads.
+final class QueryTally: Sendable {
+    private let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
 final class SQLRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var statements: [String] = []

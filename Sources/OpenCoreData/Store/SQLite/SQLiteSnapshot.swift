@@ -22,7 +22,10 @@ final class SQLiteSnapshot: @unchecked Sendable {
 
     init(_ store: SQLiteStore, path: String) throws {
         self.store = store
-        let connection = try SQLiteConnection(path: path, readOnly: true)
+        // Logged and recorded as the store's own connections are (`recordingSQL`, the SQL debug log).
+        let connection = try SQLiteConnection(path: path, readOnly: true, logger: store.connection.logger)
+        connection.recorder = store.currentRecorder
+        connection.tally = store.snapshotQueries
         try connection.execute("BEGIN DEFERRED")
         // A read starts the transaction's snapshot: from here on, commits of others are not seen.
         try connection.execute("SELECT count(*) FROM sqlite_master")

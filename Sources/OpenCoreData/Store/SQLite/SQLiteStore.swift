@@ -137,6 +137,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Queries run so far on all connections.
     var queryCount: Int {
         writerLock.withLock { connection.queryCount } + readers.reduce(0) { sum, r in sum + r.lock.withLock { r.connection.queryCount } }
+            + snapshotQueries.value
     }
 
     /// Runs `body` and returns the SQL text of the queries it ran on this store's connections, in order.
@@ -151,6 +152,16 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         try body()
         return recorder.recorded
     }
+
+    /// For tests: what a batched fetch's key reader runs before it reads (``progressiveKeys(_:)``), to
+    /// let other contexts save first.
+    nonisolated(unsafe) var keyReaderGate: (@Sendable () -> Void)?
+
+    /// The queries of the store's snapshot connections (query generations, batched fetches' key readers).
+    let snapshotQueries = QueryTally()
+
+    /// What ``recordingSQL(_:)`` records into now, if it runs (for connections opened meanwhile).
+    var currentRecorder: SQLRecorder? { writerLock.withLock { connection.recorder } }
 
     func table(for layout: EntityLayout) -> TableInfo { tables[layout.rootEntityID]! }
 

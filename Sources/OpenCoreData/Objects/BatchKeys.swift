@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// The store keys of a batched fetch's objects, in result order: all of them at once, or the first
+/// window at once and the rest as a reader delivers them (``SQLiteStore/progressiveKeys(_:)``). Their
+/// number is known from the start. Reading a key the reader has not delivered yet waits for it.
+///
+/// The keys live in a buffer of `count` slots made up front, each written once before ``delivered``
+/// counts it, so a reader thread writes while the context reads the slots already counted.
+final class BatchKeys: @unchecked Sendable {
+    let count: Int
+    private let slots: UnsafeMutablePointer<Int64>
+    /// How many slots hold their key (a prefix).
+    private let delivered: Atomic<Int>
+    /// Set when the reader should stop (nobody holds the fetch's objects any more).
+    private let abandoned = Atomic<Bool>(false)
+    private let condition = NSCondition()
+    /// The reader ended: normally (every key delivered), or with this failure.
+    private var ended = false
+    private var failure: String?
+
+    /// Every key, known now.
+    init(_ keys: [Int64]) {
+        count = keys.count
+        slots = .allocate(capacity: max(keys.count, 1))
+        slots.initialize(from: keys, count: keys.count)
+        delivered = Atomic(keys.count)
+        ended = true
+    }
+
+    /// `count` keys of which `first` are known now; a reader delivers the rest (``deliver(_:)``,
+    /// then ``end(failure:)``).
+    init(count: Int, first: [Int64]) {
+        precondition(first.count <= count, "the first window is part of the results")
+        self.count = count
+        slots = .allocate(capacity: max(count, 1))
+        slots.initialize(from: first, count: first.count)
+        delivered = Atomic(first.count)
+        ended = first.count == count
+    }
+
+    deinit { slots.deallocate() }
+
+    /// The key at `index`, waiting for the reader when it has not delivered it yet.
+    @inline(__always) subscript(index: Int) -> Int64 {
+        if index < delivered.load(ordering: .acquiring) { return slots[index] }
+        return waitForKey(index)
+    }
+
+    /// How many keys are known now (for tests and the reader).
+    var deliveredCount: Int { delivered.load(ordering: .acquiring) }
+
+    @inline(never) private func waitForKey(_ index: Int) -> Int64 {
+        precondition(index >= 0 && index < count, "index \(index) of a batched fetch of \(count) objects")
+        condition.lock()
+        while index >= delivered.load(ordering: .acquiring), !ended {
+            // Timed: the reader signals every so many keys, not each one.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
+        }
+        let failure = failure
+        condition.unlock()
+        if index < delivered.load(ordering: .acquiring) { return slots[index] }
+        fatalError("The keys of a batched fetch could not be read past \(deliveredCount) of \(count): \(failure ?? "the reader stopped")")
+    }
+
+    // MARK: - The reader's side
+
+    /// Whether the reader should stop: nobody holds the fetch's objects any more.
+    var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+
+    /// Nobody holds the fetch's objects any more: the reader stops at its next key.
+    func abandon() { abandoned.store(true, ordering: .relaxed) }
+
+    /// Delivers the next key (the reader's only writer; after the first window).
+    func deliver(_ key: Int64) {
+        let index = delivered.load(ordering: .relaxed)
+        guard index < count else { return }
+        slots.advanced(by: index).initialize(to: key)
+        delivered.store(index + 1, ordering: .releasing)
+        if (index + 1) & 1023 == 0 { condition.broadcast() }
+    }
+
+    /// The reader ended; `failure` says why when it did not deliver every key.
+    func end(failure: String?) {
+        condition.lock()
+        ended = true
+        if deliveredCount < count { self.failure = failure ?? "the store gave \(deliveredCount) keys of \(count)" }
+        condition.broadcast()
+        condition.unlock()
+    }
+}
