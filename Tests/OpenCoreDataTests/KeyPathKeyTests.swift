@@ -7,6 +7,14 @@ import OpenCoreDataTesting
 /// expressions (`NSSortDescriptor(keyPath:)`, `NSExpression(forKeyPath:)`, `NSSortDescriptor(_:)` of a
 /// Foundation `SortDescriptor`), through to-one relationships.
 @Suite struct KeyPathKeyTests {
+    /// The view context of a container on `store` holding the zoo, saved.
+    static func savedZoo(_ store: TemporaryStore) throws -> NSManagedObjectContext {
+        let context = try store.container(ZooModel.make()).viewContext
+        ZooModel.seed(context)
+        try context.save()
+        return context
+    }
+
     @Test func keyPathsNameTheirProperties() throws {
         #expect(NSSortDescriptor(keyPath: \Animal.commonName, ascending: true).key == "commonName")
         #expect(NSSortDescriptor(keyPath: \Zoo.name, ascending: false).ascending == false)
@@ -38,9 +46,7 @@ import OpenCoreDataTesting
     @Test func aFetchSortedByKeyPathsMatchesOneSortedByKeys() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let context = try store.container(ZooModel.make()).viewContext
-        ZooModel.seed(context)
-        try context.save()
+        let context = try KeyPathKeyTests.savedZoo(store)
         func names(_ sorts: [NSSortDescriptor]) throws -> [String] {
             let request = NSFetchRequest<Animal>(entityName: "Animal")
             request.sortDescriptors = sorts
@@ -77,9 +83,7 @@ import OpenCoreDataTesting
     @Test func itSortsAsTheNSSortDescriptorDoes() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let context = try store.container(ZooModel.make()).viewContext
-        ZooModel.seed(context)
-        try context.save()
+        let context = try KeyPathKeyTests.savedZoo(store)
         let request = NSFetchRequest<Animal>(entityName: "Animal")
         let keys = [NSSortDescriptor(key: "classification.family", ascending: false), NSSortDescriptor(key: "commonName", ascending: true)]
         request.sortDescriptors = keys
