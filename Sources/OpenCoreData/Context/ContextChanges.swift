@@ -60,6 +60,12 @@ final class ContextObservers: @unchecked Sendable {
         entries.append(Entry(observer: observer))
     }
 
+    /// Whether it holds no observer (one that went away is held until the next is added).
+    var isEmpty: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return entries.isEmpty
+    }
+
     /// Hands `change` to every observer still alive, in the order they were added. The list is read
     /// under the lock and the observers called outside it (an observer may add another); the value is
     /// built only when someone observes.

@@ -1,10 +1,12 @@
 /// A context's inserted objects, in the order they were inserted (a save writes their rows in that
 /// order). An entry counts while its object is still inserted under the insertion index it was listed
 /// with, so taking an object out changes only the object and the count: no hash table per insert, and
-/// the save's list is the entries that count, already in order. Entries that no longer count are dropped
-/// when they outnumber the ones that do.
+/// the save's list is the entries that count, already in order (the listed objects themselves, shared,
+/// when every entry counts). Entries that no longer count are dropped when they outnumber the ones that do.
 struct InsertedObjects {
-    private var entries: [(object: NSManagedObject, index: Int)] = []
+    /// The listed objects, and the insertion index each was listed with.
+    private var listed: [NSManagedObject] = []
+    private var indices: [Int] = []
     /// How many entries count.
     private(set) var count = 0
     /// Counts inserts: the last insertion index given.
@@ -35,7 +37,8 @@ struct InsertedObjects {
 
     /// Lists `object`, just made inserted with its new insertion index.
     mutating func add(_ object: NSManagedObject) {
-        entries.append((object, object.insertionIndex))
+        listed.append(object)
+        indices.append(object.insertionIndex)
         count += 1
     }
 
@@ -43,37 +46,42 @@ struct InsertedObjects {
     mutating func remove() {
         count -= 1
         if count == 0 {
-            entries.removeAll()
-        } else if entries.count > 64, entries.count > 2 * count {
-            entries.removeAll { !Self.counts($0) }
+            listed.removeAll()
+            indices.removeAll()
+        } else if listed.count > 64, listed.count > 2 * count {
+            let kept = listed.indices.filter(counts)
+            listed = kept.map { listed[$0] }
+            indices = kept.map { indices[$0] }
         }
     }
 
-    /// Makes `objects` persisted after their save when they are the whole list taken at `mark`: their
-    /// lifecycles set directly and the list emptied at once, instead of one removal each (a large import
-    /// saves every object it inserted). Returns false, changing nothing, when they are not the whole list.
-    mutating func persistAll(_ objects: [NSManagedObject], listedAt mark: Mark) -> Bool {
+    /// Empties the list at once when `objects`, taken at `mark`, are still the whole list, before they are
+    /// made persisted (their lifecycles set by the caller, instead of one removal each: a large import saves
+    /// every object it inserted). Returns false, changing nothing, when they are not the whole list.
+    mutating func removeAll(ifWhole objects: [NSManagedObject], listedAt mark: Mark) -> Bool {
         guard isWhole(objects, listedAt: mark) else { return false }
-        for object in objects { object.lifecycle = .persisted }
-        entries.removeAll()
+        listed.removeAll()
+        indices.removeAll()
         count = 0
         return true
     }
 
     /// The inserted objects, in insertion order.
     var objects: [NSManagedObject] {
+        // Every entry counts when none was taken out: an entry stops counting only by a removal.
+        if listed.count == count { return listed }
         var result: [NSManagedObject] = []
         result.reserveCapacity(count)
-        for entry in entries where Self.counts(entry) { result.append(entry.object) }
+        for i in listed.indices where counts(i) { result.append(listed[i]) }
         return result
     }
 
     /// Whether an inserted object satisfies `predicate`.
     func contains(where predicate: (NSManagedObject) -> Bool) -> Bool {
-        entries.contains { Self.counts($0) && predicate($0.object) }
+        listed.indices.contains { counts($0) && predicate(listed[$0]) }
     }
 
-    private static func counts(_ entry: (object: NSManagedObject, index: Int)) -> Bool {
-        entry.object.lifecycle == .inserted && entry.object.insertionIndex == entry.index
+    private func counts(_ i: Int) -> Bool {
+        listed[i].lifecycle == .inserted && listed[i].insertionIndex == indices[i]
     }
 }

@@ -128,7 +128,7 @@ extension NSManagedObjectContext {
             info[NSRefreshedObjectsKey] = announced.updated
         }
         if !deletedHere.isEmpty { info[NSDeletedObjectsKey] = announced.deleted }
-        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+        NotificationCenter.default.post(name: .contextObjectsDidChange, object: self, userInfo: info)
         return refreshed
     }
 
@@ -198,8 +198,9 @@ extension NSManagedObjectContext {
             if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
             mergeObserver = nil
             guard newValue else { return }
-            mergeObserver = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification,
-                                                                   object: nil, queue: nil) { [weak self] note in
+            // It reads the saved rows of every save, not the sets of objects.
+            NotificationInterest.process.note(.savedRows)
+            mergeObserver = NotificationCenter.default.addObserver(forName: .contextDidSave, object: nil, queue: nil) { [weak self] note in
                 guard let self, let saved = note.userInfo?[SavedChanges.userInfoKey] as? SavedChanges,
                       saved.source != ObjectIdentifier(self) else { return }
                 if let parent = self.parent {
@@ -249,7 +250,7 @@ extension NSManagedObjectContext {
             announced.updated = refreshed
             return .objects(announced)
         }())
-        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
+        NotificationCenter.default.post(name: .contextObjectsDidChange, object: self,
                                         userInfo: [NSRefreshedObjectsKey: refreshed])
     }
 }

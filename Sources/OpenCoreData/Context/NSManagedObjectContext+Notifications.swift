@@ -15,14 +15,26 @@ public let NSInvalidatedAllObjectsKey = "invalidatedAll"
 
 extension NSManagedObjectContext {
     /// Mirrors `NSManagedObjectContext.didChangeObjectsNotification` (`NSManagedObjectContextObjectsDidChange`).
-    public static let didChangeObjectsNotification = Notification.Name("NSObjectsChangedInManagingContextNotification")
+    /// Reading it notes that the notification's sets may be read (docs/Store.md, "Notifications and who
+    /// reads them").
+    public static var didChangeObjectsNotification: Notification.Name {
+        NotificationInterest.noting(.objectsDidChange, .contextObjectsDidChange)
+    }
     /// Mirrors `NSManagedObjectContext.willSaveObjectsNotification` (`NSManagedObjectContextWillSave`).
-    public static let willSaveObjectsNotification = Notification.Name("NSManagingContextWillSaveChangesNotification")
+    public static let willSaveObjectsNotification = Notification.Name.contextWillSave
     /// Mirrors `NSManagedObjectContext.didSaveObjectsNotification` (`NSManagedObjectContextDidSave`).
-    public static let didSaveObjectsNotification = Notification.Name("NSManagingContextDidSaveChangesNotification")
+    /// Reading it notes that the notification's sets may be read (docs/Store.md, "Notifications and who
+    /// reads them").
+    public static var didSaveObjectsNotification: Notification.Name {
+        NotificationInterest.noting(.didSave, .contextDidSave)
+    }
     /// Mirrors `NSManagedObjectContext.didSaveObjectIDsNotification`: the same save, by object ID
     /// (`NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`), safe to read on any thread.
-    public static let didSaveObjectIDsNotification = Notification.Name("NSManagedObjectContextDidSaveObjectIDsNotification")
+    /// Reading it notes that the notification's sets may be read (docs/Store.md, "Notifications and who
+    /// reads them").
+    public static var didSaveObjectIDsNotification: Notification.Name {
+        NotificationInterest.noting(.didSaveObjectIDs, .contextDidSaveObjectIDs)
+    }
     /// Mirrors `NSManagedObjectContext.didMergeChangesObjectIDsNotification`: posted by a context after it
     /// merged a save (`mergeChanges(fromContextDidSave:)`, `automaticallyMergesChangesFromParent`,
     /// `mergeChanges(fromRemoteContextSave:into:)`), with the merged object IDs under
@@ -60,18 +72,27 @@ extension NSManagedObjectContext {
     /// ``processPendingChanges()``, returning the set of inserted objects it announced when that was every
     /// inserted object of the context, with the inserted list's mark at that moment (`save()` posts the
     /// same set in `DidSave` rather than hashing every object again, if it is still the whole list).
+    /// The sets are made only when something may read them: the context's fetched results controllers,
+    /// or an observer by name (``NotificationInterest``); else the notification is posted without them.
     func announcePendingChanges() -> AnnouncedInserts? {
         if !deletesToPropagate.isEmpty, propagatesDeletesAtEndOfEvent { propagateDeletes() }
         if undoRecording != nil { registerUndoEvent() }
         let changes = unprocessed
         guard !changes.isEmpty else { return nil }
         unprocessed = UnannouncedChanges()
-        var insertedSet = Set<NSManagedObject>(minimumCapacity: changes.inserted.count)
+        let wanted = notificationInterest.readsObjectsDidChange || !changeObservers.isEmpty
+        var insertedSet = Set<NSManagedObject>(minimumCapacity: wanted ? changes.inserted.count : 0)
+        var insertedCount = 0
         for object in changes.inserted where object.insertIsUnannounced {
             object.insertIsUnannounced = false
-            insertedSet.insert(object)
+            insertedCount += 1
+            if wanted { insertedSet.insert(object) }
         }
-        guard !insertedSet.isEmpty || !changes.deleted.isEmpty || !changes.updated.isEmpty else { return nil }
+        guard insertedCount > 0 || !changes.deleted.isEmpty || !changes.updated.isEmpty else { return nil }
+        guard wanted else {
+            NotificationCenter.default.post(name: .contextObjectsDidChange, object: self)
+            return nil
+        }
         let announced = insertedSet.count == inserted.count ? AnnouncedInserts(objects: insertedSet, mark: inserted.mark) : nil
         var info: [AnyHashable: Any] = [:]
         if !insertedSet.isEmpty { info[NSInsertedObjectsKey] = insertedSet }
@@ -90,20 +111,23 @@ extension NSManagedObjectContext {
             (ours.inserted, ours.updated, ours.deleted) = (insertedSet, updatedSet, deletedSet)
             return .objects(ours)
         }())
-        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self, userInfo: info)
+        NotificationCenter.default.post(name: .contextObjectsDidChange, object: self, userInfo: info)
         return announced
     }
 }
 
 extension Notification.Name {
-    /// Mirrors `NSManagedObjectContextObjectsDidChange`.
-    public static let NSManagedObjectContextObjectsDidChange = NSManagedObjectContext.didChangeObjectsNotification
+    /// Mirrors `NSManagedObjectContextObjectsDidChange` (noting, as
+    /// ``NSManagedObjectContext/didChangeObjectsNotification`` does, that its sets may be read).
+    public static var NSManagedObjectContextObjectsDidChange: Notification.Name { NSManagedObjectContext.didChangeObjectsNotification }
     /// Mirrors `NSManagedObjectContextWillSave`.
-    public static let NSManagedObjectContextWillSave = NSManagedObjectContext.willSaveObjectsNotification
-    /// Mirrors `NSManagedObjectContextDidSave`.
-    public static let NSManagedObjectContextDidSave = NSManagedObjectContext.didSaveObjectsNotification
-    /// Mirrors `NSManagedObjectContextDidSaveObjectIDs`.
-    public static let NSManagedObjectContextDidSaveObjectIDs = NSManagedObjectContext.didSaveObjectIDsNotification
+    public static let NSManagedObjectContextWillSave = Notification.Name.contextWillSave
+    /// Mirrors `NSManagedObjectContextDidSave` (noting, as ``NSManagedObjectContext/didSaveObjectsNotification``
+    /// does, that its sets may be read).
+    public static var NSManagedObjectContextDidSave: Notification.Name { NSManagedObjectContext.didSaveObjectsNotification }
+    /// Mirrors `NSManagedObjectContextDidSaveObjectIDs` (noting, as
+    /// ``NSManagedObjectContext/didSaveObjectIDsNotification`` does, that its sets may be read).
+    public static var NSManagedObjectContextDidSaveObjectIDs: Notification.Name { NSManagedObjectContext.didSaveObjectIDsNotification }
     /// Mirrors `NSManagedObjectContextDidMergeChangesObjectIDs`.
     public static let NSManagedObjectContextDidMergeChangesObjectIDs = NSManagedObjectContext.didMergeChangesObjectIDsNotification
     /// Mirrors `NSPersistentStoreCoordinatorStoresWillChange`: posted before a store is removed

@@ -71,12 +71,12 @@ extension NSManagedObjectContext {
         advanceQueryGeneration()
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)
-        let insertedIDs = adoptInserted(draft, outcome, storeIdentifier: storeIdentifier, into: &saved)
+        adoptInserted(draft, outcome, storeIdentifier: storeIdentifier)
         adoptUpdated(draft.updated, read: read, outcome, into: &saved)
         if !outcome.derivedRows.isEmpty {
             adoptDerivedRows(outcome.derivedRows, storeIdentifier: storeIdentifier, saved: &saved, skipping: draft.all.joined())
         }
-        finishSave(saved, draft, insertedSet: announced?.mark == draft.mark ? announced?.objects : nil, insertedIDs: insertedIDs)
+        finishSave(saved, draft, insertsListed: false, insertedSet: announced?.mark == draft.mark ? announced?.objects : nil)
         for object in resolved { object.snapshotEventsDidApply(.mergePolicy) }
     }
 
@@ -148,20 +148,17 @@ extension NSManagedObjectContext {
     }
 
     /// The inserted objects once their rows are in: references to them renamed to their store keys,
-    /// persisted, with their store IDs, derived values and snapshots, registered under their store keys
-    /// and listed in `saved`. Returns their IDs (what `didSaveObjectIDsNotification` announces).
-    private func adoptInserted(_ draft: SaveDraft, _ outcome: StoreSaveOutcome, storeIdentifier: (Int) -> String,
-                               into saved: inout SavedChanges) -> Set<NSManagedObjectID> {
+    /// persisted, with their store IDs, derived values and snapshots, registered under their store keys.
+    private func adoptInserted(_ draft: SaveDraft, _ outcome: StoreSaveOutcome, storeIdentifier: (Int) -> String) {
         if !outcome.renaming.isEmpty {
             for object in [draft.inserted, draft.updated].joined() where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = outcome.renaming.apply(object.values, object.layout)
             }
         }
-        setPersisted(draft.inserted, listedAt: draft.mark)
-        var ids = Set<NSManagedObjectID>(minimumCapacity: draft.inserted.count)
+        let wholeList = emptyInsertedList(ifWhole: draft.inserted, listedAt: draft.mark)
         var formerKeys: [ObjectKey] = []
-        saved.inserted.reserveCapacity(draft.inserted.count)
         for (object, pk) in zip(draft.inserted, outcome.insertedPrimaryKeys) {
+            setPersisted(object, wholeList: wholeList)
             let key = object.assignedKey
             if key?.isTemporary ?? true {
                 object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.rootEntityID, pk: pk),
@@ -171,18 +168,24 @@ extension NSManagedObjectContext {
                     childStoreKeys.noteSaved(key, as: object.objectID)
                 }
             }
-            let id = object.objectID
-            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[id.key] {
+            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[object.objectID.key] {
                 object.values = NSPersistentStoreCoordinator.withDerived(object.values, row, object.layout)
             }
-            let values = object.values
-            object.snapshot = values
+            object.snapshot = object.values
             object.version = 1
-            saved.inserted.append(.init(id: id, values: values, version: 1, changedSlots: object.layout.persistentSlotSet))
-            ids.insert(id)
         }
         registry.registerSaved(draft.inserted, formerKeys: formerKeys)
-        return ids
+    }
+
+    /// The rows of saved inserted objects, as ``SavedChanges`` lists them (the objects hold their store IDs
+    /// and the values now in the store).
+    private static func savedRows(ofInserted objects: [NSManagedObject]) -> [SavedChanges.Row] {
+        var rows: [SavedChanges.Row] = []
+        rows.reserveCapacity(objects.count)
+        for object in objects {
+            rows.append(.init(id: object.objectID, values: object.values, version: object.version, changedSlots: object.layout.persistentSlotSet))
+        }
+        return rows
     }
 
     /// The updated objects once written: each takes its row as the store now has it (after any merge),
@@ -266,10 +269,11 @@ extension NSManagedObjectContext {
     }
 
     /// The end of every save: deleted objects leave the context, pending changes are cleared, `DidSave`
-    /// is posted and the objects hear `didSave()`. `insertedSet` and `insertedIDs`, when given, are the
-    /// draft's inserted objects and their IDs as sets already made.
-    func finishSave(_ saved: SavedChanges, _ draft: SaveDraft, insertedSet: Set<NSManagedObject>? = nil,
-                    insertedIDs: Set<NSManagedObjectID>? = nil) {
+    /// is posted and the objects hear `didSave()`. `insertsListed` says whether `saved` lists the draft's
+    /// inserted objects already (a child context's save); a store save's are listed here, and its payloads
+    /// built, only when something in the process may read them (``NotificationInterest``). `insertedSet`,
+    /// when given, is the draft's inserted objects as a set already made.
+    func finishSave(_ saved: SavedChanges, _ draft: SaveDraft, insertsListed: Bool = true, insertedSet: Set<NSManagedObject>? = nil) {
         var saved = saved
         for object in draft.deleted {
             registry[object.objectID.key] = nil
@@ -279,32 +283,41 @@ extension NSManagedObjectContext {
         }
         for object in draft.updated { object.clearSaveMarks() }
         touched.removeAll()
-        postDidSave(saved, inserted: insertedSet ?? Set(draft.inserted), insertedIDs: insertedIDs ?? Set(saved.inserted.map(\.id)),
-                    updated: draft.updated, deleted: draft.deleted)
+        let payloads = insertsListed ? NotificationInterest.Payloads.all : notificationInterest.wanted
+        if !insertsListed, payloads.rows { saved.inserted = Self.savedRows(ofInserted: draft.inserted) }
+        let inserted = payloads.objects || !changeObservers.isEmpty ? insertedSet ?? Set(draft.inserted) : []
+        changeObservers.tell(.saved(inserted: inserted))
+        postDidSave(saved, payloads, inserted: inserted, updated: draft.updated, deleted: draft.deleted)
         for object in draft.all.joined() { object.didSave() }
     }
 
     /// A save with nothing to save: `WillSave` and `DidSave` with empty sets, as Core Data posts them.
     private func postEmptySave() {
-        NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
-        postDidSave(SavedChanges(savedBy: self, reachedStore: parent == nil), inserted: [], insertedIDs: [], updated: [], deleted: [])
+        NotificationCenter.default.post(name: .contextWillSave, object: self)
+        changeObservers.tell(.saved(inserted: []))
+        postDidSave(SavedChanges(savedBy: self, reachedStore: parent == nil), .all, inserted: [], updated: [], deleted: [])
     }
 
-    func postDidSave(_ saved: SavedChanges, inserted: Set<NSManagedObject>, insertedIDs: Set<NSManagedObjectID>,
-                     updated: [NSManagedObject], deleted: [NSManagedObject]) {
-        changeObservers.tell(.saved(inserted: inserted))
+    /// Posts `DidSave` and `didSaveObjectIDsNotification` with the payloads asked for: each set, and the
+    /// saved rows, only when `payloads` has them (the notifications are posted either way).
+    private func postDidSave(_ saved: SavedChanges, _ payloads: NotificationInterest.Payloads, inserted: Set<NSManagedObject>,
+                             updated: [NSManagedObject], deleted: [NSManagedObject]) {
         let center = NotificationCenter.default
-        center.post(name: NSManagedObjectContext.didSaveObjectsNotification, object: self, userInfo: [
-            NSInsertedObjectsKey: inserted,
-            NSUpdatedObjectsKey: Set(updated),
-            NSDeletedObjectsKey: Set(deleted),
-            SavedChanges.userInfoKey: saved,
-        ])
-        center.post(name: NSManagedObjectContext.didSaveObjectIDsNotification, object: self, userInfo: [
-            NSInsertedObjectIDsKey: insertedIDs,
-            NSUpdatedObjectIDsKey: Set(saved.updated.map(\.id)),
-            NSDeletedObjectIDsKey: Set(saved.deleted),
-            SavedChanges.userInfoKey: saved,
-        ])
+        var info: [AnyHashable: Any] = [:]
+        if payloads.objects {
+            info[NSInsertedObjectsKey] = inserted
+            info[NSUpdatedObjectsKey] = Set(updated)
+            info[NSDeletedObjectsKey] = Set(deleted)
+        }
+        if payloads.rows { info[SavedChanges.userInfoKey] = saved }
+        center.post(name: .contextDidSave, object: self, userInfo: info)
+        var idInfo: [AnyHashable: Any] = [:]
+        if payloads.objectIDs {
+            idInfo[NSInsertedObjectIDsKey] = Set(saved.inserted.lazy.map(\.id))
+            idInfo[NSUpdatedObjectIDsKey] = Set(saved.updated.lazy.map(\.id))
+            idInfo[NSDeletedObjectIDsKey] = Set(saved.deleted)
+        }
+        if payloads.rows { idInfo[SavedChanges.userInfoKey] = saved }
+        center.post(name: .contextDidSaveObjectIDs, object: self, userInfo: idInfo)
     }
 }

@@ -46,11 +46,13 @@ extension NSManagedObjectContext {
     /// The model's rules for one object: required values present, values of the attribute's type meeting
     /// its validation predicates (see AttributeValidation.swift), relationship counts.
     static func propertyErrors(_ object: NSManagedObject) -> [CoreDataError] {
-        var errors: [CoreDataError] = []
-        let layout = object.layout, entityName = object.entity.name ?? "?"
-        if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
+        let layout = object.layout
         let values = object.values
-        for (slot, attribute) in layout.validatedAttributes {
+        if layout.relationshipSlots.isEmpty, layout.composites.isEmpty, attributesPass(layout, values) { return [] }
+        var errors: [CoreDataError] = []
+        let entityName = object.entity.name ?? "?"
+        if !layout.relationshipSlots.isEmpty { errors += relationshipErrors(object) }
+        for (slot, attribute, _) in layout.validatedAttributes {
             errors += attributeErrors(values[slot], attribute, object: object, entityName: entityName)
         }
         for composite in layout.composites {
@@ -58,6 +60,21 @@ extension NSManagedObjectContext {
                                       object: object, entityName: entityName)
         }
         return errors
+    }
+
+    /// Whether every validated attribute of `values` plainly meets the model's rules: nil where optional,
+    /// else a value already of the attribute's type with no validation predicates to check. False means
+    /// only that ``attributeErrors(_:_:object:entityName:)`` must look.
+    private static func attributesPass(_ layout: EntityLayout, _ values: [Value]) -> Bool {
+        for (slot, attribute, type) in layout.validatedAttributes {
+            switch values[slot] {
+            case .null:
+                guard attribute.isOptional else { return false }
+            case let value:
+                guard type.holdsOwnRepresentation(value), attribute.validationPredicates.isEmpty else { return false }
+            }
+        }
+        return true
     }
 
     /// The model's rules for a composite's elements in `values`. A composite whose elements are all nil

@@ -44,6 +44,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var mergeObserver: NSObjectProtocol?
     /// The context's fetched results controllers, told of its changes as typed values (see ``ContextChange``).
     let changeObservers = ContextObservers()
+    /// What may read its notifications' payloads: the process's (a test gives a context its own).
+    var notificationInterest = NotificationInterest.process
     var _parent: NSManagedObjectContext?
     /// Store keys taken by objects its children inserted (see ``ChildStoreKeys``).
     var childStoreKeys = ChildStoreKeys()
@@ -213,8 +215,20 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Makes a save's inserted objects persisted: all at once when they are the whole inserted list taken
     /// at `mark` (an import), else one by one.
     func setPersisted(_ objects: [NSManagedObject], listedAt mark: InsertedObjects.Mark) {
-        guard !inserted.persistAll(objects, listedAt: mark) else { return }
-        for object in objects { setLifecycle(.persisted, of: object) }
+        let wholeList = emptyInsertedList(ifWhole: objects, listedAt: mark)
+        for object in objects { setPersisted(object, wholeList: wholeList) }
+    }
+
+    /// Empties the inserted list at once when `objects`, taken at `mark`, are all of it (a save of every
+    /// inserted object, before each is made persisted with ``setPersisted(_:wholeList:)``).
+    func emptyInsertedList(ifWhole objects: [NSManagedObject], listedAt mark: InsertedObjects.Mark) -> Bool {
+        inserted.removeAll(ifWhole: objects, listedAt: mark)
+    }
+
+    /// Makes one inserted object persisted: directly when its context's inserted list was emptied at once
+    /// (``InsertedObjects/removeAll(ifWhole:listedAt:)``), else through ``setLifecycle(_:of:)``.
+    @inline(__always) func setPersisted(_ object: NSManagedObject, wholeList: Bool) {
+        if wholeList { object.lifecycle = .persisted } else { setLifecycle(.persisted, of: object) }
     }
 
     /// Mirrors `insert(_:)`.
@@ -375,7 +389,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         deletesToPropagate.removeAll()
         unprocessed = UnannouncedChanges()
         changeObservers.tell(.invalidatedAll)
-        NotificationCenter.default.post(name: NSManagedObjectContext.didChangeObjectsNotification, object: self,
+        NotificationCenter.default.post(name: .contextObjectsDidChange, object: self,
                                         userInfo: [NSInvalidatedAllObjectsKey: true])
     }
 

@@ -29,7 +29,7 @@ extension NSManagedObjectContext {
     func prepareSave(policy: NSMergePolicy?) throws -> SaveDraft {
         if !deletesToPropagate.isEmpty { propagateDeletes() }  // also when not at the end of each event
         processPendingChanges()
-        NotificationCenter.default.post(name: NSManagedObjectContext.willSaveObjectsNotification, object: self)
+        NotificationCenter.default.post(name: .contextWillSave, object: self)
         var draft = pendingChanges()
         if try callWillSave(draft.all) { draft = pendingChanges() }
         let skipsGoneRows = policy.map { !MergeArithmetic.rewritesDeletedRow($0.mergeType) } ?? false

@@ -28,7 +28,7 @@ final class EntityLayout: @unchecked Sendable {
     let persistentSlotSet: Set<Int>
     /// The attributes a save validates, with their slots: the persistent ones that are not derived (the
     /// store computes those). Made once, so that validating an object casts no property.
-    let validatedAttributes: [(slot: Int, attribute: NSAttributeDescription)]
+    let validatedAttributes: [(slot: Int, attribute: NSAttributeDescription, type: NSAttributeType)]
     /// Slots with a column of the entity's table (attributes and to-ones).
     let columnSlots: [Int]
     /// Slots of relationships (to-one and to-many).
@@ -61,7 +61,7 @@ final class EntityLayout: @unchecked Sendable {
         self.validatedAttributes = persistentSlots.compactMap { slot in
             guard let a = properties[slot] as? NSAttributeDescription, !(a is NSDerivedAttributeDescription),
                   !(a is CompositeElementAttribute) else { return nil }
-            return (slot, a)
+            return (slot, a, a.attributeType)
         }
         self.columnSlots = columns.indices.filter { columns[$0] != nil }
         self.relationshipSlots = kinds.indices.filter { kinds[$0].relationship != nil }

@@ -34,7 +34,8 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     public var isIndexedBySpotlight: Bool = false
     /// Mirrors `validationPredicates`: conditions a value must meet. A model file's min/max value and
     /// regular expression become these, as Xcode's model compiler makes them (see docs/ModelFiles.md).
-    public private(set) var validationPredicates: [NSPredicate] = []
+    /// Unchecked exclusivity: set only while the model is built.
+    @exclusivity(unchecked) public private(set) var validationPredicates: [NSPredicate] = []
     /// Mirrors `validationWarnings`: for each validation predicate, the error code (or message) a failure
     /// reports.
     public private(set) var validationWarnings: [Any] = []

@@ -136,8 +136,13 @@ extension Value {
 
     /// Equal and of the same sign: unlike `==`, tells −0.0 from 0.0, so that assigning −0.0 is a change.
     package func isIdentical(to other: Value) -> Bool {
-        if case .double(let x) = self, case .double(let y) = other { return x.bitPattern == y.bitPattern }
-        return self == other
+        switch (self, other) {
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.int(let x), .int(let y)): return x == y
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        default: return self == other
+        }
     }
 
     package var isNull: Bool { if case .null = self { return true } else { return false } }

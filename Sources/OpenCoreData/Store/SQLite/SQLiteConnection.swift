@@ -118,6 +118,22 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// Runs a statement whose placeholders are bound already (``StatementBinder``), without clearing them
+    /// after (each run binds them all again); `arguments` are what was bound, for the log and an error.
+    /// Returns the number of rows changed.
+    @discardableResult
+    func runBound(_ statement: SQLiteStatement, arguments: @autoclosure () -> [Value]) throws -> Int {
+        queryCount += 1
+        logger?.debug("CoreData: sql: \(statement.sql) -- \(SQLiteError.redacted(arguments()))")
+        defer { sqlite3_reset(statement.raw) }
+        do {
+            while try statement.step() {}
+        } catch var error as SQLiteError where error.sql == statement.sql && error.arguments.isEmpty {
+            error.arguments = arguments()
+            throw error
+        }
+        return Int(sqlite3_changes(handle))
+    }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE` … `COMMIT`), rolling back if it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T {

@@ -25,32 +25,36 @@ final class SQLiteStatement {
     /// Binds `values` to the placeholders, in order (values are never spliced into SQL text).
     func bind(_ values: [Value]) throws {
         for (i, value) in values.enumerated() {
-            let index = Int32(i + 1)
-            let rc: Int32
-            switch value {
-            case .null: rc = sqlite3_bind_null(raw, index)
-            case .bool(let b): rc = sqlite3_bind_int64(raw, index, b ? 1 : 0)
-            case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
-            case .double(let d): rc = sqlite3_bind_double(raw, index, d)
-            case .decimal(let d): rc = sqlite3_bind_double(raw, index, d.nearestDouble)
-            case .string(let s):
-                var text = SQLiteText.store(s)
-                rc = text.withUTF8 { utf8 in
-                    // A null pointer would bind NULL: the empty string needs a real (empty) buffer.
-                    let start = UnsafeRawPointer(utf8.baseAddress ?? ("" as StaticString).utf8Start)
-                    return sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), SQLITE_TRANSIENT)
-                }
-            case .date(let d): rc = sqlite3_bind_double(raw, index, d.timeIntervalSinceReferenceDate)
-            case .data(let d):
-                rc = d.withUnsafeBytes { sqlite3_bind_blob(raw, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), SQLITE_TRANSIENT) }
-            case .uuid(let u):
-                rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(raw, index, $0.baseAddress, 16, SQLITE_TRANSIENT) }
-            case .url(let u): rc = sqlite3_bind_text(raw, index, u.absoluteString, -1, SQLITE_TRANSIENT)
-            case .array, .set, .object:
-                throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql, arguments: values)
-            }
-            guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: values) }
+            try bind(value, at: Int32(i + 1), arguments: values)
         }
+    }
+
+    /// Binds `value` to placeholder `index` (1-based); a failure names `arguments`, the statement's values.
+    func bind(_ value: Value, at index: Int32, arguments: @autoclosure () -> [Value]) throws {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(raw, index)
+        case .bool(let b): rc = sqlite3_bind_int64(raw, index, b ? 1 : 0)
+        case .int(let v): rc = sqlite3_bind_int64(raw, index, v)
+        case .double(let d): rc = sqlite3_bind_double(raw, index, d)
+        case .decimal(let d): rc = sqlite3_bind_double(raw, index, d.nearestDouble)
+        case .string(let s):
+            var text = SQLiteText.store(s)
+            rc = text.withUTF8 { utf8 in
+                // A null pointer would bind NULL: the empty string needs a real (empty) buffer.
+                let start = UnsafeRawPointer(utf8.baseAddress ?? ("" as StaticString).utf8Start)
+                return sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), SQLITE_TRANSIENT)
+            }
+        case .date(let d): rc = sqlite3_bind_double(raw, index, d.timeIntervalSinceReferenceDate)
+        case .data(let d):
+            rc = d.withUnsafeBytes { sqlite3_bind_blob(raw, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), SQLITE_TRANSIENT) }
+        case .uuid(let u):
+            rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(raw, index, $0.baseAddress, 16, SQLITE_TRANSIENT) }
+        case .url(let u): rc = sqlite3_bind_text(raw, index, u.absoluteString, -1, SQLITE_TRANSIENT)
+        case .array, .set, .object:
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql, arguments: arguments())
+        }
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: arguments()) }
     }
 
     /// Advances to the next row; false when done.
@@ -129,18 +133,66 @@ final class SQLiteStatement {
 /// Swift's `==` (canonical equivalence) and its order.
 enum SQLiteText {
     static func store(_ s: String) -> String {
-        s.unicodeScalars.allSatisfy(isStable) ? s : s.precomposedStringWithCanonicalMapping
+        let stable = s.utf8.withContiguousStorageIfAvailable(isStable) ?? s.unicodeScalars.allSatisfy(isStable)
+        return stable ? s : s.precomposedStringWithCanonicalMapping
     }
 
     /// Scalars that NFC leaves alone whatever surrounds them (NFC_Quick_Check = Yes, combining class 0,
     /// never the second part of a composition): Latin-1 and Latin Extended below the combining marks,
     /// Cyrillic letters, CJK ideographs and Hangul syllables. Strings made only of these skip normalization.
     @inline(__always)
-    static func isStable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    static func isStable(_ scalar: Unicode.Scalar) -> Bool { isStable(scalar: scalar.value) }
+
+    @inline(__always)
+    private static func isStable(scalar: UInt32) -> Bool {
+        switch scalar {
         case 0..<0x300, 0x400...0x482, 0x48A...0x52F, 0x4E00...0x9FFF, 0xAC00...0xD7A3: return true
         default: return false
         }
+    }
+
+    /// Whether every scalar of `utf8` (valid UTF-8, as a Swift string's) is stable, decoded in place.
+    static func isStable(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < utf8.count {
+            let lead = UInt32(utf8[i])
+            if lead < 0x80 {
+                i += 1
+            } else if lead < 0xE0 {
+                guard isStable(scalar: (lead & 0x1F) << 6 | UInt32(utf8[i + 1] & 0x3F)) else { return false }
+                i += 2
+            } else if lead < 0xF0 {
+                guard isStable(scalar: (lead & 0x0F) << 12 | UInt32(utf8[i + 1] & 0x3F) << 6 | UInt32(utf8[i + 2] & 0x3F)) else { return false }
+                i += 3
+            } else {
+                return false  // beyond the Basic Multilingual Plane: no stable scalar there
+            }
+        }
+        return true
+    }
+}
+
+/// Where a row's values go, in placeholder order: a list of arguments, or a statement's placeholders
+/// bound one after the other (``StatementBinder``).
+protocol RowArgumentSink {
+    mutating func add(_ value: Value) throws
+}
+
+extension Array: RowArgumentSink where Element == Value {
+    mutating func add(_ value: Value) { append(value) }
+}
+
+/// Binds values to a statement's placeholders in order, from the first. A failure names no arguments:
+/// the caller that knows them adds them.
+struct StatementBinder: RowArgumentSink {
+    let statement: SQLiteStatement
+    private var index: Int32 = 1
+
+    init(_ statement: SQLiteStatement) { self.statement = statement }
+
+    mutating func add(_ value: Value) throws {
+        try statement.bind(value, at: index, arguments: [])
+        index += 1
     }
 }
 

@@ -5,17 +5,18 @@ extension SQLiteStore {
     func allocateKeys(root: Int, count: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
         if isReadOnly { throw readOnlyError("allocate permanent IDs") }
-        var keys: [Int64] = []
-        try wrap { try write { db in try db.transaction { keys = try reserveKeys(root: root, count: count, db) } } }
-        return keys
+        var first: Int64 = 0
+        try wrap { try write { db in try db.transaction { first = try reserveKeys(root: root, count: count, db) } } }
+        return (0..<Int64(count)).map { first + $0 }
     }
 
-    /// Advances `Z_MAX` of a hierarchy by `count` inside the caller's transaction; returns the keys.
-    private func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> [Int64] {
+    /// Advances `Z_MAX` of a hierarchy by `count` inside the caller's transaction; returns the first of the
+    /// `count` consecutive keys reserved.
+    private func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> Int64 {
         var first: Int64 = 0
         try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
         try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
-        return (0..<Int64(count)).map { first + $0 }
+        return first
     }
 
     /// Writes a changeset in one transaction. Updates and deletes check the row version they read
@@ -51,15 +52,16 @@ extension SQLiteStore {
                        _ db: SQLiteConnection) throws -> StoreSaveOutcome {
         var outcome = StoreSaveOutcome()
         // Keys for inserts that have none yet, all before any row is written: a row may name another
-        // inserted object in a foreign key.
-        var needed: [Int: Int] = [:]
-        for i in changes.inserts where i.key?.primaryKey == nil { needed[i.layout.rootEntityID, default: 0] += 1 }
-        var pools: [Int: [Int64]] = [:]
-        for (root, n) in needed { pools[root] = try reserveKeys(root: root, count: n, db).reversed() }
+        // inserted object in a foreign key. A hierarchy's new rows take its reserved keys in insert order.
+        var reserved = ReservedKeys()
+        for insert in changes.inserts where insert.key?.primaryKey == nil { reserved.count(insert.layout.rootEntityID) }
+        for i in reserved.hierarchies.indices {
+            reserved.hierarchies[i].next = try reserveKeys(root: reserved.hierarchies[i].root, count: reserved.hierarchies[i].count, db)
+        }
         var insertedPKs: [Int64] = []
         insertedPKs.reserveCapacity(changes.inserts.count)
         for insert in changes.inserts {
-            insertedPKs.append(insert.key?.primaryKey ?? pools[insert.layout.rootEntityID]!.removeLast())
+            insertedPKs.append(insert.key?.primaryKey ?? reserved.take(insert.layout.rootEntityID))
         }
         outcome.insertedPrimaryKeys = insertedPKs
         // Only rows with relationships name other objects, by key.
@@ -68,19 +70,15 @@ extension SQLiteStore {
         func writeInserts() throws {
             // One prepared INSERT per entity, bound and stepped for each of its rows.
             var statements: [Int: SQLiteStatement] = [:]
-            var arguments: [Value] = []
+            var last: (entityID: Int, statement: SQLiteStatement)?
             for (insert, pk) in zip(changes.inserts, insertedPKs) {
                 let entityID = insert.layout.entityID
-                let statement: SQLiteStatement
-                if let prepared = statements[entityID] {
-                    statement = prepared
-                } else {
-                    statement = try db.statement(insertSQL[entityID]!)
+                if last?.entityID != entityID {
+                    let statement = try statements[entityID] ?? db.statement(insertSQL[entityID]!)
                     statements[entityID] = statement
+                    last = (entityID, statement)
                 }
-                arguments.removeAll(keepingCapacity: true)
-                try rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, into: &arguments)
-                try db.run(statement, arguments)
+                try write(insert, pk: pk, keys: keys, with: last!.statement, db)
             }
             // After every row is in: an ordered to-many writes its members' positions into their rows, which
             // an insert written later would reset.
@@ -94,11 +92,12 @@ extension SQLiteStore {
         if !insertsLast { try writeInserts() }
         var conflicts: [StoreConflict] = []
         var layouts: [ObjectKey: EntityLayout] = [:]
+        var updates = UpdateStatements()
         for update in changes.updates {
             let pk = update.key.primaryKey!
             let changed = update.layout.columnSlots.filter { update.snapshot[$0] != update.values[$0] }
             if try writeRow(update.layout, pk: pk, slots: changed, values: update.values,
-                            newVersion: update.version + 1, expected: update.version, keys: keys, db) {
+                            newVersion: update.version + 1, expected: update.version, keys: keys, &updates, db) {
                 try writeRelationships(update.layout, pk: pk, values: update.values, old: update.snapshot, keys: keys, db)
                 outcome.rows[update.key] = StoreRow(pk: pk, entityID: update.layout.entityID, version: update.version + 1, values: update.values)
                 continue
@@ -137,7 +136,7 @@ extension SQLiteStore {
                     outcome.rows[conflict.key] = .some(conflict.current)
                 case .write(let values, let snapshot, let version):
                     let slots = layout.columnSlots.filter { values[$0] != snapshot[$0] }
-                    guard try writeRow(layout, pk: pk, slots: slots, values: values, newVersion: version + 1, expected: version, keys: keys, db) else {
+                    guard try writeRow(layout, pk: pk, slots: slots, values: values, newVersion: version + 1, expected: version, keys: keys, &updates, db) else {
                         throw CoreDataError(NSManagedObjectMergeError, "The merge policy resolved a conflict against row version \(version), which is not the store's.")
                     }
                     try writeRelationships(layout, pk: pk, values: values, old: snapshot, keys: keys, db)
@@ -160,20 +159,22 @@ extension SQLiteStore {
         return outcome
     }
 
-    /// The values of a row's columns in `rowColumns` order: attributes as they are, a to-one as its
-    /// destination's primary key (and entity number, when it has an entity column).
-    private func columnArguments(_ layout: EntityLayout, slots: [Int], values: [Value], keys: KeyResolver, into arguments: inout [Value]) throws {
+    /// The values of a row's columns in `rowColumns` order: attributes as stored (as they are, unless
+    /// `storing` is false: then as given, with no external file written), a to-one as its destination's
+    /// primary key (and entity number, when it has an entity column).
+    private func columnArguments(_ layout: EntityLayout, slots: [Int], values: [Value], keys: KeyResolver, storing: Bool = true,
+                                 into arguments: inout some RowArgumentSink) throws {
         // Most entities store every attribute as it is (no transformable, external or derived slot).
-        let special = specialSlots[layout.entityID]
+        let special = storing ? specialSlots[layout.entityID] : nil
         for slot in slots {
             guard case .toOne(let r) = layout.kinds[slot] else {
-                arguments.append(special == nil ? values[slot] : try storedArgument(layout, slot: slot, values[slot]))
+                try arguments.add(special == nil ? values[slot] : try storedArgument(layout, slot: slot, values[slot]))
                 continue
             }
             let ref = values[slot].objectRef
             let pk = try ref.map { try keys.primaryKey($0, layout: layout, slot: slot) }
-            arguments.append(pk.map { .int($0) } ?? .null)
-            if case .foreignKey(_, _?) = r.storage { arguments.append(ref.map { .int(Int64($0.entityID)) } ?? .null) }
+            try arguments.add(pk.map { .int($0) } ?? .null)
+            if case .foreignKey(_, _?) = r.storage { try arguments.add(ref.map { .int(Int64($0.entityID)) } ?? .null) }
         }
     }
 
@@ -183,14 +184,31 @@ extension SQLiteStore {
         try db.run(insertSQL[layout.entityID]!, arguments)
     }
 
+    /// Writes an inserted row with its entity's prepared `INSERT`, its values bound in place. A failure
+    /// names the row's values as given (storing them again could write another external file).
+    private func write(_ insert: StoreChanges.Insert, pk: Int64, keys: KeyResolver, with statement: SQLiteStatement, _ db: SQLiteConnection) throws {
+        func given() -> [Value] {
+            var arguments: [Value] = []
+            try? rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, storing: false, into: &arguments)
+            return arguments
+        }
+        do {
+            var binder = StatementBinder(statement)
+            try rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, into: &binder)
+        } catch var error as SQLiteError where error.arguments.isEmpty {
+            error.arguments = given()
+            throw error
+        }
+        try db.runBound(statement, arguments: given())
+    }
+
     /// The arguments of an entity's `INSERT` (see ``insertSQL(_:table:)``) for one row.
-    private func rowArguments(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver,
-                              into arguments: inout [Value]) throws {
-        arguments.reserveCapacity(3 + layout.columnSlots.count)
-        arguments.append(.int(pk))
-        arguments.append(.int(Int64(layout.entityID)))
-        arguments.append(.int(version))
-        try columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys, into: &arguments)
+    private func rowArguments(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver, storing: Bool = true,
+                              into arguments: inout some RowArgumentSink) throws {
+        try arguments.add(.int(pk))
+        try arguments.add(.int(Int64(layout.entityID)))
+        try arguments.add(.int(version))
+        try columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys, storing: storing, into: &arguments)
     }
 
     /// The column names of some slots: a to-one with an entity column names both.
@@ -208,19 +226,63 @@ extension SQLiteStore {
     }
 
     /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
+    /// The statement is prepared once per entity and set of columns in a save (`statements`).
     private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
-                          expected: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws -> Bool {
-        let table = self.table(for: layout)
+                          expected: Int64, keys: KeyResolver, _ statements: inout UpdateStatements, _ db: SQLiteConnection) throws -> Bool {
         let slots = writtenSlots(layout, slots)
-        let sets = Self.columnNames(layout, slots: slots).map { ", \($0) = ?" }.joined()
-        let sql = "UPDATE \(table.name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?"
+        let shape = UpdateStatements.Shape(entityID: layout.entityID, slots: slots)
+        let statement: SQLiteStatement
+        if let prepared = statements.byShape[shape] {
+            statement = prepared
+        } else {
+            let sets = Self.columnNames(layout, slots: slots).map { ", \($0) = ?" }.joined()
+            statement = try db.statement("UPDATE \(table(for: layout).name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?")
+            statements.byShape[shape] = statement
+        }
         var arguments: [Value] = [.int(newVersion)]
         let files = try externalFiles(layout, pk: pk, slots: slots, db)
         try columnArguments(layout, slots: slots, values: values, keys: keys, into: &arguments)
-        guard try db.run(sql, arguments + [.int(pk), .int(expected)]) == 1 else { return false }
+        arguments.append(.int(pk))
+        arguments.append(.int(expected))
+        guard try db.run(statement, arguments) == 1 else { return false }
         saveFiles?.obsolete += files
         return true
     }
+}
+
+/// The primary keys a save reserves, per hierarchy (root entity): how many, then the next one to give.
+/// A save's inserts are mostly of one hierarchy, so a short list searched from the last one used.
+private struct ReservedKeys {
+    var hierarchies: [(root: Int, count: Int, next: Int64)] = []
+    private var last = 0
+
+    mutating func count(_ root: Int) {
+        hierarchies[index(root)].count += 1
+    }
+
+    mutating func take(_ root: Int) -> Int64 {
+        let i = index(root)
+        defer { hierarchies[i].next += 1 }
+        return hierarchies[i].next
+    }
+
+    private mutating func index(_ root: Int) -> Int {
+        if last < hierarchies.count, hierarchies[last].root == root { return last }
+        last = hierarchies.firstIndex { $0.root == root } ?? {
+            hierarchies.append((root, 0, 0))
+            return hierarchies.count - 1
+        }()
+        return last
+    }
+}
+
+/// A save's prepared `UPDATE`s, one per entity and set of written columns.
+struct UpdateStatements {
+    struct Shape: Hashable {
+        let entityID: Int
+        let slots: [Int]
+    }
+    var byShape: [Shape: SQLiteStatement] = [:]
 }
 
 /// Primary keys of the objects a save's rows name: saved rows by their key, objects inserted by this

@@ -1,0 +1,236 @@
+import Foundation
+import Testing
+@testable import OpenCoreData
+import OpenCoreDataTesting
+
+/// A save builds its notifications' sets only when something may read them (docs/Store.md,
+/// "Notifications and who reads them"): observers by name, by object and for any object, merging contexts,
+/// fetched results controllers and the change sequences get Core Data's contents; a context nobody can
+/// observe posts the same notifications without them.
+@Suite("Save payloads")
+struct SavePayloadTests {
+    /// Three saved products, then a save that inserts one, updates one and deletes one.
+    private func secondSave(_ context: NSManagedObjectContext) throws -> (inserted: Products, updated: Products, deleted: Products) {
+        let first = insertProducts(context, count: 3)
+        try context.save()
+        let inserted = insertProducts(context, count: 1, seed: 7)[0]
+        first[0].price = 4242
+        context.delete(first[1])
+        try context.save()
+        return (inserted, first[0], first[1])
+    }
+
+    private func objects(_ note: Notification?, _ key: String) -> Set<NSManagedObject>? { note?.userInfo?[key] as? Set<NSManagedObject> }
+    private func ids(_ note: Notification?, _ key: String) -> Set<NSManagedObjectID>? { note?.userInfo?[key] as? Set<NSManagedObjectID> }
+
+    @Test func observersByNameByObjectAndForAnyObjectGetCoreDataSets() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().newBackgroundContext()
+        let center = NotificationCenter.default
+        let byObject = NotificationBox(), anyObject = NotificationBox(), byAlias = NotificationBox(), byID = NotificationBox(), changes = NotificationBox()
+        let observers = [
+            center.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: context, queue: nil) { byObject.append($0) },
+            center.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil) { note in
+                if (note.object as AnyObject?) === context { anyObject.append(note) }
+            },
+            center.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) { byAlias.append($0) },
+            center.addObserver(forName: .NSManagedObjectContextDidSaveObjectIDs, object: context, queue: nil) { byID.append($0) },
+            center.addObserver(forName: .NSManagedObjectContextObjectsDidChange, object: context, queue: nil) { changes.append($0) },
+        ]
+        defer { observers.forEach(center.removeObserver) }
+        let saved = try context.performAndWait { try secondSave(context) }
+
+        for box in [byObject, anyObject, byAlias] {
+            #expect(box.notes.count == 2)
+            let last = box.notes.last
+            #expect(objects(last, NSInsertedObjectsKey) == [saved.inserted])
+            #expect(objects(last, NSUpdatedObjectsKey) == [saved.updated])
+            #expect(objects(last, NSDeletedObjectsKey) == [saved.deleted])
+            #expect(objects(box.notes.first, NSInsertedObjectsKey)?.count == 3)
+        }
+        #expect(byID.notes.count == 2)
+        #expect(ids(byID.notes.last, NSInsertedObjectIDsKey) == [saved.inserted.objectID])
+        #expect(ids(byID.notes.last, NSUpdatedObjectIDsKey) == [saved.updated.objectID])
+        #expect(ids(byID.notes.last, NSDeletedObjectIDsKey) == [saved.deleted.objectID])
+        #expect(ids(byID.notes.last, NSInsertedObjectIDsKey)?.first?.isTemporaryID == false)
+        // ObjectsDidChange, posted by each save's processPendingChanges().
+        #expect(objects(changes.notes.last, NSInsertedObjectsKey) == [saved.inserted])
+        #expect(objects(changes.notes.last, NSUpdatedObjectsKey) == [saved.updated])
+        #expect(objects(changes.notes.last, NSDeletedObjectsKey) == [saved.deleted])
+    }
+
+    @Test func readingANameNotesItsPayloadForTheProcess() {
+        let fresh = NotificationInterest()
+        #expect(!fresh.wanted.objects && !fresh.wanted.objectIDs && !fresh.wanted.rows && !fresh.readsObjectsDidChange)
+        fresh.note(.savedRows)
+        #expect(fresh.wanted.rows && !fresh.wanted.objects && !fresh.wanted.objectIDs)
+        fresh.note(.didSaveObjectIDs)
+        #expect(fresh.wanted.objectIDs && !fresh.wanted.objects)
+
+        #expect(NSManagedObjectContext.didSaveObjectsNotification == Notification.Name("NSManagingContextDidSaveChangesNotification"))
+        #expect(NotificationInterest.process.wanted.objects && NotificationInterest.process.wanted.rows)
+        #expect(Notification.Name.NSManagedObjectContextDidSaveObjectIDs.rawValue == "NSManagedObjectContextDidSaveObjectIDsNotification")
+        #expect(NotificationInterest.process.wanted.objectIDs)
+        #expect(NSManagedObjectContext.didChangeObjectsNotification.rawValue == "NSObjectsChangedInManagingContextNotification")
+        #expect(NotificationInterest.process.readsObjectsDidChange)
+    }
+
+    @Test func aContextNobodyObservesPostsItsNotificationsWithoutSets() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let context = container.newBackgroundContext()
+        context.notificationInterest = NotificationInterest()
+        let center = NotificationCenter.default
+        // Observed under the names the library posts under, which notes nothing.
+        let saves = NotificationBox(), idSaves = NotificationBox(), changes = NotificationBox()
+        let observers = [
+            center.addObserver(forName: .contextDidSave, object: context, queue: nil) { saves.append($0) },
+            center.addObserver(forName: .contextDidSaveObjectIDs, object: context, queue: nil) { idSaves.append($0) },
+            center.addObserver(forName: .contextObjectsDidChange, object: context, queue: nil) { changes.append($0) },
+        ]
+        defer { observers.forEach(center.removeObserver) }
+        let products = try context.performAndWait {
+            let products = insertProducts(context, count: 3)
+            try context.save()
+            return products
+        }
+        #expect(saves.notes.count == 1 && idSaves.notes.count == 1 && changes.notes.count == 1)
+        #expect(saves.notes[0].userInfo?.isEmpty ?? true)
+        #expect(idSaves.notes[0].userInfo?.isEmpty ?? true)
+        #expect(changes.notes[0].userInfo?.isEmpty ?? true)
+        // The save itself is whole: rows in the store, store IDs, nothing pending.
+        #expect(products.allSatisfy { !$0.objectID.isTemporaryID && !$0.isInserted && !$0.hasChanges })
+        let reader = container.newBackgroundContext()
+        #expect(try reader.performAndWait { try reader.count(for: NSFetchRequest<Products>(entityName: "Products")) } == 3)
+
+        // Once something may read DidSave's sets, it gets them; the ID sets only once noted in turn.
+        context.notificationInterest.note(.didSave)
+        let saved = try context.performAndWait { try secondSave(context) }
+        let last = saves.notes.last
+        #expect(objects(last, NSInsertedObjectsKey) == [saved.inserted])
+        #expect(objects(last, NSUpdatedObjectsKey) == [saved.updated])
+        #expect(objects(last, NSDeletedObjectsKey) == [saved.deleted])
+        #expect(last?.userInfo?[SavedChanges.userInfoKey] is SavedChanges)
+        #expect(ids(idSaves.notes.last, NSInsertedObjectIDsKey) == nil)
+        context.notificationInterest.note(.didSaveObjectIDs)
+        let again = try context.performAndWait { try secondSave(context) }
+        #expect(ids(idSaves.notes.last, NSInsertedObjectIDsKey) == [again.inserted.objectID])
+        #expect(ids(idSaves.notes.last, NSUpdatedObjectIDsKey) == [again.updated.objectID])
+        #expect(ids(idSaves.notes.last, NSDeletedObjectIDsKey) == [again.deleted.objectID])
+    }
+
+    @Test func aMergingContextGetsTheSavedRowsWithoutTheSets() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let view = container.viewContext
+        view.automaticallyMergesChangesFromParent = true
+        #expect(NotificationInterest.process.wanted.rows)
+        let writer = container.newBackgroundContext()
+        // What the merging context noted for the process, and nothing else.
+        writer.notificationInterest = NotificationInterest()
+        writer.notificationInterest.note(.savedRows)
+        let saves = NotificationBox()
+        let observer = NotificationCenter.default.addObserver(forName: .contextDidSave, object: writer, queue: nil) { saves.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let ids: [NSManagedObjectID] = try writer.performAndWait {
+            let products = insertProducts(writer, count: 3)
+            try writer.save()
+            return products.map(\.objectID)
+        }
+        view.performAndWait {}  // the merge was queued on the view context's queue before this
+        let merged = try view.performAndWait { try ids.map { try view.existingObject(with: $0) as! Products } }
+        #expect(merged.map(\.objectID) == ids)
+        #expect(view.registeredObjects.count == 3)
+        #expect(objects(saves.notes.last, NSInsertedObjectsKey) == nil)
+        #expect(saves.notes.last?.userInfo?[SavedChanges.userInfoKey] is SavedChanges)
+
+        try writer.performAndWait {
+            let product = try writer.existingObject(with: ids[0]) as! Products
+            product.price = 9999
+            writer.delete(try writer.existingObject(with: ids[1]))
+            try writer.save()
+        }
+        view.performAndWait {}
+        view.performAndWait {
+            #expect(merged[0].price == 9999)
+            #expect(view.registeredObject(for: ids[1]) == nil)
+            #expect(!view.hasChanges)
+        }
+    }
+
+    @Test func aControllerFollowsSavesOfAContextNobodyElseObserves() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try store.container().newBackgroundContext()
+        context.notificationInterest = NotificationInterest()
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        let recorder = ChangeRecorder()
+        controller.delegate = recorder
+        try context.performAndWait {
+            try controller.performFetch()
+            let products = insertProducts(context, count: 3)
+            try context.save()
+            #expect(Set(controller.fetchedObjects ?? []) == Set(products))
+            #expect(recorder.changes.filter { $0.type == .insert }.count == 3)
+            products[0].price = 100_000
+            context.delete(products[1])
+            try context.save()
+            #expect(controller.fetchedObjects?.last == products[0])
+            #expect(controller.fetchedObjects?.count == 2)
+            #expect(products.allSatisfy { !$0.objectID.isTemporaryID })
+        }
+    }
+
+    @Test func updatesOfSeveralColumnSetsInOneSaveWriteEachRow() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let context = container.newBackgroundContext()
+        let (ids, original): ([NSManagedObjectID], [(String?, Int32)]) = try context.performAndWait {
+            let products = insertProducts(context, count: 6)
+            try context.save()
+            let original = products.map { ($0.name, $0.price) }
+            for (i, product) in products.enumerated() {
+                switch i % 3 {
+                case 0: product.price = Int32(1000 + i)
+                case 1: product.name = "Сыр \(i)"
+                default: (product.price, product.name) = (Int32(2000 + i), "Масло \(i)")
+                }
+            }
+            try context.save()
+            return (products.map(\.objectID), original)
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let rows = try ids.map { try reader.existingObject(with: $0) as! Products }
+            for (i, row) in rows.enumerated() {
+                switch i % 3 {
+                case 0: #expect(row.price == Int32(1000 + i) && row.name == original[i].0)
+                case 1: #expect(row.name == "Сыр \(i)" && row.price == original[i].1)
+                default: #expect(row.price == Int32(2000 + i) && row.name == "Масло \(i)")
+                }
+            }
+        }
+    }
+
+    @Test func textIsCheckedForNormalizationByteByByteAsByScalar() {
+        var random = SeededRandom(seed: 36)
+        let scalars: [UInt32] = [0x41, 0x7A, 0xE9, 0x2FF, 0x300, 0x301, 0x3A9, 0x419, 0x483, 0x489, 0x48A, 0x52F, 0x530,
+                                 0x1E9B, 0x3042, 0x4E00, 0x9FFF, 0xAC00, 0xD7A3, 0xD7A4, 0xFB2A, 0x1F600, 0x10FFFF]
+        for _ in 0..<2_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int(random.next() % 8) { text.append(Unicode.Scalar(scalars[Int(random.next() % UInt64(scalars.count))])!) }
+            let string = String(text)
+            let byBytes = string.utf8.withContiguousStorageIfAvailable(SQLiteText.isStable)
+            #expect(byBytes == string.unicodeScalars.allSatisfy(SQLiteText.isStable), "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(SQLiteText.store("e\u{301}") == "\u{E9}")
+        #expect(SQLiteText.store("Йогурт 1") == "Йогурт 1")
+    }
+}
