@@ -191,11 +191,11 @@ extension NSManagedObjectContext {
     /// The bare faults of a batched fetch, or of a plain fetch into a context that holds no objects, as
     /// `T` (a managed object class); `nil` when neither applies: a fetched results controller's fetch
     /// (it tracks which objects are new), pending changes to merge, or, for a plain fetch, objects
-    /// wanted whole, values not fetched, or relationships to prefetch.
+    /// wanted whole or values not fetched.
     private func leanFaults<R, T>(_ request: NSFetchRequest<R>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T]? {
         guard newlyRegistered == nil else { return nil }
         let batched = plan.batchSize > 0
-        guard batched || (registry.isEmpty && request.returnsObjectsAsFaults && request.includesPropertyValues && plan.prefetch.isEmpty) else { return nil }
+        guard batched || (registry.isEmpty && request.returnsObjectsAsFaults && request.includesPropertyValues) else { return nil }
         if judgesInMemory(request, plan) { return nil }
         return batched ? try batchFaults(plan, coordinator: coordinator, as: T.self) : try heldRowFaults(plan, coordinator: coordinator, as: T.self)
     }
@@ -258,9 +258,9 @@ extension NSManagedObjectContext {
     }
 
     /// The objects of a plain fetch into a context that holds none, as `T` (a managed object class): bare
-    /// faults holding the fetch's rows (``FaultBatch/rows``), registered as one group. Each object's
-    /// state (ID, values, snapshot) is made when it is first touched, as Core Data's faults read the row
-    /// cache when they fire.
+    /// faults holding the fetch's rows (``FaultBatch/rows``), registered as one group, their
+    /// relationships prefetched. Each object's state (ID, values, snapshot) is made when it is first
+    /// touched, as Core Data's faults read the row cache when they fire.
     private func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
         let rows = try coordinator.fetchRows(plan, withValues: true, limited: true)
         let batch = FaultBatch(size: max(rows.count, 1), root: plan.layout.rootEntityID, rows: rows, context: self,
@@ -281,6 +281,7 @@ extension NSManagedObjectContext {
         }
         batch.objects = objects
         registry.register(batch, allNew: true)
+        try prefetch(plan.prefetch, for: objects)
         return unsafeBitCast(objects, to: [T].self)
     }
 

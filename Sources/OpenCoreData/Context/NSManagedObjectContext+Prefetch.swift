@@ -34,9 +34,15 @@ extension NSManagedObjectContext {
     private func prefetch(_ node: PrefetchNode, owners: [NSManagedObject]) throws {
         let unread = owners.filter { $0.faultState.needsRow }
         if !unread.isEmpty { try readRows(of: unread) }
-        let destinations = node.relationship.isToMany ? try toManyDestinations(node, owners) : toOneDestinations(node, owners)
-        let unreadDestinations = destinations.filter { $0.faultState.needsRow }
-        if !unreadDestinations.isEmpty { try readRows(of: unreadDestinations) }
+        let destinations: [NSManagedObject]
+        if !node.relationship.isToMany, parent == nil, queryGeneration == nil, let coordinator = persistentStoreCoordinator,
+           !coordinator.hasIncrementalStore {
+            destinations = try loadedToOneDestinations(node, owners, coordinator)
+        } else {
+            destinations = node.relationship.isToMany ? try toManyDestinations(node, owners) : toOneDestinations(node, owners)
+            let unreadDestinations = destinations.filter { $0.faultState.needsRow }
+            if !unreadDestinations.isEmpty { try readRows(of: unreadDestinations) }
+        }
         for object in destinations {
             if case .holdingRow(let row, let version) = object.faultState { object.takeRow(row, version: version) }
         }
@@ -73,6 +79,76 @@ extension NSManagedObjectContext {
         return result
     }
 
+    /// The objects a to-one names for some owners, each once, registered and loaded, read from the
+    /// store (or its row cache) in one query: the keys are sorted and made unique first; the objects of
+    /// keys not registered yet are made from their rows and registered together, without looking each
+    /// key up when the context holds no object of the destination's hierarchy (see
+    /// ``ObjectRegistry/mayHold(root:)``). A key whose row is gone gets a fault, as ``object(for:)``
+    /// makes one. For a context with its own store reads (no parent, no query generation, no
+    /// incremental store).
+    private func loadedToOneDestinations(_ node: PrefetchNode, _ owners: [NSManagedObject], _ coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
+        let root = node.relationship.destinationRootID
+        let destinationEntity = node.relationship.destination
+        let oneEntity = destinationEntity.layout.entityIDs.count == 1
+        var pks: [Int64] = []
+        pks.reserveCapacity(owners.count)
+        var entityOf: [Int64: Int] = [:]
+        var result: [NSManagedObject] = []
+        var inserted = Set<ObjectKey>()
+        for owner in owners {
+            guard let ref = owner.storedValue(node.slot)?.objectRef else { continue }
+            guard case .permanent(_, let pk) = ref.key else {
+                // An object inserted and not saved: registered already (here or in a parent).
+                if inserted.insert(ref.key).inserted, let object = object(for: ref) { result.append(object) }
+                continue
+            }
+            pks.append(pk)
+            if !oneEntity { entityOf[pk] = ref.entityID }
+        }
+        pks.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(pks.count)
+        for pk in pks where pk != unique.last { unique.append(pk) }
+
+        // Registered objects are used as they are (their rows read if they are faults); the others made.
+        var toRead: [Int64] = []
+        var waiting: [NSManagedObject?] = []
+        toRead.reserveCapacity(unique.count)
+        waiting.reserveCapacity(unique.count)
+        let looksUp = registry.mayHold(root: root)
+        for pk in unique {
+            if looksUp, let object = registry[.permanent(root: root, pk: pk)] {
+                result.append(object)
+                guard object.faultState.needsRow else { continue }
+                waiting.append(object)
+            } else {
+                waiting.append(nil)
+            }
+            toRead.append(pk)
+        }
+        guard !toRead.isEmpty else { return result }
+        let rows = try coordinator.loadRows(root: root, pks: toRead, maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
+        let model = coordinator.managedObjectModel
+        let identifier = try coordinator.soleStoreIdentifier ?? coordinator.storeIdentifier(root: root)
+        var made: [NSManagedObject] = []
+        made.reserveCapacity(toRead.count)
+        for (i, row) in rows.enumerated() {
+            if let object = waiting[i] {
+                if let row, let values = row.values { object.takeRow(values, version: row.version) }
+                continue
+            }
+            let key = ObjectKey.permanent(root: root, pk: toRead[i])
+            let entityID = row?.entityID ?? entityOf[toRead[i]] ?? destinationEntity.layout.entityID
+            guard let entity = model.entity(number: entityID) else { continue }
+            let object = NSManagedObject.makeFetched(entity: entity, id: NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier), context: self)
+            if let row, let values = row.values { object.takeRow(values, version: row.version) }
+            made.append(object)
+        }
+        registry.registerNew(made, root: root)
+        result.append(contentsOf: made)
+        return result
+    }
+
     /// The members of a to-many for some owners, each once: those of sets already read, and those of the
     /// sets still faults, read now for all those owners in one query (which also brings their rows).
     private func toManyDestinations(_ node: PrefetchNode, _ owners: [NSManagedObject]) throws -> [NSManagedObject] {
@@ -104,16 +180,15 @@ extension NSManagedObjectContext {
             return result
         }
         guard let coordinator = persistentStoreCoordinator else { return result }
-        var members = [[Value]](repeating: [], count: pending.count)
+        var members = [[ObjectRef]](repeating: [], count: pending.count)
         let identifier = try coordinator.storeIdentifier(root: node.relationship.destinationRootID)
         for (owner, row) in try coordinator.prefetchToMany(node.relationship, owners: pendingKeys) {
             let object = try registeredObject(for: row, keepingFault: false, storeIdentifier: identifier)
-            members[owner].append(ObjectRef(key: object.objectID.key, entityID: row.entityID).value)
+            members[owner].append(ObjectRef(key: object.objectID.key, entityID: row.entityID))
             add(object)
         }
-        let ordered = node.relationship.isOrdered
         for (owner, refs) in zip(pending, members) {
-            owner.fillToMany(node.slot, ordered ? .array(refs) : .set(Set(refs)))
+            owner.fillToMany(node.slot, Self.toManyValue(refs, node.relationship))
         }
         return result
     }

@@ -27,6 +27,34 @@ extension NSManagedObjectContext {
         return object
     }
 
+    /// The objects of a to-many relationship's references (each once), in order, as ``object(for:)``
+    /// gives them: the faults made for saved rows are registered together, without looking their keys
+    /// up when the context holds no object of their hierarchy (see ``ObjectRegistry/mayHold(root:)``).
+    func objects(forMembers refs: [ObjectRef]) -> [NSManagedObject] {
+        guard let first = refs.first, case .permanent(let root, _) = first.key, let coordinator = persistentStoreCoordinator,
+              let identifier = coordinator.soleStoreIdentifier ?? (try? coordinator.storeIdentifier(root: root)) else {
+            return refs.compactMap { object(for: $0) }
+        }
+        let model = coordinator.managedObjectModel
+        let looksUp = registry.mayHold(root: root)
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(refs.count)
+        var made: [NSManagedObject] = []
+        for ref in refs {
+            if looksUp, let object = registry[ref.key] {
+                objects.append(object)
+            } else if case .permanent(root, _) = ref.key, let entity = model.entity(number: ref.entityID) {
+                let object = NSManagedObject.makeFetched(entity: entity, id: NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier), context: self)
+                made.append(object)
+                objects.append(object)
+            } else if let object = object(for: ref) {
+                objects.append(object)
+            }
+        }
+        registry.registerNew(made, root: root)
+        return objects
+    }
+
     /// Reads the objects of a to-many relationship that is still a fault: from the parent context, or
     /// from the store (one query). The value read becomes both the object's value and what it read.
     ///
@@ -34,9 +62,10 @@ extension NSManagedObjectContext {
     /// batch whose same fault has not fired yet, in the same one query (`IN` their keys), so that
     /// walking a batched result and reading a to-many of each costs one query per batch, not one per
     /// object (see docs/Relationships.md, "Prefetching and batches").
-    func readToMany(of object: NSManagedObject, slot: Int) {
-        guard case .toMany(let r) = object.layout.kinds[slot] else { return }
-        if parent == nil, let chunk = object.values[slot].toManyFaultBatch, chunk.range.count > 1, let coordinator = persistentStoreCoordinator {
+    /// Returns the slot's value read (`fault`, the slot's value, is left when it cannot be read).
+    func readToMany(of object: NSManagedObject, slot: Int, fault: ToManyFault) -> Value {
+        guard case .toMany(let r) = object.layout.kinds[slot] else { return object.values[slot] }
+        if parent == nil, let chunk = fault.batch, chunk.range.count > 1, let coordinator = persistentStoreCoordinator {
             var owners: [NSManagedObject] = []
             var keys: [Int64] = []
             let batch = chunk.batch
@@ -48,7 +77,8 @@ extension NSManagedObjectContext {
             }
             if owners.count > 1, let members = try? readingStore({ try coordinator.loadRelationship(r, owners: keys) }) {
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }
-                if !object.values[slot].isToManyFault { return }
+                let filled = object.values[slot]
+                if !filled.isToManyFault { return filled }
             }
         }
         var refs: [ObjectRef] = []
@@ -64,16 +94,12 @@ extension NSManagedObjectContext {
         let value = Self.toManyValue(refs, r)
         object.values[slot] = value
         if object.snapshot != nil, object.snapshot![slot].isToManyFault { object.snapshot![slot] = value }
+        return value
     }
 
-    /// A to-many slot's value for the references read: an array when ordered, else a set.
+    /// A to-many slot's value for the references a store read (each once).
     static func toManyValue(_ refs: [ObjectRef], _ r: RelationshipLayout) -> Value {
-        if r.isOrdered { return .array(refs.map(\.value)) }
-        // Each element is an `AnyHashable` (about 90 ns to make, 175 ns to compare on a probe): a set
-        // sized once. (A sparser table probes less but keeps 48 bytes a bucket for the object's life.)
-        var set = Set<Value>(minimumCapacity: refs.count)
-        for ref in refs { set.insert(ref.value) }
-        return .set(set)
+        ToManyMembers(refs, ordered: r.isOrdered).value
     }
 
     /// Marks the to-many faults of objects a batch just loaded with their batch, so that firing one

@@ -19,6 +19,11 @@ struct ObjectRegistry {
     /// The batches registered since the last `detachBatches(reset:)`, weakly: a batch no object refers
     /// to any more (a later batched fetch of the same rows re-pointed them) goes away with its lists.
     private var batches: [WeakBatch] = []
+    /// One bit per hierarchy root (its number modulo 64) that an object with a store key was registered
+    /// under since the last `removeAll()` (see ``mayHold(root:)``).
+    private var roots: UInt64 = 0
+    /// Groups a save registered whose roots are not in ``roots`` yet (they are added when first asked).
+    private var savedRootsUnknown = false
 
     subscript(key: ObjectKey) -> NSManagedObject? {
         mutating get {
@@ -31,7 +36,9 @@ struct ObjectRegistry {
         set {
             settle()
             switch key {
-            case .permanent: stored[key] = newValue
+            case .permanent(let root, _):
+                stored[key] = newValue
+                if newValue != nil { roots |= Self.bit(root) }
             case .temporary(let n): temporary[n] = newValue
             }
         }
@@ -57,6 +64,34 @@ struct ObjectRegistry {
         stored.removeAll()
         temporary.removeAll()
         unsettled.removeAll()
+        roots = 0
+        savedRootsUnknown = false
+    }
+
+    /// Whether an object with a store key of hierarchy `root` may be registered: false means none is,
+    /// so that objects of that hierarchy can be made and registered without looking their keys up.
+    mutating func mayHold(root: Int) -> Bool {
+        noteSavedRoots()
+        return roots & Self.bit(root) != 0
+    }
+
+    private mutating func noteSavedRoots() {
+        guard savedRootsUnknown else { return }
+        for group in unsettled {
+            for object in group { roots |= Self.bit(object.layout.rootEntityID) }
+        }
+        savedRootsUnknown = false
+    }
+
+    private static func bit(_ root: Int) -> UInt64 { 1 << UInt64(root & 63) }
+
+    /// Registers objects of hierarchy `root` made for store rows whose keys are not registered (each
+    /// key once, see ``mayHold(root:)``): entered in the table of stored objects when a key is first
+    /// looked up, as a fetch's objects are.
+    mutating func registerNew(_ objects: [NSManagedObject], root: Int) {
+        guard !objects.isEmpty else { return }
+        unsettled.append(objects)
+        roots |= Self.bit(root)
     }
 
     /// Registers the objects of a batched fetch (`batch.objects`): all of them when they are all new
@@ -64,6 +99,7 @@ struct ObjectRegistry {
     mutating func register(_ batch: FaultBatch, allNew: Bool) {
         let made = allNew ? batch.objects : batch.objects.filter(\.isBareBatchFault)
         if !made.isEmpty { unsettled.append(made) }
+        roots |= Self.bit(batch.root)
         if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }
         batches.append(WeakBatch(batch: batch))
     }
@@ -79,12 +115,16 @@ struct ObjectRegistry {
         } else {
             for key in formerKeys { self[key] = nil }
         }
-        if !objects.isEmpty { unsettled.append(objects) }
+        if !objects.isEmpty {
+            unsettled.append(objects)
+            savedRootsUnknown = true
+        }
     }
 
     /// Enters the objects of registered batches in the table of stored objects.
     private mutating func settle() {
         guard !unsettled.isEmpty else { return }
+        noteSavedRoots()
         let groups = unsettled
         unsettled = []
         stored.reserveCapacity(stored.count + groups.reduce(0) { $0 + $1.count })

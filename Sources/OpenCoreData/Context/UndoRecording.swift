@@ -129,8 +129,7 @@ struct UndoValue {
         case .attribute: return raw
         case .toOne(let object): return object?.ref.value ?? .null
         case .toMany(let objects, let ordered):
-            let refs = objects.map(\.ref.value)
-            return ordered ? .array(refs) : .set(Set(refs))
+            return ToManyMembers(distinct: objects.map(\.ref), ordered: ordered).value
         }
     }
 }

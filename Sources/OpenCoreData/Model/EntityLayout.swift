@@ -72,7 +72,7 @@ final class EntityLayout: @unchecked Sendable {
                 let a = properties[i] as? NSAttributeDescription
                 return a?.defaultValue.flatMap { type.coerce(Value(any: $0)) } ?? .null
             case .toOne: return .null
-            case .toMany(let r): return r.isOrdered ? .array([]) : .set([])
+            case .toMany(let r): return ToManyMembers([], ordered: r.isOrdered).value
             }
         }
         let slotByName = self.slotByName

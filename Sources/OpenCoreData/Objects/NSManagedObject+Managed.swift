@@ -210,7 +210,7 @@ extension _ManagedMacroSupport {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .toMany)
         object.noteObservedRead(slot)
-        return NSSet(array: object.relatedObjects(slot))
+        return NSManagedObject.objectSet(object.relatedObjects(slot))
     }
 
     /// The getter of a `@Managed` ordered to-many property declared `NSOrderedSet?` (never nil).
@@ -223,7 +223,7 @@ extension _ManagedMacroSupport {
         object.checkQueue("@Managed property getter")
         let slot = property.slot(in: object, .toMany)
         object.noteObservedRead(slot)
-        return NSOrderedSet(array: object.relatedObjects(slot))
+        return NSManagedObject.orderedObjectSet(object.relatedObjects(slot))
     }
 
     /// The setter of a `@Managed` to-many property declared as a Swift set: replaces the relationship's

@@ -14,9 +14,11 @@ extension NSManagedObject {
         return layout.kinds.count + property.index
     }
 
+    /// A to-many relationship's value is its objects' references as a set (an array when ordered).
     package func predicateValue(atSlot slot: Int) -> Value {
         guard slot < layout.kinds.count else { return keyValuePropertyValue(slot - layout.kinds.count) }
-        return value(at: slot)
+        let value = value(at: slot)
+        return value.toManyMembers?.predicateValue ?? value
     }
 
     /// The value of the `@KeyValue` property at `index`, `.null` when this object's class lacks it (an

@@ -8,8 +8,9 @@ extension NSManagedObject {
     /// not saved yet).
     func loadedToMany(_ slot: Int) -> Value {
         if isFault { fireFault() }
-        if values[slot].isToManyFault { managedObjectContext?.readToMany(of: self, slot: slot) }
-        return values[slot]
+        let value = values[slot]
+        guard let fault = value.slotContent(ToManyFault.self), let context = managedObjectContext else { return value }
+        return context.readToMany(of: self, slot: slot, fault: fault)
     }
 
     /// What `value(forKey:)` returns for a relationship: the destination object (a fault when its row
@@ -18,15 +19,34 @@ extension NSManagedObject {
         guard r.isToMany else {
             return value(at: slot).objectRef.flatMap { managedObjectContext?.object(for: $0) }
         }
-        let objects = relatedObjects(slot)
-        return r.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+        return Self.collection(relatedObjects(slot), ordered: r.isOrdered)
+    }
+
+    /// A to-many relationship's objects as key-value coding hands them out: an `NSSet`, an
+    /// `NSOrderedSet` when ordered.
+    static func collection(_ objects: [NSManagedObject], ordered: Bool) -> NSObject {
+        ordered ? orderedObjectSet(objects) : objectSet(objects)
+    }
+
+    /// An `NSSet` of objects, made from their references as they are (no `Any` for each).
+    static func objectSet(_ objects: [NSManagedObject]) -> NSSet {
+        withReferences(objects) { NSSet(objects: $0.baseAddress, count: $0.count) }
+    }
+
+    /// An `NSOrderedSet` of objects, made from their references as they are.
+    static func orderedObjectSet(_ objects: [NSManagedObject]) -> NSOrderedSet {
+        withReferences(objects) { NSOrderedSet(objects: $0.baseAddress, count: $0.count) }
+    }
+
+    private static func withReferences<T>(_ objects: [NSManagedObject], _ body: (UnsafeBufferPointer<AnyObject>) -> T) -> T {
+        objects.withUnsafeBufferPointer { $0.withMemoryRebound(to: AnyObject.self, body) }
     }
 
     /// The objects of a to-many slot, in order.
     func relatedObjects(_ slot: Int) -> [NSManagedObject] {
         let refs = loadedToMany(slot).objectRefs
         guard let context = managedObjectContext else { return [] }
-        return refs.compactMap { context.object(for: $0) }
+        return context.objects(forMembers: refs)
     }
 
     /// `setValue(_:forKey:)` of a relationship: a to-one takes an object or nil, a to-many a set,
@@ -164,7 +184,7 @@ extension NSManagedObject {
         let before = Set(loadedToMany(slot).objectRefs)
         var seen = Set<ObjectRef>()
         let ordered = objects.filter { seen.insert($0.ref).inserted }
-        let new = Value.array(ordered.map(\.ref.value))
+        let new = ToManyMembers(ordered.map(\.ref), ordered: true).value
         if values[slot] != new {
             noteUndoableChange(slot)
             values[slot] = new
@@ -190,7 +210,7 @@ extension NSManagedObject {
     func rawInsert(_ slot: Int, _ ref: ObjectRef, at index: Int? = nil) -> Bool {
         _ = loadedToMany(slot)
         noteUndoableChange(slot)
-        guard values[slot].insertReference(ref.value, at: index) else { return false }
+        guard values[slot].insertReference(ref, at: index) else { return false }
         managedObjectContext?.objectDidChange(self, slot: slot)
         return true
     }
@@ -200,7 +220,7 @@ extension NSManagedObject {
     func rawRemove(_ slot: Int, _ ref: ObjectRef) -> Bool {
         _ = loadedToMany(slot)
         noteUndoableChange(slot)
-        guard values[slot].removeReference(ref.value) else { return false }
+        guard values[slot].removeReference(ref) else { return false }
         managedObjectContext?.objectDidChange(self, slot: slot)
         return true
     }
@@ -254,42 +274,14 @@ extension NSManagedObject {
 }
 
 extension Value {
-    /// Inserts into a set, or into an array at `index` (at the end when nil) if absent, without copying
-    /// the collection; false if it was there.
-    mutating func insertReference(_ element: Value, at index: Int?) -> Bool {
-        switch self {
-        case .set(var s):
-            self = .null
-            let inserted = s.insert(element).inserted
-            self = .set(s)
-            return inserted
-        case .array(var a):
-            self = .null
-            defer { self = .array(a) }
-            guard !a.contains(element) else { return false }
-            a.insert(element, at: Swift.min(index ?? a.count, a.count))
-            return true
-        default:
-            return false
-        }
+    /// Inserts into a loaded to-many slot (at `index` when ordered, at the end when nil) if absent,
+    /// without copying its members; false if it was there.
+    mutating func insertReference(_ ref: ObjectRef, at index: Int?) -> Bool {
+        changeMembers { $0.insert(ref, at: index) } ?? false
     }
 
-    /// Removes from a set or an array without copying it; false if it was not there.
-    mutating func removeReference(_ element: Value) -> Bool {
-        switch self {
-        case .set(var s):
-            self = .null
-            let removed = s.remove(element) != nil
-            self = .set(s)
-            return removed
-        case .array(var a):
-            self = .null
-            defer { self = .array(a) }
-            guard let i = a.firstIndex(of: element) else { return false }
-            a.remove(at: i)
-            return true
-        default:
-            return false
-        }
+    /// Removes from a loaded to-many slot without copying its members; false if it was not there.
+    mutating func removeReference(_ ref: ObjectRef) -> Bool {
+        changeMembers { $0.remove(ref.key) } ?? false
     }
 }

@@ -346,7 +346,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         case .toOne: return value.objectRef.flatMap { managedObjectContext?.object(for: $0) } ?? NSNull()
         case .toMany(let r):
             let objects = value.objectRefs.compactMap { managedObjectContext?.object(for: $0) }
-            return r.isOrdered ? NSOrderedSet(array: objects) : NSSet(array: objects)
+            return Self.collection(objects, ordered: r.isOrdered)
         }
     }
 
@@ -595,7 +595,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     private static func describe(_ value: Value) -> String {
         if value.isToManyFault { return "<relationship fault>" }
         if let ref = value.objectRef { return "\(ref.key)" }
-        if case .set = value { return "(\(value.objectRefs.map { "\($0.key)" }.joined(separator: ", ")))" }
+        if let members = value.toManyMembers { return "(\(members.refs.map { "\($0.key)" }.joined(separator: ", ")))" }
         return PredicatePrinter.plainText(value)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a relationship slot holds for one object: the object's key (a row, or an unsaved object's
 /// temporary key) and its entity number. Equal when the keys are equal. A to-one slot holds one as a
-/// ``Value`` (`.object`), a to-many slot a `.set` (`.array` when ordered) of them, or ``ToManyFault``.
+/// ``Value`` (`.object`), a to-many slot ``ToManyMembers`` or ``ToManyFault``.
 ///
 /// Managed objects and object IDs turn into the same value in predicates (``PredicateIdentity``), so
 /// `classification == %@`, `self IN %@` and `%@ IN zoos` compare keys in memory as SQL compares keys.
@@ -44,21 +44,25 @@ struct ToManyFault: Hashable, @unchecked Sendable {
 
 extension Value {
     /// The reference a to-one slot holds, `nil` for anything else.
-    var objectRef: ObjectRef? {
-        guard case .object(let h) = self else { return nil }
-        return h.base as? ObjectRef
-    }
+    var objectRef: ObjectRef? { slotContent(ObjectRef.self) }
 
     /// Whether this is a to-many slot not read yet.
     var isToManyFault: Bool {
         guard case .object(let h) = self else { return false }
-        return h.base is ToManyFault
+        return type(of: h.base) == ToManyFault.self
     }
 
-    /// The batch of a to-many fault whose object came from a batched fetch.
-    var toManyFaultBatch: BatchChunk? {
+    /// What an `.object` holds when it is exactly a `T`, one of the relationship slots' own types
+    /// (``ObjectRef``, ``ToManyFault``, ``ToManyMembers``), else `nil`. The type is compared first and
+    /// the value then read from the `Any`'s inline buffer, where a value of at most three words that
+    /// moves by copying its bytes is kept: no dynamic cast (the runtime's cast cost more than the rest
+    /// of reading a relationship slot).
+    @inline(__always) func slotContent<T>(_: T.Type) -> T? {
         guard case .object(let h) = self else { return nil }
-        return (h.base as? ToManyFault)?.batch
+        let base = h.base
+        guard type(of: base) == T.self else { return nil }
+        guard MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size, MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment else { return base as? T }
+        return withUnsafeBytes(of: base) { $0.load(as: T.self) }
     }
 
     /// Nil, or an empty to-many: what an inserted object's untouched slot holds.
@@ -67,27 +71,16 @@ extension Value {
         case .null: return true
         case .set(let s): return s.isEmpty
         case .array(let a): return a.isEmpty
+        case .object: return toManyMembers?.count == 0
         default: return false
         }
     }
 
     /// How many objects a loaded to-many slot holds (0 for anything else), without reading them.
-    var referenceCount: Int {
-        switch self {
-        case .set(let s): return s.count
-        case .array(let a): return a.count
-        default: return 0
-        }
-    }
+    var referenceCount: Int { toManyMembers?.count ?? 0 }
 
     /// The references a loaded to-many slot holds, in order for an ordered one.
-    var objectRefs: [ObjectRef] {
-        switch self {
-        case .set(let s): return s.compactMap(\.objectRef)
-        case .array(let a): return a.compactMap(\.objectRef)
-        default: return []
-        }
-    }
+    var objectRefs: [ObjectRef] { toManyMembers?.refs ?? [] }
 }
 
 extension NSManagedObject: PredicateIdentity {

@@ -24,9 +24,10 @@ protocol StoreBackend: AnyObject, Sendable {
     func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
     /// The rows of some keys of one hierarchy (`root`), in the keys' order (`nil` for a row that is gone).
     func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?]
-    /// The objects a to-many relationship holds for each of some owners, in the relationship's order.
+    /// The objects a to-many relationship holds for each of some owners, in the relationship's order,
+    /// each once.
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]]
-    /// The objects a to-many relationship holds for one owner, in the relationship's order.
+    /// The objects a to-many relationship holds for one owner, in the relationship's order, each once.
     func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef]
     /// The rows of a to-many relationship's members for some owners, each with its owner's position in
     /// `owners`, in the relationship's order per owner when it is ordered (prefetching).
@@ -193,19 +194,10 @@ struct KeyRenaming {
     }
 
     func apply(_ value: Value) -> Value {
-        switch value {
-        case .object:
-            guard let ref = value.objectRef, map[ref.key] != nil else { return value }
-            return apply(ref).value
-        case .set(let s):
-            guard s.contains(where: { $0.objectRef.map { map[$0.key] != nil } ?? false }) else { return value }
-            return .set(Set(s.map(apply)))
-        case .array(let a):
-            guard a.contains(where: { $0.objectRef.map { map[$0.key] != nil } ?? false }) else { return value }
-            return .array(a.map(apply))
-        default:
-            return value
-        }
+        guard case .object = value else { return value }
+        if let ref = value.objectRef { return map[ref.key] != nil ? apply(ref).value : value }
+        guard let members = value.toManyMembers, members.refs.contains(where: { map[$0.key] != nil }) else { return value }
+        return ToManyMembers(members.refs.map(apply), ordered: members.isOrdered).value
     }
 
     /// The values of a row of `layout` with its relationship slots renamed.

@@ -40,7 +40,7 @@ extension AtomicStoreBackend {
     }
 
     private static func relationshipValue(_ raw: Any?, _ r: RelationshipLayout, node: NSAtomicStoreCacheNode, key: String) throws -> Value {
-        func reference(_ member: Any) throws -> Value {
+        func reference(_ member: Any) throws -> ObjectRef {
             let id: NSManagedObjectID
             switch member {
             case let n as NSAtomicStoreCacheNode: id = n.objectID
@@ -49,32 +49,30 @@ extension AtomicStoreBackend {
                 throw CoreDataError(NSPersistentStoreOperationError,
                                     "The cache node \(node.objectID) holds \(type(of: member)) under its relationship \"\(key)\"; relationships hold cache nodes")
             }
-            return ObjectRef(key: id.key, entityID: id.entity.layout?.entityID ?? 0).value
+            return ObjectRef(key: id.key, entityID: id.entity.layout?.entityID ?? 0)
         }
-        guard let raw, !(raw is NSNull) else { return r.isToMany ? (r.isOrdered ? .array([]) : .set([])) : .null }
-        guard r.isToMany else { return try reference(raw) }
+        guard let raw, !(raw is NSNull) else { return r.isToMany ? ToManyMembers([], ordered: r.isOrdered).value : .null }
+        guard r.isToMany else { return try reference(raw).value }
         let refs = try (NSManagedObject.toManyElements(raw) ?? [raw]).map(reference)
-        return r.isOrdered ? .array(refs) : .set(Set(refs))
+        return ToManyMembers(distinct: refs, ordered: r.isOrdered).value
     }
 
     /// Sets the inverse of every relationship value where the other node left it unset.
     private static func completeInverses(_ rows: inout [ObjectKey: (layout: EntityLayout, values: [Value])]) {
         for key in Array(rows.keys) {
             guard let row = rows[key] else { continue }
-            let me = ObjectRef(key: key, entityID: row.layout.entityID).value
+            let me = ObjectRef(key: key, entityID: row.layout.entityID)
             for slot in row.layout.relationshipSlots {
                 guard let r = row.layout.relationship(slot), let inverse = r.inverseSlot else { continue }
                 let value = row.values[slot]
                 for member in r.isToMany ? value.objectRefs : [value.objectRef].compactMap({ $0 }) {
                     guard var other = rows[member.key], let back = other.layout.relationship(inverse) else { continue }
                     if !back.isToMany {
-                        if other.values[inverse] == .null { other.values[inverse] = me }
-                    } else if !other.values[inverse].objectRefs.contains(where: { $0.key == key }) {
-                        switch other.values[inverse] {
-                        case .array(let a): other.values[inverse] = .array(a + [me])
-                        case .set(let s): other.values[inverse] = .set(s.union([me]))
-                        default: other.values[inverse] = back.isOrdered ? .array([me]) : .set([me])
-                        }
+                        if other.values[inverse] == .null { other.values[inverse] = me.value }
+                    } else if other.values[inverse].toManyMembers == nil {
+                        other.values[inverse] = ToManyMembers([me], ordered: back.isOrdered).value
+                    } else {
+                        _ = other.values[inverse].insertReference(me, at: nil)
                     }
                     rows[member.key] = other
                 }

@@ -227,7 +227,9 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         default:
             throw CoreDataError(NSPersistentStoreOperationError, "the incremental store gave \(type(of: raw)) for the to-many relationship \(name) of \(id); to-many relationships hold collections of NSManagedObjectIDs")
         }
-        return try list.compactMap { try reference($0, of: id, name) }
+        // Each member once (an array may name one twice), as a to-many slot holds them.
+        var seen = Set<ObjectKey>()
+        return try list.compactMap { try reference($0, of: id, name) }.filter { seen.insert($0.key).inserted }
     }
 
     // MARK: Keys

@@ -9,6 +9,8 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
+    /// Statements a caller names by a key of its own (``newStatementKey()``) instead of their text.
+    private var keyed: [Int: SQLiteStatement] = [:]
     /// Statements stepped so far (each execution of a query counts once); tests use it to count queries.
     private(set) var queryCount = 0
     /// Counts this connection's queries too, for a store that outlives it (a query generation's
@@ -44,6 +46,7 @@ final class SQLiteConnection {
 
     deinit {
         cache.removeAll()
+        keyed.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -76,9 +79,24 @@ final class SQLiteConnection {
         return statement
     }
 
-    /// Runs a query and calls `row` for each result row.
-    func query(_ sql: String, _ arguments: [Value] = [], row: (SQLiteStatement) throws -> Void) throws {
+    /// A key no other statement of the process has, for ``query(_:key:_:row:)``.
+    static func newStatementKey() -> Int { statementKeys.add(1, ordering: .relaxed).newValue }
+
+    /// A prepared statement for `sql`, found by `key` (which names that text for good).
+    private func statement(_ sql: String, key: Int) throws -> SQLiteStatement {
+        if let cached = keyed[key] {
+            cached.reset()
+            return cached
+        }
         let statement = try self.statement(sql)
+        keyed[key] = statement
+        return statement
+    }
+
+    /// Runs a query and calls `row` for each result row. With a `key` (``newStatementKey()``) the
+    /// prepared statement is found by it rather than by its text.
+    func query(_ sql: String, key: Int? = nil, _ arguments: [Value] = [], row: (SQLiteStatement) throws -> Void) throws {
+        let statement = try key.map { try self.statement(sql, key: $0) } ?? self.statement(sql)
         try statement.bind(arguments)
         queryCount += 1
         tally?.add()
@@ -163,3 +181,5 @@ final class SQLRecorder: @unchecked Sendable {
     func append(_ sql: String) { lock.withLock { statements.append(sql) } }
     var recorded: [String] { lock.withLock { statements } }
 }
+
+private let statementKeys = Atomic<Int>(0)

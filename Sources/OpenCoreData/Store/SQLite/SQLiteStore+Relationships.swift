@@ -82,27 +82,32 @@ extension SQLiteStore {
     }
 
     /// The objects a to-many relationship holds for one owner: the relationship's one-owner query,
-    /// whose text is made once per relationship.
+    /// whose text is made and prepared once per relationship (found by its key).
     func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
         guard let members = oneOwnerMembersSQL[ObjectIdentifier(r)] else { return [] }
-        let root = r.destination.layout.rootEntityID
-        let entity = r.destination.layout.entityID
         var result: [ObjectRef] = []
+        result.reserveCapacity(Self.membersReserved)
         try wrap { try read { db in
-            try db.query(members.sql, [.int(owner)]) { row in
-                result.append(ObjectRef(key: .permanent(root: root, pk: row.int64(0)),
-                                        entityID: members.entityColumn.map { Int(row.int64($0)) } ?? entity))
+            try db.query(members.sql, key: members.key, [.int(owner)]) { row in
+                result.append(ObjectRef(key: .permanent(root: members.root, pk: row.int64(0)),
+                                        entityID: members.entityColumn.map { Int(row.int64($0)) } ?? members.entity))
             }
         } }
+        // A short list gives back the room it did not use (the slot keeps it for the object's life).
+        if result.count * 2 < result.capacity { result = Array(result[...]) }
         return result
     }
+
+    /// Room made for one owner's members before they are read.
+    static let membersReserved = 16
 
     /// For each stored to-many relationship of the model, its members' query for one owner (`IN (?)`).
     static func oneOwnerMembersSQL(_ store: SQLiteStore) -> [ObjectIdentifier: MembersSQL] {
         var result: [ObjectIdentifier: MembersSQL] = [:]
         for entity in store.entities {
             for slot in entity.layout.relationshipSlots {
-                guard case .toMany(let r) = entity.layout.kinds[slot], let sql = store.membersSQL(r, keyList: "(?)") else { continue }
+                guard case .toMany(let r) = entity.layout.kinds[slot], var sql = store.membersSQL(r, keyList: "(?)") else { continue }
+                sql.key = SQLiteConnection.newStatementKey()
                 result[ObjectIdentifier(r)] = sql
             }
         }
@@ -133,20 +138,21 @@ extension SQLiteStore {
     func membersSQL(_ r: RelationshipLayout, keyList: String) -> MembersSQL? {
         let table = tables[r.destination.layout.rootEntityID]!
         let oneEntity = r.destination.layout.entityIDs.count == 1
+        let (root, entity) = (r.destination.layout.rootEntityID, r.destination.layout.entityID)
         switch r.storage {
         case .inverseForeignKey(let column, let order):
             let rest = "FROM \(table.name) t0 WHERE t0.\(column) IN \(keyList) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
-            return oneEntity ? MembersSQL(sql: "SELECT t0.Z_PK, t0.\(column) \(rest)", entityColumn: nil, ownerColumn: 1)
-                : MembersSQL(sql: "SELECT t0.Z_PK, t0.Z_ENT, t0.\(column) \(rest)", entityColumn: 1, ownerColumn: 2)
+            return oneEntity ? MembersSQL(sql: "SELECT t0.Z_PK, t0.\(column) \(rest)", entityColumn: nil, ownerColumn: 1, root: root, entity: entity)
+                : MembersSQL(sql: "SELECT t0.Z_PK, t0.Z_ENT, t0.\(column) \(rest)", entityColumn: 1, ownerColumn: 2, root: root, entity: entity)
         case .joinTable(let join):
             let (source, destination) = ("j.\(join.sourceColumn)", "j.\(join.destinationColumn)")
             let order = join.orderColumn.map { "j.\($0), " } ?? ""
             if oneEntity {
                 return MembersSQL(sql: "SELECT \(destination), \(source) FROM \(join.name) j WHERE \(source) IN \(keyList) ORDER BY \(source), \(order)\(destination)",
-                                  entityColumn: nil, ownerColumn: 1)
+                                  entityColumn: nil, ownerColumn: 1, root: root, entity: entity)
             }
             return MembersSQL(sql: "SELECT t0.Z_PK, t0.Z_ENT, \(source) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = \(destination) WHERE \(source) IN \(keyList) ORDER BY \(source), \(order)t0.Z_PK",
-                              entityColumn: 1, ownerColumn: 2)
+                              entityColumn: 1, ownerColumn: 2, root: root, entity: entity)
         case .foreignKey, .none:
             return nil
         }
@@ -177,11 +183,15 @@ extension SQLiteStore {
 
 /// A to-many relationship's members query: its text, and where each row holds the member's entity
 /// number (`nil`: the destination has no subentities, every member is of the destination entity) and
-/// the owner's key.
+/// the owner's key; the destination's hierarchy root and entity numbers; the key of its prepared
+/// statement when its text is kept (``SQLiteConnection/newStatementKey()``).
 struct MembersSQL {
     let sql: String
     let entityColumn: Int32?
     let ownerColumn: Int32
+    let root: Int
+    let entity: Int
+    var key: Int?
 }
 
 /// A join table with the entities of its two columns, for deleting a row's join rows.

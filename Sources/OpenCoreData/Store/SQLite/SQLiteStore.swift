@@ -313,7 +313,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     }
 
     /// The rows of some keys of one hierarchy, in the keys' order (`nil` for a row that is gone), in one
-    /// query (see ``SQLiteKeyList``).
+    /// query (see ``SQLiteKeyList``; many keys in ascending order that fill most of their range: the
+    /// range, see ``denseRange(_:)``).
     func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?] {
         var result = [StoreRow?](repeating: nil, count: pks.count)
         try wrap { try read { db in try loadRows(root: root, pks: pks, db) { result[$0] = $1 } } }
@@ -337,9 +338,39 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK IN \(chunk.inOperand)"
     }
 
+    /// `SELECT` of the table's columns for the keys from `low` through `high`, in key order.
+    func loadRangeSQL(root: Int) -> String {
+        let table = tables[root]!
+        return "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK BETWEEN ? AND ? ORDER BY t0.Z_PK"
+    }
+
+    /// The first and last of at least ``denseRangeMinimum`` keys given in ascending order that fill at
+    /// least a quarter of the range between them: reading that range row by row costs SQLite less than
+    /// looking each key up (prefetching a to-one whose destinations are most of a table); `nil` otherwise.
+    static func denseRange(_ pks: [Int64]) -> (low: Int64, high: Int64)? {
+        guard pks.count >= denseRangeMinimum, let low = pks.first, let high = pks.last, low >= 0 else { return nil }
+        for i in 1..<pks.count where pks[i] <= pks[i - 1] { return nil }
+        return high - low < Int64(pks.count) * 4 ? (low, high) : nil
+    }
+
+    /// The fewest keys read as a range (``denseRange(_:)``).
+    static let denseRangeMinimum = 256
+
     /// Calls `body` with each row and the position of its key in `pks`.
     private func loadRows(root: Int, pks: [Int64], _ db: SQLiteConnection, _ body: (Int, StoreRow) -> Void) throws {
         guard let table = tables[root], !pks.isEmpty else { return }
+        if let range = Self.denseRange(pks) {
+            // Rows come in key order, as the keys are: each row is matched by walking the keys.
+            var i = 0
+            try db.query(loadRangeSQL(root: root), [.int(range.low), .int(range.high)]) { row in
+                let pk = row.int64(0)
+                while i < pks.count, pks[i] < pk { i += 1 }
+                guard i < pks.count, pks[i] == pk else { return }
+                let entityID = Int(row.int64(1))
+                body(i, StoreRow(pk: pk, entityID: entityID, version: row.int64(2), values: values(of: row, entityID: entityID, table: table)))
+            }
+            return
+        }
         let position = Int32(3 + table.columns.count)
         for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
             let positions = chunk.isJSON || chunk.range.count == 1 ? [:] : SQLiteKeyList.positions(pks, chunk)
