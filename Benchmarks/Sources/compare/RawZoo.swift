@@ -64,6 +64,43 @@ extension RawDatabase {
         return animals
     }
 
+    /// Figure 11's floor: the library's second query by hand, for the classification keys the animals
+    /// name (read before, untimed): the keys sorted and made unique, then their rows into objects, read
+    /// as the library reads them: the range of keys when at least 256 fill a quarter of it or more, else
+    /// the keys as one JSON array.
+    func classifications(named keys: [Int64]) throws -> [RawClassification] {
+        var unique: [Int64] = []
+        unique.reserveCapacity(keys.count)
+        for key in keys.filter({ $0 != 0 }).sorted() where key != unique.last { unique.append(key) }
+        guard let low = unique.first, let high = unique.last else { return [] }
+        let dense = unique.count >= 256 && high - low < Int64(unique.count) * 4
+        let sql = dense ? ZooSQL.classificationsInRange : ZooSQL.classificationsByKey
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        if dense {
+            sqlite3_bind_int64(statement, 1, low)
+            sqlite3_bind_int64(statement, 2, high)
+        } else {
+            let json = "[" + unique.map(String.init).joined(separator: ",") + "]"
+            sqlite3_bind_text(statement, 1, json, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+        var classifications: [RawClassification] = []
+        classifications.reserveCapacity(unique.count)
+        var i = 0
+        while try step(statement, sql) {
+            if dense {
+                // Rows in key order: skip those no animal names.
+                let key = sqlite3_column_int64(statement, 0)
+                while i < unique.count, unique[i] < key { i += 1 }
+                guard i < unique.count, unique[i] == key else { continue }
+            }
+            let order = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""
+            let family = sqlite3_column_text(statement, 2).map { String(cString: $0) } ?? ""
+            classifications.append(RawClassification(order: order, family: family))
+        }
+        return classifications
+    }
+
     /// Figure 12 by hand: one prepared statement run once per owner (bind, step, reset), collecting the
     /// member keys of each.
     func membersOfEach(_ owners: [Int64]) throws -> [[Int64]] {

@@ -118,6 +118,8 @@ enum ZooSQL {
     /// Figure 11: every animal in store order, then their classifications by key (one JSON array of keys).
     static let animals = "SELECT t0.ZCOMMONNAME, t0.ZCLASSIFICATION FROM ZANIMAL t0 ORDER BY t0.Z_PK"
     static let classificationsByKey = "SELECT t0.Z_PK, t0.ZORDER, t0.ZFAMILY FROM ZCLASSIFICATION t0 WHERE t0.Z_PK IN (SELECT value FROM json_each(?))"
+    /// Figure 11's floor when the keys fill most of their range, as the library then reads them.
+    static let classificationsInRange = "SELECT t0.Z_PK, t0.ZORDER, t0.ZFAMILY FROM ZCLASSIFICATION t0 WHERE t0.Z_PK BETWEEN ? AND ? ORDER BY t0.Z_PK"
     /// Figure 12: the classification keys, then the query one to-many fault runs.
     static let classificationKeys = "SELECT t0.Z_PK FROM ZCLASSIFICATION t0 ORDER BY t0.Z_PK"
     static let animalsOfClassification = "SELECT t0.Z_PK, t0.ZCLASSIFICATION FROM ZANIMAL t0 WHERE t0.ZCLASSIFICATION IN (?) ORDER BY t0.ZCLASSIFICATION, t0.Z_PK"

@@ -216,8 +216,7 @@ extension NSManagedObject {
             faultState = .holdingRow(row, version: version)
         case .loaded:
             guard slot < values.count, values[slot].isToManyFault else { return }
-            values[slot] = value
-            if snapshot != nil, snapshot![slot].isToManyFault { snapshot![slot] = value }
+            fillToManyFault(slot, value)
         case .fault, .inBatch, .rowGone:
             return
         }

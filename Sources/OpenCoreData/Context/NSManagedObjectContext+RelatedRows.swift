@@ -76,9 +76,7 @@ extension NSManagedObjectContext {
             let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey))
             for object in owned {
                 let refs = map[object.objectID.primaryKey!] ?? []
-                let value = Self.toManyValue(refs, r)
-                object.values[slot] = value
-                if object.snapshot != nil, object.snapshot![slot].isToManyFault { object.snapshot![slot] = value }
+                object.fillToManyFault(slot, Self.toManyValue(refs, r))
             }
         }
     }

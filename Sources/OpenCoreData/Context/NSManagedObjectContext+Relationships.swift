@@ -92,8 +92,7 @@ extension NSManagedObjectContext {
             refs = (try? readingStore { try coordinator.loadRelationship(r, owner: pk) }) ?? []
         }
         let value = Self.toManyValue(refs, r)
-        object.values[slot] = value
-        if object.snapshot != nil, object.snapshot![slot].isToManyFault { object.snapshot![slot] = value }
+        object.fillToManyFault(slot, value)
         return value
     }
 

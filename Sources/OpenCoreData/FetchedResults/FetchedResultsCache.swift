@@ -150,7 +150,7 @@ struct CachedValue: Codable, Equatable {
         case .data(let d): (kind, text) = ("x", d.base64EncodedString())
         case .uuid(let u): (kind, text) = ("u", u.uuidString)
         case .url(let u): (kind, text) = ("l", u.absoluteString)
-        case .array, .set, .object: return nil
+        case .array, .set, .object, .collection: return nil
         }
     }
 

@@ -210,7 +210,7 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     private static func sortKey(_ value: Value) -> Value? {
         switch value {
         case .null, .string, .int, .double, .bool, .date, .decimal, .data, .uuid, .url: return value
-        case .array, .set, .object: return nil
+        case .array, .set, .object, .collection: return nil
         }
     }
 

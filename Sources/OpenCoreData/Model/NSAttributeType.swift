@@ -152,7 +152,7 @@ enum ValueKind: Equatable {
         case .data: self = .data
         case .uuid: self = .uuid
         case .url: self = .url
-        case .array, .set, .object: self = .other
+        case .array, .set, .object, .collection: self = .other
         case .null: return nil
         }
     }

@@ -13,6 +13,32 @@ extension NSManagedObject {
         return context.readToMany(of: self, slot: slot, fault: fault)
     }
 
+    /// Puts what a loaded object's to-many slot holds once its fault is read: in the values, and in what
+    /// the object read when that still holds the fault. Values unchanged since they were read share
+    /// their storage with what was read, and still do after.
+    func fillToManyFault(_ slot: Int, _ value: Value) {
+        if valuesAreSnapshot() {
+            snapshot = nil
+            values[slot] = value
+            snapshot = values
+            return
+        }
+        values[slot] = value
+        if snapshotHoldsToManyFault(slot) { snapshot![slot] = value }
+    }
+
+    /// Whether the values are the very array the object read (not a copy of it), so unchanged.
+    private func valuesAreSnapshot() -> Bool {
+        guard let snapshot, !snapshot.isEmpty else { return false }
+        return values.withUnsafeBufferPointer { v in snapshot.withUnsafeBufferPointer { $0.baseAddress == v.baseAddress } }
+    }
+
+    /// Whether what the object read holds a fault in a to-many slot (which holds `.object` only then).
+    private func snapshotHoldsToManyFault(_ slot: Int) -> Bool {
+        guard let snapshot, slot < snapshot.count, case .object = snapshot[slot] else { return false }
+        return true
+    }
+
     /// What `value(forKey:)` returns for a relationship: the destination object (a fault when its row
     /// was not read) or nil for a to-one; an `NSSet` (`NSOrderedSet` when ordered) for a to-many.
     func relationshipValue(_ slot: Int, _ r: RelationshipLayout) -> Any? {

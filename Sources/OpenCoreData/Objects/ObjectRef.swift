@@ -53,7 +53,7 @@ extension Value {
     }
 
     /// What an `.object` holds when it is exactly a `T`, one of the relationship slots' own types
-    /// (``ObjectRef``, ``ToManyFault``, ``ToManyMembers``), else `nil`. The type is compared first and
+    /// (``ObjectRef``, ``ToManyFault``), else `nil`. The type is compared first and
     /// the value then read from the `Any`'s inline buffer, where a value of at most three words that
     /// moves by copying its bytes is kept: no dynamic cast (the runtime's cast cost more than the rest
     /// of reading a relationship slot).
@@ -71,7 +71,7 @@ extension Value {
         case .null: return true
         case .set(let s): return s.isEmpty
         case .array(let a): return a.isEmpty
-        case .object: return toManyMembers?.count == 0
+        case .collection: return toManyMembers?.count == 0
         default: return false
         }
     }

@@ -2,8 +2,9 @@ import Foundation
 
 /// What a to-many relationship slot holds once its objects are known: their references, in the
 /// relationship's order when it is ordered (otherwise in the order they were read or added, which means
-/// nothing). Kept in the slot as one ``Value`` (`.object`, see ``value``); two are equal when they hold
-/// the same keys, in the same order when ordered.
+/// nothing). Kept in the slot as one ``Value`` (`.collection`, see ``value``), which predicates read as
+/// a set (an array when ordered) of the references; two are equal when they hold the same keys, in the
+/// same order when ordered.
 ///
 /// Membership tests (adding and removing members) look keys up by position once a list is longer than
 /// ``indexedCount``: the positions are made by the first such test and kept by the changes after it.
@@ -31,7 +32,16 @@ struct ToManyMembers: Hashable, @unchecked Sendable {
     }
 
     /// As a slot's value.
-    var value: Value { .object(AnyHashable(self)) }
+    var value: Value { .collection(OwnedCollection(Box(self))) }
+
+    /// What a slot's ``Value`` holds.
+    final class Box: CollectionValue {
+        let members: ToManyMembers
+        init(_ members: ToManyMembers) { self.members = members }
+        var expanded: Value { members.predicateValue }
+        func isEqual(to other: any CollectionValue) -> Bool { (other as? Box)?.members == members }
+        func hash(into hasher: inout Hasher) { members.hash(into: &hasher) }
+    }
 
     var count: Int { refs.count }
 
@@ -108,7 +118,10 @@ struct ToManyMembers: Hashable, @unchecked Sendable {
 
 extension Value {
     /// The members a loaded to-many slot holds, `nil` for anything else.
-    var toManyMembers: ToManyMembers? { slotContent(ToManyMembers.self) }
+    var toManyMembers: ToManyMembers? {
+        guard case .collection(let c) = self, let box = c.value as? ToManyMembers.Box else { return nil }
+        return box.members
+    }
 
     /// Changes the members of a loaded to-many slot in place: the slot gives them up while `body` runs,
     /// so that they are changed without a copy. Returns `nil` (and changes nothing) for anything else.

@@ -194,10 +194,16 @@ struct KeyRenaming {
     }
 
     func apply(_ value: Value) -> Value {
-        guard case .object = value else { return value }
-        if let ref = value.objectRef { return map[ref.key] != nil ? apply(ref).value : value }
-        guard let members = value.toManyMembers, members.refs.contains(where: { map[$0.key] != nil }) else { return value }
-        return ToManyMembers(members.refs.map(apply), ordered: members.isOrdered).value
+        switch value {
+        case .object:
+            guard let ref = value.objectRef, map[ref.key] != nil else { return value }
+            return apply(ref).value
+        case .collection:
+            guard let members = value.toManyMembers, members.refs.contains(where: { map[$0.key] != nil }) else { return value }
+            return ToManyMembers(members.refs.map(apply), ordered: members.isOrdered).value
+        default:
+            return value
+        }
     }
 
     /// The values of a row of `layout` with its relationship slots renamed.

@@ -490,6 +490,7 @@ package enum PredicateCoding {
             for item in items { guard let o = archivable(item) else { return nil }; objects.append(o) }
             return NSSet(array: objects)
         case .object: return nil
+        case .collection(let c): return archivable(c.value.expanded)
         }
     }
 

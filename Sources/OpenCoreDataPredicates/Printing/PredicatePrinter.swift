@@ -259,6 +259,7 @@ package enum PredicatePrinter {
             out += "{" + items.map { format(ExpressionNode.constant($0)) }.sorted().joined(separator: ", ") + "}"
         case .object(let o):
             out += quoted(String(describing: (value.anyValue ?? o) as Any))
+        case .collection(let c): write(c.value.expanded, into: &out)
         }
     }
 

@@ -112,6 +112,7 @@ public class NSSortDescriptor: NSObject, @unchecked Sendable {
         case .array: return 7
         case .set: return 8
         case .object: return 9
+        case .collection(let c): return kindRank(c.value.expanded)
         }
     }
 

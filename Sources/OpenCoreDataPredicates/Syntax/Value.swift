@@ -21,6 +21,25 @@ package enum Value: Hashable, @unchecked Sendable {
     case set(Set<Value>)
     /// Anything else (a managed object, an object ID, a value of the caller's own type), compared with `==`.
     case object(AnyHashable)
+    /// A collection its owner keeps in a form of its own (a managed object's to-many relationship),
+    /// which reads as the `.set` or `.array` that ``CollectionValue/expanded`` makes.
+    case collection(OwnedCollection)
+}
+
+/// What ``Value/collection(_:)`` holds: a collection kept by reference in its owner's own form.
+package protocol CollectionValue: AnyObject {
+    /// The collection as a `.set`, or an `.array` when it is ordered.
+    var expanded: Value { get }
+    func isEqual(to other: any CollectionValue) -> Bool
+    func hash(into hasher: inout Hasher)
+}
+
+/// A ``CollectionValue`` as a hashable value (its own equality and hash).
+package struct OwnedCollection: Hashable, @unchecked Sendable {
+    package let value: any CollectionValue
+    package init(_ value: any CollectionValue) { self.value = value }
+    package static func == (a: OwnedCollection, b: OwnedCollection) -> Bool { a.value === b.value || a.value.isEqual(to: b.value) }
+    package func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
 }
 
 extension Value {
@@ -114,6 +133,7 @@ extension Value {
             if let box = v.base as? ObjectIdentifierBox { return box.object }
             if let box = v.base as? any OpaqueValueBox { return box.boxedValue }
             return v.base
+        case .collection(let c): return c.value.expanded.anyValue
         }
     }
 
@@ -152,6 +172,7 @@ extension Value {
         switch self {
         case .array(let v): return v
         case .set(let v): return Array(v)
+        case .collection(let c): return c.value.expanded.collectionElements
         default: return nil
         }
     }

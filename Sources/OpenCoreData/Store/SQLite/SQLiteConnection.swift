@@ -82,12 +82,10 @@ final class SQLiteConnection {
     /// A key no other statement of the process has, for ``query(_:key:_:row:)``.
     static func newStatementKey() -> Int { statementKeys.add(1, ordering: .relaxed).newValue }
 
-    /// A prepared statement for `sql`, found by `key` (which names that text for good).
+    /// A prepared statement for `sql`, found by `key` (which names that text for good). Only
+    /// ``query(_:key:_:row:)`` runs it, and resets it after each use.
     private func statement(_ sql: String, key: Int) throws -> SQLiteStatement {
-        if let cached = keyed[key] {
-            cached.reset()
-            return cached
-        }
+        if let cached = keyed[key] { return cached }
         let statement = try self.statement(sql)
         keyed[key] = statement
         return statement

@@ -51,7 +51,7 @@ final class SQLiteStatement {
         case .uuid(let u):
             rc = withUnsafeBytes(of: u.uuid) { sqlite3_bind_blob(raw, index, $0.baseAddress, 16, SQLITE_TRANSIENT) }
         case .url(let u): rc = sqlite3_bind_text(raw, index, u.absoluteString, -1, SQLITE_TRANSIENT)
-        case .array, .set, .object:
+        case .array, .set, .object, .collection:
             throw SQLiteError(code: SQLITE_MISMATCH, message: "a collection or object cannot be bound as a SQL parameter", sql: sql, arguments: arguments())
         }
         guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: arguments()) }

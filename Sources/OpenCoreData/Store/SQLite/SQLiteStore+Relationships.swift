@@ -106,7 +106,7 @@ extension SQLiteStore {
         var result: [ObjectIdentifier: MembersSQL] = [:]
         for entity in store.entities {
             for slot in entity.layout.relationshipSlots {
-                guard case .toMany(let r) = entity.layout.kinds[slot], var sql = store.membersSQL(r, keyList: "(?)") else { continue }
+                guard case .toMany(let r) = entity.layout.kinds[slot], let sql = store.membersSQL(r, keyList: "(?)") else { continue }
                 sql.key = SQLiteConnection.newStatementKey()
                 result[ObjectIdentifier(r)] = sql
             }
@@ -185,13 +185,17 @@ extension SQLiteStore {
 /// number (`nil`: the destination has no subentities, every member is of the destination entity) and
 /// the owner's key; the destination's hierarchy root and entity numbers; the key of its prepared
 /// statement when its text is kept (``SQLiteConnection/newStatementKey()``).
-struct MembersSQL {
+final class MembersSQL {
     let sql: String
     let entityColumn: Int32?
     let ownerColumn: Int32
     let root: Int
     let entity: Int
     var key: Int?
+
+    init(sql: String, entityColumn: Int32?, ownerColumn: Int32, root: Int, entity: Int) {
+        (self.sql, self.entityColumn, self.ownerColumn, self.root, self.entity) = (sql, entityColumn, ownerColumn, root, entity)
+    }
 }
 
 /// A join table with the entities of its two columns, for deleting a row's join rows.
