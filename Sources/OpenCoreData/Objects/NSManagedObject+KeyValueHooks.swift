@@ -107,6 +107,34 @@ extension NSManagedObject {
         extras.observationInfo = inObservationInfo
     }
 
+    /// Mirrors `changedValues()`: the keys whose values differ from the saved ones (all set values of
+    /// an inserted object), with their new values.
+    public func changedValues() -> [String: Any] {
+        guard !isFault else { return [:] }
+        var result: [String: Any] = [:]
+        for slot in layout.persistentSlots where !values[slot].isToManyFault {
+            let changed = snapshot.map { $0[slot] != values[slot] } ?? !values[slot].isNullOrEmpty
+            if changed { result[layout.properties[slot].name] = objectValue(slot, values[slot]) }
+        }
+        if !layout.composites.isEmpty { foldComposites(&result, values) }
+        return result
+    }
+
+    /// Mirrors `committedValues(forKeys:)`: the saved values (`NSNull` for nil), for all keys when `nil`.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        if isFault { fireFault() }
+        guard let snapshot else { return [:] }
+        var slots = keys.map { $0.compactMap { layout.slotByName[$0] } } ?? layout.persistentSlots
+        if !layout.composites.isEmpty { slots = slots.flatMap { layout.composite(atSlot: $0)?.tree.leafSlots ?? [$0] } }
+        var result: [String: Any] = [:]
+        for slot in slots where layout.persistentSlotSet.contains(slot) {
+            let value = layout.kinds[slot].relationship?.isToMany == true && snapshot[slot].isToManyFault ? loadedToMany(slot) : snapshot[slot]
+            result[layout.properties[slot].name] = objectValue(slot, value)
+        }
+        if !layout.composites.isEmpty { foldComposites(&result, snapshot) }
+        return result
+    }
+
     /// Mirrors `changedValuesForCurrentEvent()`: the persistent properties changed since the context last
     /// posted `ObjectsDidChange` (its `processPendingChanges()`), with their new values; for an object
     /// inserted since, every value it was given (as ``changedValues()``).
