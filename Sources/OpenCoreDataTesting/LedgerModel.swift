@@ -21,4 +21,6 @@ public enum LedgerModel {
 
     /// Entries written per save by the crash writer.
     public static let entriesPerBatch = 5
+    /// Entries written per batch insert by the crash writer's batch mode (`ocd-crash-writer --batch`).
+    public static let entriesPerBatchRequest = 400
 }

@@ -20,8 +20,8 @@ extension NSManagedObjectContext {
     ///   whose `finalResult` holds the results.
     /// - An `NSSaveChangesRequest` is what `save()` hands a store; executing one throws
     ///   `NSPersistentStoreUnsupportedRequestTypeError` (call `save()`).
-    /// - Batch requests are not supported yet: they throw `NSPersistentStoreUnsupportedRequestTypeError`
-    ///   naming the request type.
+    /// - ``NSBatchInsertRequest``, ``NSBatchUpdateRequest`` and ``NSBatchDeleteRequest`` write the SQLite
+    ///   store directly, bypassing every context, and return their result object.
     public func execute(_ request: NSPersistentStoreRequest) throws -> NSPersistentStoreResult {
         checkQueue("execute(_:)")
         if let executable = request as? ExecutableRequest { return try executable.execute(in: self) }

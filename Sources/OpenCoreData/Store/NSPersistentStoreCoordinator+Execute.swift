@@ -17,9 +17,11 @@ extension NSPersistentStoreCoordinator {
     /// request's `includesPendingChanges` says so. Other requests throw
     /// `NSPersistentStoreUnsupportedRequestTypeError` naming their type: an `NSSaveChangesRequest` (Core
     /// Data writes its objects; here a context saves with `save()`, which hands an incremental store its
-    /// own save request), an `NSAsynchronousFetchRequest` (run it with the context's `execute(_:)`), and
-    /// batch requests.
+    /// own save request) and an `NSAsynchronousFetchRequest` (run it with the context's `execute(_:)`). Batch
+    /// requests (``NSBatchInsertRequest``, ``NSBatchUpdateRequest``, ``NSBatchDeleteRequest``) run on the
+    /// SQLite store and return their result object, as the context's `execute(_:)` does.
     public func execute(_ request: NSPersistentStoreRequest, with context: NSManagedObjectContext) throws -> Any {
+        if let batch = request as? BatchRequest { return try batch.run(on: self) }
         if let fetch = request as? ErasedFetchRequest {
             guard context.persistentStoreCoordinator === self else {
                 throw CoreDataError(NSPersistentStoreOperationError, "execute(_:with:): the context is not one of this coordinator's")

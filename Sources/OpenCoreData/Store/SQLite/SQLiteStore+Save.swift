@@ -12,7 +12,7 @@ extension SQLiteStore {
 
     /// Advances `Z_MAX` of a hierarchy by `count` inside the caller's transaction; returns the first of the
     /// `count` consecutive keys reserved.
-    private func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> Int64 {
+    func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> Int64 {
         var first: Int64 = 0
         try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
         try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
@@ -178,7 +178,7 @@ extension SQLiteStore {
         }
     }
 
-    private func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws {
+    func insertRow(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver, _ db: SQLiteConnection) throws {
         var arguments: [Value] = []
         try rowArguments(layout, pk: pk, values: values, version: version, keys: keys, into: &arguments)
         try db.run(insertSQL[layout.entityID]!, arguments)
@@ -186,7 +186,7 @@ extension SQLiteStore {
 
     /// Writes an inserted row with its entity's prepared `INSERT`, its values bound in place. A failure
     /// names the row's values as given (storing them again could write another external file).
-    private func write(_ insert: StoreChanges.Insert, pk: Int64, keys: KeyResolver, with statement: SQLiteStatement, _ db: SQLiteConnection) throws {
+    func write(_ insert: StoreChanges.Insert, pk: Int64, keys: KeyResolver, with statement: SQLiteStatement, _ db: SQLiteConnection) throws {
         func given() -> [Value] {
             var arguments: [Value] = []
             try? rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, storing: false, into: &arguments)
@@ -227,7 +227,7 @@ extension SQLiteStore {
 
     /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
     /// The statement is prepared once per entity and set of columns in a save (`statements`).
-    private func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
+    func writeRow(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64,
                           expected: Int64, keys: KeyResolver, _ statements: inout UpdateStatements, _ db: SQLiteConnection) throws -> Bool {
         let slots = writtenSlots(layout, slots)
         let shape = UpdateStatements.Shape(entityID: layout.entityID, slots: slots)

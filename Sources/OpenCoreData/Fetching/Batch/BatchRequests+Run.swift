@@ -1,0 +1,162 @@
+import Foundation
+
+extension NSBatchUpdateRequest {
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
+        let model = coordinator.managedObjectModel
+        let entity = try resolvedEntity(in: model)
+        let store = try BatchRequests.store(for: entity, self, in: coordinator)
+        guard let properties = propertiesToUpdate, !properties.isEmpty else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The batch update of \(entity.name ?? "?") has no propertiesToUpdate.")
+        }
+        let assignments = try properties.map { try assignment($0.key, $0.value, entity) }.sorted { $0.slot < $1.slot }
+        let fetch = NSFetchRequest<NSManagedObject>()
+        fetch.entity = entity
+        fetch.predicate = predicate
+        fetch.includesSubentities = includesSubentities
+        let rows = try store.batchUpdate(try FetchPlan(fetch, model: model), assignments)
+        coordinator.rowCache.remove(rows.map(\.key))
+        switch resultType {
+        case .statusOnlyResultType: return NSBatchUpdateResult(result: NSNumber(value: true), resultType: resultType)
+        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: NSNumber(value: rows.count), resultType: resultType)
+        case .updatedObjectIDsResultType:
+            return NSBatchUpdateResult(result: BatchRequests.objectIDs(rows, model, store: store), resultType: resultType)
+        }
+    }
+
+    /// One entry of `propertiesToUpdate`: a constant (checked against the attribute now) or an
+    /// expression the store computes per row.
+    private func assignment(_ key: AnyHashable, _ value: Any, _ entity: NSEntityDescription) throws -> BatchAssignment {
+        let (slot, attribute) = try BatchRequests.attribute(key, of: entity)
+        let name = entity.name ?? "?"
+        var constant: Any? = value
+        if let expression = value as? NSExpression {
+            guard case .constant(let v) = expression.node else {
+                guard attribute.attributeType != .transformableAttributeType,
+                      !(attribute.attributeType == .binaryDataAttributeType && attribute.allowsExternalBinaryDataStorage) else {
+                    throw CoreDataError(NSManagedObjectValidationError,
+                                        "\(name).\(attribute.name) takes a constant in a batch update, not an expression: its stored form is not its value.",
+                                        userInfo: [NSValidationKeyErrorKey: attribute.name])
+                }
+                return BatchAssignment(slot: slot, source: .expression(expression.node, attribute.attributeType))
+            }
+            constant = v.anyValue
+        }
+        let stored = try BatchRequests.attributeValue(constant, attribute, entityName: name)
+        if stored.isNull && !attribute.isOptional {
+            throw CoreDataError(NSValidationMissingMandatoryPropertyError, "\(name).\(attribute.name) is a required value; a batch update cannot set it to nil.",
+                                userInfo: [NSValidationKeyErrorKey: attribute.name])
+        }
+        return BatchAssignment(slot: slot, source: .value(stored))
+    }
+}
+
+extension NSBatchDeleteRequest {
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
+        let model = coordinator.managedObjectModel
+        let entity: NSEntityDescription
+        let target: BatchDeleteTarget
+        if let objectIDs {
+            guard let first = objectIDs.first else { return result([], model, nil) }
+            entity = try BatchRequests.entity(first.entity, named: first.entity.name ?? "", in: model)
+            var pks: [Int64] = []
+            for id in objectIDs {
+                guard id.entity.name == entity.name else {
+                    throw CoreDataError(NSPersistentStoreOperationError, "A batch delete's object IDs must all be of one entity: \(entity.name ?? "?") and \(id.entity.name ?? "?") are mixed.")
+                }
+                guard case .permanent(let root, let pk) = id.key, root == entity.layout!.rootEntityID else {
+                    throw CoreDataError(NSPersistentStoreOperationError, "A batch delete cannot delete an object that was never saved (a temporary ID of \(entity.name ?? "?")).")
+                }
+                pks.append(pk)
+            }
+            target = .keys(root: entity.layout!.rootEntityID, pks: pks)
+        } else {
+            entity = try BatchRequests.entity(fetchRequest.entity, named: fetchRequest.entityName ?? "", in: model)
+            target = .matching(try FetchPlan(fetchRequest, model: model))
+        }
+        let store = try BatchRequests.store(for: entity, self, in: coordinator)
+        let outcome = try store.batchDelete(target)
+        coordinator.rowCache.remove((outcome.deleted + outcome.nullified).map(\.key))
+        return result(outcome.deleted, model, store)
+    }
+
+    private func result(_ rows: [BatchRow], _ model: NSManagedObjectModel, _ store: SQLiteStore?) -> NSBatchDeleteResult {
+        switch resultType {
+        case .resultTypeStatusOnly: return NSBatchDeleteResult(result: NSNumber(value: true), resultType: resultType)
+        case .resultTypeCount: return NSBatchDeleteResult(result: NSNumber(value: rows.count), resultType: resultType)
+        case .resultTypeObjectIDs:
+            return NSBatchDeleteResult(result: store.map { BatchRequests.objectIDs(rows, model, store: $0) } ?? [NSManagedObjectID](), resultType: resultType)
+        }
+    }
+}
+
+extension NSBatchInsertRequest {
+    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
+        let model = coordinator.managedObjectModel
+        let entity = try resolvedEntity(in: model)
+        let store = try BatchRequests.store(for: entity, self, in: coordinator)
+        let rows = try objects(of: entity)
+        let written = try store.batchInsert(entity.layout!, rows)
+        coordinator.rowCache.remove(written.map(\.key))
+        switch resultType {
+        case .statusOnly: return NSBatchInsertResult(result: NSNumber(value: true), resultType: resultType)
+        case .count: return NSBatchInsertResult(result: NSNumber(value: written.count), resultType: resultType)
+        case .objectIDs: return NSBatchInsertResult(result: BatchRequests.objectIDs(written, model, store: store), resultType: resultType)
+        }
+    }
+
+    /// The objects to write, from the array or the handler, checked.
+    private func objects(of entity: NSEntityDescription) throws -> [BatchInsertRow] {
+        if let objectsToInsert { return try objectsToInsert.map { try BatchRequests.insertRow($0, entity) } }
+        var rows: [BatchInsertRow] = []
+        if let dictionaryHandler {
+            while true {
+                let dictionary = NSMutableDictionary()
+                if dictionaryHandler(dictionary) { break }
+                var values: [String: Any] = [:]
+                for key in dictionary.allKeys {
+                    guard let name = (key as? String) ?? (key as? NSString).map({ String(describing: $0) }) else { continue }
+                    values[name] = dictionary.object(forKey: key)
+                }
+                rows.append(try BatchRequests.insertRow(values, entity))
+            }
+            return rows
+        }
+        if let managedObjectHandler {
+            let layout = entity.layout!
+            while true {
+                let object = layout.objectClass.init(entity: entity, insertInto: nil)
+                if managedObjectHandler(object) { break }
+                var values: [String: Any] = [:]
+                for slot in layout.columnSlots {
+                    guard let attribute = layout.attribute(slot), !attribute.isTransient, attribute.attributeType != .compositeAttributeType,
+                          let value = object.value(forKey: attribute.name) else { continue }
+                    values[attribute.name] = value
+                }
+                rows.append(try BatchRequests.insertRow(values, entity))
+            }
+            return rows
+        }
+        throw CoreDataError(NSPersistentStoreOperationError, "The batch insert into \(entity.name ?? "?") has no objectsToInsert, dictionaryHandler or managedObjectHandler.")
+    }
+}
+
+extension BatchRequests {
+    /// One object of a batch insert: the given attributes checked, the rest their defaults, required
+    /// values present.
+    static func insertRow(_ dictionary: [String: Any], _ entity: NSEntityDescription) throws -> BatchInsertRow {
+        let layout = entity.layout!
+        let name = entity.name ?? "?"
+        var values = layout.defaultValues
+        var given: [Int] = []
+        for (key, any) in dictionary {
+            let (slot, attribute) = try attribute(key, of: entity)
+            values[slot] = try attributeValue(any, attribute, entityName: name)
+            given.append(slot)
+        }
+        for (slot, attribute, _) in layout.validatedAttributes where values[slot].isNull && !attribute.isOptional {
+            throw CoreDataError(NSValidationMissingMandatoryPropertyError, "\(name).\(attribute.name) is a required value; the batch insert gives none and it has no default.",
+                                userInfo: [NSValidationKeyErrorKey: attribute.name])
+        }
+        return BatchInsertRow(values: values, given: given.sorted())
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// What a batch delete did: the rows it deleted (the matches, then the rows its cascade rules reached)
+/// and the rows whose to-one pointing at a deleted row it set to nil (nullify rules).
+struct BatchDeleteOutcome {
+    var deleted: [BatchRow] = []
+    var nullified: [BatchRow] = []
+}
+
+/// The rows a batch delete starts from: a fetch's matches, or rows named by key (those that are gone
+/// already are skipped).
+enum BatchDeleteTarget {
+    case matching(FetchPlan)
+    case keys(root: Int, pks: [Int64])
+}
+
+extension SQLiteStore {
+    /// `NSBatchDeleteRequest`: deletes the target rows in one transaction, with the model's delete rules
+    /// applied at the row level, as Core Data's batch delete applies them: cascade deletes the
+    /// destinations (and theirs), nullify clears a destination's to-one pointing back, no action leaves
+    /// it, and deny refuses the whole request when a deleted row still has a destination. Join-table rows
+    /// and external files of deleted rows go too.
+    func batchDelete(_ target: BatchDeleteTarget) throws -> BatchDeleteOutcome {
+        let matchSQL: (String, [Value])? = try {
+            guard case .matching(let plan) = target else { return nil }
+            return try selectSQL(plan, .objects([FetchSelection.key, FetchSelection.entity]), limited: true)
+        }()
+        return try batchTransaction("execute a batch delete") { db in
+            var start: [BatchRow] = []
+            switch target {
+            case .matching(let plan):
+                try db.query(matchSQL!.0, matchSQL!.1) { row in
+                    start.append(BatchRow(root: plan.layout.rootEntityID, pk: row.int64(0), entityID: Int(row.int64(1))))
+                }
+            case .keys(let root, let pks):
+                start = try existingRows(root: root, pks: pks, db)
+            }
+            var outcome = BatchDeleteOutcome()
+            var nullify: [(row: BatchRow, column: String, entityColumn: String?, layout: EntityLayout)] = []
+            outcome.deleted = try closure(of: start, db) { nullify.append($0) }
+            let deleted = Set(outcome.deleted)
+            for n in nullify where !deleted.contains(n.row) {
+                let sets = ([n.column] + (n.entityColumn.map { [$0] } ?? [])).map { "\($0) = NULL" }.joined(separator: ", ")
+                try db.run("UPDATE \(table(for: n.layout).name) SET \(sets), Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [.int(n.row.pk)])
+                outcome.nullified.append(n.row)
+            }
+            try deleteRows(outcome.deleted, db)
+            return outcome
+        }
+    }
+
+    /// The rows of some keys of a hierarchy that exist, with their entity numbers, in the keys' order.
+    private func existingRows(root: Int, pks: [Int64], _ db: SQLiteConnection) throws -> [BatchRow] {
+        guard let table = tables[root] else { return [] }
+        var found: [Int64: Int] = [:]
+        for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
+            try db.query("SELECT Z_PK, Z_ENT FROM \(table.name) WHERE Z_PK IN \(chunk.inOperand)", chunk.arguments) { row in
+                found[row.int64(0)] = Int(row.int64(1))
+            }
+        }
+        var seen = Set<Int64>()
+        return pks.compactMap { pk in found[pk].flatMap { seen.insert(pk).inserted ? BatchRow(root: root, pk: pk, entityID: $0) : nil } }
+    }
+
+    /// `start` and every row its delete rules cascade to, each once; calls `nullify` for each
+    /// destination row whose to-one points back at a deleted row under a nullify rule. Throws for a
+    /// deny rule with a destination.
+    private func closure(of start: [BatchRow], _ db: SQLiteConnection,
+                         nullify: ((row: BatchRow, column: String, entityColumn: String?, layout: EntityLayout)) -> Void) throws -> [BatchRow] {
+        var result = start
+        var seen = Set(start)
+        var frontier = start
+        while !frontier.isEmpty {
+            var next: [BatchRow] = []
+            for (entityID, rows) in Dictionary(grouping: frontier, by: \.entityID).sorted(by: { $0.key < $1.key }) {
+                let layout = try self.layout(entityID: entityID)
+                for slot in layout.relationshipSlots {
+                    guard let r = layout.relationship(slot), !r.relationship.isTransient else { continue }
+                    let destinations = try self.destinations(r, slot: slot, layout: layout, owners: rows.map(\.pk), db)
+                    try follow(r, layout: layout, destinations: destinations, seen: &seen, next: &next, nullify: nullify)
+                }
+            }
+            result += next
+            frontier = next
+        }
+        return result
+    }
+
+    /// Applies one relationship's delete rule to the destinations of the rows being deleted.
+    private func follow(_ r: RelationshipLayout, layout: EntityLayout, destinations: [(owner: Int64, ref: ObjectRef)],
+                        seen: inout Set<BatchRow>, next: inout [BatchRow],
+                        nullify: ((row: BatchRow, column: String, entityColumn: String?, layout: EntityLayout)) -> Void) throws {
+        let entityName = layout.properties.first?.entity?.name ?? layout.tableName
+        for (_, ref) in destinations {
+            guard case .permanent(let root, let pk) = ref.key else { continue }
+            let row = BatchRow(root: root, pk: pk, entityID: ref.entityID)
+            switch r.relationship.deleteRule {
+            case .denyDeleteRule:
+                guard seen.contains(row) else {
+                    throw CoreDataError(NSValidationRelationshipDeniedDeleteError,
+                                        "A batch delete would delete a \(entityName) whose \(r.relationship.name) has a Deny delete rule and still names an object (\(r.destination.name ?? "?") \(pk)); nothing was deleted.",
+                                        userInfo: [NSValidationKeyErrorKey: r.relationship.name])
+                }
+            case .cascadeDeleteRule:
+                if seen.insert(row).inserted { next.append(row) }
+            case .nullifyDeleteRule:
+                guard let inverse = r.relationship.inverseRelationship, !inverse.isToMany,
+                      let destinationLayout = model.entity(number: ref.entityID)?.layout,
+                      let inverseSlot = destinationLayout.slotByName[inverse.name],
+                      case .toOne(let back) = destinationLayout.kinds[inverseSlot],
+                      case .foreignKey(let column, let entityColumn) = back.storage else { continue }
+                nullify((row, column, entityColumn, destinationLayout))
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The objects a relationship of some rows names, with their owners.
+    private func destinations(_ r: RelationshipLayout, slot: Int, layout: EntityLayout, owners: [Int64],
+                              _ db: SQLiteConnection) throws -> [(owner: Int64, ref: ObjectRef)] {
+        guard case .toOne = layout.kinds[slot] else {
+            return try loadRelationship(r, owners: owners, db).sorted { $0.key < $1.key }.flatMap { owner, refs in refs.map { (owner, $0) } }
+        }
+        guard case .foreignKey(let column, let entityColumn) = r.storage else { return [] }
+        var result: [(owner: Int64, ref: ObjectRef)] = []
+        for chunk in SQLiteKeyList(owners, json: usesJSONKeyLists).chunks {
+            let entitySQL = entityColumn.map { ", \($0)" } ?? ""
+            try db.query("SELECT Z_PK, \(column)\(entitySQL) FROM \(table(for: layout).name) WHERE Z_PK IN \(chunk.inOperand) AND \(column) IS NOT NULL",
+                         chunk.arguments) { row in
+                let entity = entityColumn == nil ? r.destinationEntityID : Int(row.int64(2))
+                result.append((row.int64(0), ObjectRef(key: .permanent(root: r.destinationRootID, pk: row.int64(1)), entityID: entity)))
+            }
+        }
+        return result
+    }
+
+    /// Deletes rows with their join-table rows, their external files going after the commit.
+    private func deleteRows(_ rows: [BatchRow], _ db: SQLiteConnection) throws {
+        for (entityID, group) in Dictionary(grouping: rows, by: \.entityID).sorted(by: { $0.key < $1.key }) {
+            let layout = try self.layout(entityID: entityID)
+            for row in group {
+                saveFiles?.obsolete += try externalFiles(layout, pk: row.pk, slots: attributeSlots(layout), db)
+                try deleteJoinRows(layout, pk: row.pk, db)
+            }
+            for chunk in SQLiteKeyList(group.map(\.pk), json: usesJSONKeyLists).chunks {
+                try db.run("DELETE FROM \(table(for: layout).name) WHERE Z_PK IN \(chunk.inOperand)", chunk.arguments)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A row a batch request wrote or deleted: its key and entity number.
+struct BatchRow: Hashable, Sendable {
+    let root: Int
+    let pk: Int64
+    let entityID: Int
+    var key: ObjectKey { .permanent(root: root, pk: pk) }
+}
+
+extension SQLiteStore {
+    /// Runs a batch request's writes in one transaction on the writer, as a save does: external files
+    /// written by a failed request are removed, files a committed one replaced or deleted go after the
+    /// commit, and derived attributes of the rows it touched are recomputed before the commit.
+    func batchTransaction<T>(_ operation: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        if isReadOnly { throw readOnlyError(operation) }
+        let files = SaveFiles()
+        var result: T?
+        do {
+            try wrap {
+                try write { db in
+                    saveFiles = files
+                    defer { saveFiles = nil }
+                    try db.transaction {
+                        result = try body(db)
+                        var derived = StoreSaveOutcome()
+                        try applyDerived(&derived, db)
+                    }
+                }
+            }
+        } catch {
+            externalStorage?.remove(files.written)
+            throw error
+        }
+        externalStorage?.remove(files.obsolete)
+        return result!
+    }
+
+    /// The layout of an entity number of this store's model.
+    func layout(entityID: Int) throws -> EntityLayout {
+        guard let layout = model.entity(number: entityID)?.layout else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The store holds a row of entity number \(entityID), which its model does not have.")
+        }
+        return layout
+    }
+}
