@@ -12,7 +12,8 @@ import OpenCoreDataTesting
 // until GO_FILE exists (so that many helpers open at the same moment), opens the store, saves one Entry
 // and exits 0; any error is printed and exits 1. `ocd-crash-writer --migrate STORE_PATH MODEL_FOLDER` opens
 // the store with the folder's current model version, migrating it (the migration crash test's helper).
-// `ocd-crash-writer --batch STORE_PATH` writes with batch requests instead (BatchWriter.swift).
+// `ocd-crash-writer --batch STORE_PATH` writes with batch requests instead (BatchWriter.swift), and
+// `--history-writer STORE_PATH SEED COUNT` is the cross-process history test's writer (HistoryWriter.swift).
 guard CommandLine.arguments.count > 1 else {
     print("usage: ocd-crash-writer STORE_PATH | --open-once STORE_PATH [GO_FILE]")
     exit(2)
@@ -20,6 +21,12 @@ guard CommandLine.arguments.count > 1 else {
 if CommandLine.arguments[1] == "--open-once" {
     guard CommandLine.arguments.count > 2 else { print("usage: ocd-crash-writer --open-once STORE_PATH [GO_FILE]"); exit(2) }
     openOnce(path: CommandLine.arguments[2], goFile: CommandLine.arguments.count > 3 ? CommandLine.arguments[3] : nil)
+}
+if CommandLine.arguments[1] == "--history-writer" {
+    guard CommandLine.arguments.count > 4, let seed = UInt64(CommandLine.arguments[3]), let count = Int(CommandLine.arguments[4]) else {
+        print("usage: ocd-crash-writer --history-writer STORE_PATH SEED COUNT"); exit(2)
+    }
+    HistoryWriter.run(path: CommandLine.arguments[2], seed: seed, count: count)
 }
 if CommandLine.arguments[1] == "--batch" {
     guard CommandLine.arguments.count > 2 else { print("usage: ocd-crash-writer --batch STORE_PATH"); exit(2) }

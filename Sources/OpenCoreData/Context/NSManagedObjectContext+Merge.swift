@@ -10,13 +10,12 @@ extension NSManagedObjectContext {
             merge(saved)
             return
         }
-        // A notification built elsewhere: IDs (or objects) only; read the rows.
-        var ids: [String: [NSManagedObjectID]] = [:]
-        for key in [NSInsertedObjectsKey, NSUpdatedObjectsKey, NSDeletedObjectsKey] {
-            let objects = notification.userInfo?[key] as? Set<NSManagedObject> ?? []
-            ids[key] = objects.map(\.objectID)
-        }
-        mergeRemote(inserted: ids[NSInsertedObjectsKey]!, updated: ids[NSUpdatedObjectsKey]!, deleted: ids[NSDeletedObjectsKey]!)
+        // A notification built elsewhere (a history transaction's `objectIDNotification()`): objects or
+        // IDs only; read the rows.
+        let info = notification.userInfo ?? [:]
+        mergeRemote(inserted: objectIDs(in: info, NSInsertedObjectsKey, NSInsertedObjectIDsKey),
+                    updated: objectIDs(in: info, NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
+                    deleted: objectIDs(in: info, NSDeletedObjectsKey, NSDeletedObjectIDsKey))
     }
 
     /// Mirrors `NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)`: the dictionary holds
@@ -26,20 +25,25 @@ extension NSManagedObjectContext {
     public class func mergeChanges(fromRemoteContextSave changeNotificationData: [AnyHashable: Any], into contexts: [NSManagedObjectContext]) {
         for context in contexts {
             context.performAndWait {
-                func ids(_ keys: String...) -> [NSManagedObjectID] {
-                    keys.flatMap { key -> [NSManagedObjectID] in
-                        let raw = changeNotificationData[key]
-                        let items: [Any] = (raw as? [Any]) ?? (raw as? Set<AnyHashable>).map { $0.map(\.base) } ?? []
-                        return items.compactMap { item in
-                            if let id = item as? NSManagedObjectID { return id }
-                            if let url = item as? URL { return context.persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) }
-                            return nil
-                        }
-                    }
-                }
-                context.mergeRemote(inserted: ids(NSInsertedObjectsKey, NSInsertedObjectIDsKey),
-                                    updated: ids(NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
-                                    deleted: ids(NSDeletedObjectsKey, NSDeletedObjectIDsKey))
+                let info = changeNotificationData
+                context.mergeRemote(inserted: context.objectIDs(in: info, NSInsertedObjectsKey, NSInsertedObjectIDsKey),
+                                    updated: context.objectIDs(in: info, NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
+                                    deleted: context.objectIDs(in: info, NSDeletedObjectsKey, NSDeletedObjectIDsKey))
+            }
+        }
+    }
+
+    /// The objects some keys of a change dictionary name: managed objects, object IDs or their URIs, in
+    /// arrays or sets.
+    private func objectIDs(in info: [AnyHashable: Any], _ keys: String...) -> [NSManagedObjectID] {
+        keys.flatMap { key -> [NSManagedObjectID] in
+            let raw = info[key]
+            let items: [Any] = (raw as? [Any]) ?? (raw as? Set<AnyHashable>).map { $0.map(\.base) } ?? (raw as? NSSet)?.allObjects ?? []
+            return items.compactMap { item in
+                if let id = item as? NSManagedObjectID { return id }
+                if let object = item as? NSManagedObject { return object.objectID }
+                if let url = item as? URL { return persistentStoreCoordinator?.managedObjectID(forURIRepresentation: url) }
+                return nil
             }
         }
     }

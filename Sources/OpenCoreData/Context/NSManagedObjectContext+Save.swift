@@ -88,6 +88,7 @@ extension NSManagedObjectContext {
     private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy,
                        namingObjects: Bool) throws -> (StoreSaveOutcome, [NSManagedObject]) {
         var (changes, byKey) = storeChanges(draft)
+        changes.origin = historyOrigin
         if namingObjects {
             changes.insertedObjects = draft.inserted
             changes.updatedObjects = draft.updated

@@ -33,6 +33,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
     /// Mirrors `name`.
     public var name: String?
+    /// Mirrors `transactionAuthor`: the author persistent history records for this context's saves
+    /// (``NSPersistentHistoryTransaction/author``; `nil` records none). Core Data takes it from the
+    /// context that saves; a child context's save into its parent is not a store transaction, so the
+    /// author recorded is the parent's when it saves.
+    public var transactionAuthor: String?
     /// Mirrors `mergePolicy` (an `NSMergePolicy`; `NSErrorMergePolicy` by default): how `save()` resolves
     /// rows changed in the store since the objects read them.
     public var mergePolicy: Any = NSErrorMergePolicy

@@ -14,8 +14,8 @@ open class NSAttributeDescription: NSPropertyDescription, @unchecked Sendable {
     /// binary value larger than 100 KiB is kept in a file beside the SQLite store
     /// (`.<StoreName>_SUPPORT/_EXTERNAL_DATA/<UUID>`), as Core Data does; see docs/Store.md.
     public var allowsExternalBinaryDataStorage: Bool = false
-    /// Mirrors `preservesValueInHistoryOnDeletion` (a model file's `preserveAfterDeletion`). Stored only:
-    /// there is no persistent history yet.
+    /// Mirrors `preservesValueInHistoryOnDeletion` (a model file's `preserveAfterDeletion`): a delete's
+    /// history change keeps the value in its ``NSPersistentHistoryChange/tombstone``.
     public var preservesValueInHistoryOnDeletion: Bool = false
     /// Mirrors `allowsCloudEncryption` (a model file's `allowsCloudEncryption`). Stored only: there is no
     /// CloudKit on Linux.

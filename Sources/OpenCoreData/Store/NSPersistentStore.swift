@@ -50,6 +50,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// file; a custom store gets an adapter around it, see Store/Custom).
     private var attachedBackend: (any StoreBackend)?
     var backend: any StoreBackend { attachedBackend! }
+    /// The SQLite store behind this one, if it is one.
+    var attachedSQLite: SQLiteStore? { attachedBackend as? SQLiteStore }
+    /// Announces other coordinators' commits (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
+    var remoteChangeWatcher: RemoteChangeWatcher?
     /// Not in Core Data: queries run on the store so far, for the tests, demos and benchmarks that count
     /// queries. A test hook, not API: behind `@_spi(StoreDiagnostics)`, so that only a file that says
     /// `@_spi(StoreDiagnostics) import OpenCoreData` sees it (the benchmarks are another package).

@@ -21,7 +21,7 @@ extension NSPersistentStoreCoordinator {
     /// requests (``NSBatchInsertRequest``, ``NSBatchUpdateRequest``, ``NSBatchDeleteRequest``) run on the
     /// SQLite store and return their result object, as the context's `execute(_:)` does.
     public func execute(_ request: NSPersistentStoreRequest, with context: NSManagedObjectContext) throws -> Any {
-        if let batch = request as? BatchRequest { return try batch.run(on: self) }
+        if let batch = request as? BatchRequest { return try batch.run(on: self, origin: context.historyOrigin) }
         if let fetch = request as? ErasedFetchRequest {
             guard context.persistentStoreCoordinator === self else {
                 throw CoreDataError(NSPersistentStoreOperationError, "execute(_:with:): the context is not one of this coordinator's")

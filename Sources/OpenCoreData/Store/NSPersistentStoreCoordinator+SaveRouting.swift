@@ -80,6 +80,7 @@ extension NSPersistentStoreCoordinator {
             if named { shares[s].changes.deletedObjects.append(changes.deletedObjects[i]) }
         }
         if shares.isEmpty, let first = persistentStores.first { shares.append(StoreShare(store: first)) }
+        for s in shares.indices { shares[s].changes.origin = changes.origin }
         for share in shares { try checkReferences(share) }
         let order = persistentStores.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }
         let position = Dictionary(order, uniquingKeysWith: { a, _ in a })

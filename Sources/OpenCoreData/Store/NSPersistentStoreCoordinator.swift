@@ -81,6 +81,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             return store
         }
         store.didAdd(to: self)
+        if StoreOpenOptions.flag(options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]), let sqlite = store.attachedSQLite, store.url != nil {
+            store.remoteChangeWatcher = RemoteChangeWatcher(store, coordinator: self, sqlite: sqlite)
+        }
         NotificationCenter.default.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self,
                                         userInfo: [NSAddedPersistentStoresKey: [store]])
         return store
@@ -116,6 +119,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         center.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)
         center.post(name: .NSPersistentStoreCoordinatorStoresWillChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
         store.willRemove(from: self)
+        store.remoteChangeWatcher?.stop()
+        store.remoteChangeWatcher = nil
         lock.withLock {
             stores.removeAll { $0 === store }
             routes.remove(store, of: managedObjectModel)

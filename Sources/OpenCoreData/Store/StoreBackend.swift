@@ -91,6 +91,8 @@ struct StoreChanges {
     var deletes: [Delete] = []
     /// The inserted, updated and deleted objects, in the order of the changes: only for a store
     /// that asks for them (``StoreBackend/needsSavedObjects``).
+    /// Who saves (the context's `transactionAuthor` and `name`), for persistent history.
+    var origin = HistoryOrigin()
     var insertedObjects: [NSManagedObject] = []
     var updatedObjects: [NSManagedObject] = []
     var deletedObjects: [NSManagedObject] = []

@@ -1,7 +1,7 @@
 import Foundation
 
 extension NSBatchUpdateRequest {
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
+    func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity = try resolvedEntity(in: model)
         let store = try BatchRequests.store(for: entity, self, in: coordinator)
@@ -13,7 +13,7 @@ extension NSBatchUpdateRequest {
         fetch.entity = entity
         fetch.predicate = predicate
         fetch.includesSubentities = includesSubentities
-        let rows = try store.batchUpdate(try FetchPlan(fetch, model: model), assignments)
+        let rows = try store.batchUpdate(try FetchPlan(fetch, model: model), assignments, origin: origin)
         coordinator.rowCache.remove(rows.map(\.key))
         switch resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: NSNumber(value: true), resultType: resultType)
@@ -51,7 +51,7 @@ extension NSBatchUpdateRequest {
 }
 
 extension NSBatchDeleteRequest {
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
+    func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity: NSEntityDescription
         let target: BatchDeleteTarget
@@ -74,7 +74,7 @@ extension NSBatchDeleteRequest {
             target = .matching(try FetchPlan(fetchRequest, model: model))
         }
         let store = try BatchRequests.store(for: entity, self, in: coordinator)
-        let outcome = try store.batchDelete(target)
+        let outcome = try store.batchDelete(target, origin: origin)
         coordinator.rowCache.remove((outcome.deleted + outcome.nullified).map(\.key))
         return result(outcome.deleted, model, store)
     }
@@ -90,12 +90,12 @@ extension NSBatchDeleteRequest {
 }
 
 extension NSBatchInsertRequest {
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult {
+    func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity = try resolvedEntity(in: model)
         let store = try BatchRequests.store(for: entity, self, in: coordinator)
         let rows = try objects(of: entity)
-        let written = try store.batchInsert(entity.layout!, rows)
+        let written = try store.batchInsert(entity.layout!, rows, origin: origin)
         coordinator.rowCache.remove(written.map(\.key))
         switch resultType {
         case .statusOnly: return NSBatchInsertResult(result: NSNumber(value: true), resultType: resultType)

@@ -66,25 +66,30 @@ enum BatchRequests {
 
 /// Batch requests, as `execute(_:)` and `execute(_:with:)` run them.
 protocol BatchRequest: AnyObject {
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> NSPersistentStoreResult
+    func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult
 }
 
 extension NSBatchUpdateRequest: ExecutableRequest, BatchRequest {
     func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchRequests.coordinator(of: context))
+        try run(on: BatchRequests.coordinator(of: context), origin: context.historyOrigin)
     }
 }
 
 extension NSBatchDeleteRequest: ExecutableRequest, BatchRequest {
     func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchRequests.coordinator(of: context))
+        try run(on: BatchRequests.coordinator(of: context), origin: context.historyOrigin)
     }
 }
 
 extension NSBatchInsertRequest: ExecutableRequest, BatchRequest {
     func execute(in context: NSManagedObjectContext) throws -> NSPersistentStoreResult {
-        try run(on: BatchRequests.coordinator(of: context))
+        try run(on: BatchRequests.coordinator(of: context), origin: context.historyOrigin)
     }
+}
+
+extension NSManagedObjectContext {
+    /// Who this context's writes are by, for persistent history.
+    var historyOrigin: HistoryOrigin { HistoryOrigin(author: transactionAuthor, contextName: name) }
 }
 
 extension BatchRequests {

@@ -35,6 +35,8 @@ struct StoreOpenOptions {
     /// Reader connections beside the writer: `NSPersistentStoreConnectionPoolMaxSizeKey` minus the writer
     /// (2 without it; 0 reads on the writer).
     var readerCount = 2
+    /// `NSPersistentHistoryTrackingKey`: saves and batch requests record persistent history.
+    var tracksHistory = false
 
     init(_ options: [AnyHashable: Any]?) {
         readOnly = Self.flag(options?[NSReadOnlyPersistentStoreOption])
@@ -48,6 +50,7 @@ struct StoreOpenOptions {
         ignoresVersioning = Self.flag(options?[NSIgnorePersistentStoreVersioningOption])
         defersMigrationCleanup = Self.flag(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey])
         manualVacuum = Self.flag(options?[NSSQLiteManualVacuumOption])
+        tracksHistory = Self.flag(options?[NSPersistentHistoryTrackingKey])
         if let size = (options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? NSNumber)?.intValue ?? options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? Int {
             readerCount = max(0, size - 1)
         }

@@ -33,7 +33,9 @@ extension SQLiteStore {
                     saveFiles = files
                     defer { saveFiles = nil }
                     try db.transaction {
+                        let tombstones = try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, db)
                         outcome = try apply(changes, resolve: resolve, db)
+                        try recordHistory(historyRecords(changes, outcome, tombstones: tombstones), origin: changes.origin, db)
                         if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }
                         try changes.beforeCommit?()
                     }

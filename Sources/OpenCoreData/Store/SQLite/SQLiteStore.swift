@@ -57,11 +57,16 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     let hasUniqueIndexes: Bool
     /// The files of the save being written (under the writer lock).
     var saveFiles: SaveFiles?
+    /// `NSPersistentHistoryTrackingKey`: saves and batch requests record persistent history.
+    let tracksHistory: Bool
+    /// How many `ZTOMBSTONE<k>` columns `ACHANGE` has (Store/SQLite/History/).
+    var historyTombstoneWidth = 0
 
     /// Opens the store (see `SQLiteStore+Open.swift`); every failure is a `CoreDataError` naming the path.
     init(url: URL?, model: NSManagedObjectModel, options: StoreOpenOptions = StoreOpenOptions(), logger: Logger?) throws {
         self.model = model
         self.isReadOnly = options.readOnly
+        self.tracksHistory = options.tracksHistory && !options.readOnly
         self.path = url?.path ?? ":memory:"
         let entities = try model.storedEntities(forConfigurationName: options.configuration)
         self.entities = entities
@@ -102,6 +107,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         oneOwnerMembersSQL = Self.oneOwnerMembersSQL(self)
         rowShapes = RowShape.all(model, tables)
         if !isReadOnly { try prepareAttributes() }
+        try prepareHistory()
     }
 
     /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so

@@ -7,6 +7,16 @@ struct BatchDeleteOutcome {
     var nullified: [BatchRow] = []
 }
 
+/// A destination row whose to-one (`slot`, stored in `column`) points back at a deleted row under a
+/// nullify rule.
+struct Nullified {
+    let row: BatchRow
+    let column: String
+    let entityColumn: String?
+    let layout: EntityLayout
+    let slot: Int
+}
+
 /// The rows a batch delete starts from: a fetch's matches, or rows named by key (those that are gone
 /// already are skipped).
 enum BatchDeleteTarget {
@@ -20,7 +30,7 @@ extension SQLiteStore {
     /// destinations (and theirs), nullify clears a destination's to-one pointing back, no action leaves
     /// it, and deny refuses the whole request when a deleted row still has a destination. Join-table rows
     /// and external files of deleted rows go too.
-    func batchDelete(_ target: BatchDeleteTarget) throws -> BatchDeleteOutcome {
+    func batchDelete(_ target: BatchDeleteTarget, origin: HistoryOrigin) throws -> BatchDeleteOutcome {
         let matchSQL: (String, [Value])? = try {
             guard case .matching(let plan) = target else { return nil }
             return try selectSQL(plan, .objects([FetchSelection.key, FetchSelection.entity]), limited: true)
@@ -36,7 +46,7 @@ extension SQLiteStore {
                 start = try existingRows(root: root, pks: pks, db)
             }
             var outcome = BatchDeleteOutcome()
-            var nullify: [(row: BatchRow, column: String, entityColumn: String?, layout: EntityLayout)] = []
+            var nullify: [Nullified] = []
             outcome.deleted = try closure(of: start, db) { nullify.append($0) }
             let deleted = Set(outcome.deleted)
             for n in nullify where !deleted.contains(n.row) {
@@ -44,7 +54,12 @@ extension SQLiteStore {
                 try db.run("UPDATE \(table(for: n.layout).name) SET \(sets), Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [.int(n.row.pk)])
                 outcome.nullified.append(n.row)
             }
+            let tombstones = try historyTombstones(outcome.deleted.map { (try self.layout(entityID: $0.entityID), $0.pk) }, db)
             try deleteRows(outcome.deleted, db)
+            let updated = nullify.filter { !deleted.contains($0.row) }
+                .map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: [$0.slot]) }
+            try recordHistory(updated + outcome.deleted.map { HistoryRecord(kind: .delete, entityID: $0.entityID, pk: $0.pk, tombstone: tombstones[$0.pk] ?? []) },
+                              origin: origin, db)
             return outcome
         }
     }
@@ -66,7 +81,7 @@ extension SQLiteStore {
     /// destination row whose to-one points back at a deleted row under a nullify rule. Throws for a
     /// deny rule with a destination.
     private func closure(of start: [BatchRow], _ db: SQLiteConnection,
-                         nullify: ((row: BatchRow, column: String, entityColumn: String?, layout: EntityLayout)) -> Void) throws -> [BatchRow] {
+                         nullify: (Nullified) -> Void) throws -> [BatchRow] {
         var result = start
         var seen = Set(start)
         var frontier = start
@@ -89,7 +104,7 @@ extension SQLiteStore {
     /// Applies one relationship's delete rule to the destinations of the rows being deleted.
     private func follow(_ r: RelationshipLayout, layout: EntityLayout, destinations: [(owner: Int64, ref: ObjectRef)],
                         seen: inout Set<BatchRow>, next: inout [BatchRow],
-                        nullify: ((row: BatchRow, column: String, entityColumn: String?, layout: EntityLayout)) -> Void) throws {
+                        nullify: (Nullified) -> Void) throws {
         let entityName = layout.properties.first?.entity?.name ?? layout.tableName
         for (_, ref) in destinations {
             guard case .permanent(let root, let pk) = ref.key else { continue }
@@ -109,7 +124,7 @@ extension SQLiteStore {
                       let inverseSlot = destinationLayout.slotByName[inverse.name],
                       case .toOne(let back) = destinationLayout.kinds[inverseSlot],
                       case .foreignKey(let column, let entityColumn) = back.storage else { continue }
-                nullify((row, column, entityColumn, destinationLayout))
+                nullify(Nullified(row: row, column: column, entityColumn: entityColumn, layout: destinationLayout, slot: inverseSlot))
             default:
                 continue
             }

@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// `INSERT`. Under uniqueness constraints it upserts, as Core Data's batch insert does: a row whose
     /// constrained values match a stored row (or an earlier row of the same request) updates that row's
     /// given attributes instead, raising its version. Returns the row each object went to, in order.
-    func batchInsert(_ layout: EntityLayout, _ rows: [BatchInsertRow]) throws -> [BatchRow] {
+    func batchInsert(_ layout: EntityLayout, _ rows: [BatchInsertRow], origin: HistoryOrigin) throws -> [BatchRow] {
         let constraints = model.entity(number: layout.entityID).map(UniquenessConstraint.applying(to:)) ?? []
         let root = layout.rootEntityID
         return try batchTransaction("execute a batch insert") { db in
@@ -47,7 +47,14 @@ extension SQLiteStore {
                 try update(target, with: rows[i], layout, keys: keys, &statements, db)
                 result[i] = target
             }
-            return result.map { $0! }
+            let written = result.map { $0! }
+            var records = inserted.map { HistoryRecord(kind: .insert, entityID: layout.entityID, pk: written[$0].pk) }
+            let insertedSet = Set(inserted)
+            for i in rows.indices where !insertedSet.contains(i) {
+                records.append(HistoryRecord(kind: .update, entityID: written[i].entityID, pk: written[i].pk, columns: rows[i].given))
+            }
+            try recordHistory(records, origin: origin, db)
+            return written
         }
     }
 

@@ -15,8 +15,8 @@ extension SQLiteStore {
     /// `NSBatchUpdateRequest`: sets attributes of every row matching `plan`, each row's version
     /// (`Z_OPT`) raised as a save raises it, in one transaction. Expressions are computed in SQL from
     /// the row (and the rows its to-one key paths reach) as it was before the update. Returns the
-    /// updated rows.
-    func batchUpdate(_ plan: FetchPlan, _ assignments: [BatchAssignment]) throws -> [BatchRow] {
+    /// updated rows; persistent history records them as one transaction.
+    func batchUpdate(_ plan: FetchPlan, _ assignments: [BatchAssignment], origin: HistoryOrigin) throws -> [BatchRow] {
         let computed = assignments.compactMap { a -> (ExpressionNode, NSAttributeType)? in
             if case .expression(let node, let type) = a.source { return (node, type) }
             return nil
@@ -51,6 +51,7 @@ extension SQLiteStore {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch update found row \(match.row.pk) of \(layout.tableName) changed inside its own transaction.")
                 }
             }
+            try recordHistory(matches.map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: slots) }, origin: origin, db)
             return matches.map(\.row)
         }
     }

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Who wrote a transaction: the context's `transactionAuthor` and `name` (`nil` for a batch request run
+/// on a coordinator without a context).
+struct HistoryOrigin: Sendable {
+    var author: String?
+    var contextName: String?
+}
+
+/// One object a transaction changed, as `ACHANGE` records it.
+struct HistoryRecord {
+    enum Kind: Int64 { case insert = 0, update = 1, delete = 2 }
+    let kind: Kind
+    let entityID: Int
+    let pk: Int64
+    /// An update's changed slots (`ZCOLUMNS`).
+    var columns: [Int] = []
+    /// A delete's preserved values, by tombstone column (see ``HistorySchema/tombstoneSlots(_:)``).
+    var tombstone: [Value] = []
+}
+
+extension SQLiteStore {
+    /// The bundle and process names every transaction of this process records (Core Data records the
+    /// app's bundle identifier and process name; a Linux program has no bundle identifier unless its
+    /// `Bundle.main` has one, so the process name stands for both then).
+    static let historyProcessName = ProcessInfo.processInfo.processName
+    static let historyBundleID = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+
+    /// Writes one `ATRANSACTION` row and its `ACHANGE` rows, inside the caller's transaction, when the
+    /// store tracks history and something changed.
+    func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ db: SQLiteConnection) throws {
+        guard tracksHistory, !records.isEmpty else { return }
+        let number = try reserveKeys(root: HistorySchema.transactionEntity, count: 1, db)
+        let strings = try [origin.author, Self.historyBundleID, origin.contextName, Self.historyProcessName].map { name -> Value in
+            guard let name else { return .null }
+            return .int(try historyStringKey(name, db))
+        }
+        _ = try db.run("INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, 1, ?, ?, ?, ?, ?)",
+                       [.int(number), .int(Int64(HistorySchema.transactionEntity))] + strings + [.double(Date().timeIntervalSinceReferenceDate)])
+        var next = try reserveKeys(root: HistorySchema.changeEntity, count: records.count, db)
+        let tombstoneColumns = (0..<historyTombstoneWidth).map { ", ZTOMBSTONE\($0)" }.joined()
+        let statement = try db.statement("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, ?, 1, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: historyTombstoneWidth)))")
+        for record in records {
+            var arguments: [Value] = [.int(next), .int(Int64(HistorySchema.changeEntity)), .int(record.kind.rawValue), .int(Int64(record.entityID)),
+                                      .int(record.pk), .int(number), record.kind == .update ? .data(HistorySchema.columnsBlob(record.columns)) : .null]
+            for k in 0..<historyTombstoneWidth { arguments.append(k < record.tombstone.count ? record.tombstone[k] : .null) }
+            _ = try db.run(statement, arguments)
+            next += 1
+        }
+    }
+
+    /// The key of a string in `ATRANSACTIONSTRING`, added when new.
+    private func historyStringKey(_ name: String, _ db: SQLiteConnection) throws -> Int64 {
+        var found: Int64?
+        try db.query("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.string(name)]) { found = $0.int64(0) }
+        if let found { return found }
+        let pk = try reserveKeys(root: HistorySchema.stringEntity, count: 1, db)
+        _ = try db.run("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
+                       [.int(pk), .int(Int64(HistorySchema.stringEntity)), .string(name)])
+        return pk
+    }
+
+    /// The preserved values of rows about to be deleted (read inside the deleting transaction), by key.
+    func historyTombstones(_ rows: [(layout: EntityLayout, pk: Int64)], _ db: SQLiteConnection) throws -> [Int64: [Value]] {
+        guard tracksHistory else { return [:] }
+        var result: [Int64: [Value]] = [:]
+        for (layout, pk) in rows {
+            let slots = HistorySchema.tombstoneSlots(layout)
+            guard !slots.isEmpty else { continue }
+            let columns = slots.map { layout.columns[$0]! }.joined(separator: ", ")
+            try db.query("SELECT \(columns) FROM \(table(for: layout).name) WHERE Z_PK = ?", [.int(pk)]) { row in
+                result[pk] = slots.indices.map { row.value(Int32($0), as: layout.kinds[slots[$0]].attributeType ?? .undefinedAttributeType) }
+            }
+        }
+        return result
+    }
+
+    /// The history of a save: its inserts (with the keys the store gave them), updates (the slots whose
+    /// values changed) and deletes (with their tombstones).
+    func historyRecords(_ changes: StoreChanges, _ outcome: StoreSaveOutcome, tombstones: [Int64: [Value]]) -> [HistoryRecord] {
+        guard tracksHistory else { return [] }
+        var records: [HistoryRecord] = []
+        for (insert, pk) in zip(changes.inserts, outcome.insertedPrimaryKeys) {
+            records.append(HistoryRecord(kind: .insert, entityID: insert.layout.entityID, pk: pk))
+        }
+        for update in changes.updates {
+            let slots = update.layout.persistentSlots.filter { update.snapshot[$0] != update.values[$0] }
+            records.append(HistoryRecord(kind: .update, entityID: update.layout.entityID, pk: update.key.primaryKey!, columns: slots))
+        }
+        for delete in changes.deletes {
+            let pk = delete.key.primaryKey!
+            records.append(HistoryRecord(kind: .delete, entityID: delete.layout.entityID, pk: pk, tombstone: tombstones[pk] ?? []))
+        }
+        return records
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+@testable import OpenCoreData
+import OpenCoreDataTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Remote change notifications and live controllers across processes (issue 38, items 3–4): a store
+/// added with `NSPersistentStoreRemoteChangeNotificationPostOptionKey` announces other coordinators'
+/// commits (this process's or another's), never its own; a second process writes random histories (saves
+/// and batch requests) while this one's controllers merge each transaction from history, and after every
+/// write their headless tables equal a fresh fetch.
+@Suite("Remote change notifications", .serialized)
+struct RemoteChangeTests {
+    final class Inbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [(time: Int64, info: [AnyHashable: Any])] = []
+        private let semaphore = DispatchSemaphore(value: 0)
+        func add(_ info: [AnyHashable: Any]) {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            lock.withLock { items.append((Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), info)) }
+            semaphore.signal()
+        }
+        func wait(_ seconds: Double) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+        var all: [(time: Int64, info: [AnyHashable: Any])] { lock.withLock { items } }
+    }
+
+    func coordinator(_ url: URL, posting: Bool) throws -> NSPersistentStoreCoordinator {
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: SeedModel.makeCurrent())
+        var options: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true]
+        if posting { options[NSPersistentStoreRemoteChangeNotificationPostOptionKey] = true }
+        try coordinator.addPersistentStore(type: .sqlite, at: url, options: options)
+        return coordinator
+    }
+
+    @Test("Another coordinator's save is announced with the store's URL, UUID and token; the coordinator's own is not")
+    func inProcess() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let watching = try coordinator(store.url, posting: true), writing = try coordinator(store.url, posting: false)
+        let inbox = Inbox()
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watching, queue: nil) { inbox.add($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let own = NSManagedObjectContext(.privateQueue)
+        own.persistentStoreCoordinator = watching
+        try own.performAndWait { _ = SeedModel.insertProducts(own, count: 2); try own.save() }
+        #expect(!inbox.wait(0.3), "its own save is not a remote change")
+        let other = NSManagedObjectContext(.privateQueue)
+        other.persistentStoreCoordinator = writing
+        try other.performAndWait { _ = SeedModel.insertProducts(other, count: 1); try other.save() }
+        #expect(inbox.wait(5), "the other coordinator's save is announced")
+        let info = try #require(inbox.all.first?.info)
+        #expect((info[NSPersistentStoreURLKey] as? URL)?.path == store.url.path)
+        #expect(info[NSStoreUUIDKey] as? String == watching.persistentStores[0].identifier)
+        #expect(info[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken == writing.currentPersistentHistoryToken(fromStores: nil))
+        try watching.remove(watching.persistentStores[0])
+    }
+
+    @Test("Controllers in this process follow another process's random saves and batch requests through history")
+    func acrossProcesses() throws {
+        let writerURL = try #require(CrashConsistencyTests.writerURL, "ocd-crash-writer is built with the tests")
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let coordinator = try coordinator(store.url, posting: true)
+        let view = NSManagedObjectContext(.privateQueue)
+        view.persistentStoreCoordinator = coordinator
+        let byName = NSFetchRequest<NSManagedObject>(entityName: "Products")
+        byName.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+        let cheap = NSFetchRequest<NSManagedObject>(entityName: "Products")
+        cheap.predicate = NSPredicate(format: "price < 500")
+        cheap.sortDescriptors = [NSSortDescriptor(key: "price", ascending: false)]
+        func cell(_ o: NSManagedObject) -> String { "\(o.value(forKey: "name") ?? "") \(o.value(forKey: "price") ?? "")" }
+        let tables = try view.performAndWait {
+            [try makeRecordedTable(byName, in: view, sectionNameKeyPath: "name", cell: cell), try makeRecordedTable(cheap, in: view, cell: cell)]
+        }
+        let inbox = Inbox()
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: coordinator, queue: nil) { inbox.add($0.userInfo ?? [:]) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let process = Process()
+        process.executableURL = writerURL
+        process.arguments = ["--history-writer", store.url.path, "5", "150"]
+        let output = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var token: NSPersistentHistoryToken?
+        var lines = LineReader(output.fileHandleForReading)
+        var latencies: [Double] = []
+        var handled: Int64 = 0, writes = 0
+        while let line = lines.next(), line != "done" {
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, parts[0] == "commit", let number = Int64(parts[1]), let committed = Int64(parts[2]) else {
+                Issue.record("writer: \(line)"); break
+            }
+            writes += 1
+            if number > handled {
+                while (inbox.all.last?.info[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken)?.transactionNumber ?? 0 < number {
+                    guard inbox.wait(5) else { Issue.record("no remote change for transaction \(number)"); return }
+                }
+                let seen = inbox.all.first { ($0.info[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken)?.transactionNumber ?? 0 >= number }!
+                latencies.append(Double(seen.time - committed) / 1e6)
+                try view.performAndWait {
+                    let request = NSPersistentHistoryChangeRequest.fetchHistory(after: token)
+                    for transaction in (try view.execute(request) as! NSPersistentHistoryResult).result as! [NSPersistentHistoryTransaction] {
+                        view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                        token = transaction.token
+                    }
+                    handled = number
+                    for (i, (controller, table, _)) in tables.enumerated() {
+                        let fresh = NSManagedObjectContext(.privateQueue)
+                        fresh.persistentStoreCoordinator = coordinator
+                        let expected = try fresh.performAndWait { try fresh.fetch(i == 0 ? byName : cheap).map(cell) }
+                        #expect(table.rows.flatMap { $0 } == expected, "write \(writes), table \(i)")
+                        #expect(table.errors.isEmpty, "write \(writes), table \(i): \(table.errors)")
+                        #expect(controller.fetchedObjects?.map(cell) == expected)
+                    }
+                }
+            }
+            input.fileHandleForWriting.write(Data("ok\n".utf8))
+        }
+        process.waitUntilExit()
+        #expect(writes == 150 && process.terminationStatus == 0)
+        latencies.sort()
+        if !latencies.isEmpty {
+            let p50 = latencies[latencies.count / 2], p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
+            print("remote change latency across processes: \(latencies.count) commits, p50 \(String(format: "%.1f", p50)) ms, p99 \(String(format: "%.1f", p99)) ms")
+        }
+    }
+}
+
+/// Lines of a pipe, read as they come.
+struct LineReader {
+    let handle: FileHandle
+    var buffer = Data()
+    init(_ handle: FileHandle) { self.handle = handle }
+    mutating func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { return buffer.isEmpty ? nil : String(decoding: buffer, as: UTF8.self) }
+            buffer += chunk
+        }
+    }
+}
