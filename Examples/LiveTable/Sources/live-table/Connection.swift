@@ -8,7 +8,8 @@ import NIOCore
 struct Connection {
     let gate: WriteGate
 
-    /// Messages over this size close the connection (the decoder answers anything over 16 KiB with an error).
+    /// Frames and messages over this size close the connection (status 1009); the decoder answers anything
+    /// over 16 KiB below it with an error.
     static let maxFrame = 1 << 20
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {

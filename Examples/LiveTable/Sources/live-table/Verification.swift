@@ -3,9 +3,9 @@ import Hummingbird
 import HummingbirdWebSocket
 import LiveTableKit
 
-/// `--verify`'s HTTP endpoints, for the browser and load tests:
+/// The HTTP endpoints the browser, load and fault tests read:
 /// - `GET /verify/snapshots?from=A`: `{"commit": K, "snapshots": {"k": sections, …}}` for k in A...K, each
-///   the table a fresh fetch showed right after commit k;
+///   the table a fresh fetch showed right after commit k (with `--verify`; empty without);
 /// - `POST /verify/quiesce`: stops the background writers; `{"commit": K}`, the last commit;
 /// - `GET /verify/table`: `{"commit": K, "sections": …}`, a fresh fetch now.
 struct Verification {
@@ -17,15 +17,15 @@ struct Verification {
             let from = request.uri.queryParameters.get("from", as: Int.self) ?? 0
             let last = gate.commit
             var snapshots: [String: [SectionData]] = [:]
-            if from <= last { for k in from...last { snapshots[String(k)] = gate.snapshot(k) } }
+            if from <= last { for k in from...last { if let s = gate.snapshot(k) { snapshots[String(k)] = s } } }
             return try json(Snapshots(commit: last, snapshots: snapshots))
         }
         router.post("/verify/quiesce") { _, _ in
             try json(["commit": await writers.stop()])
         }
         router.get("/verify/table") { _, _ in
-            let commit = gate.commit
-            return try json(Table(commit: commit, sections: gate.store.freshTable()))
+            let (commit, sections) = await gate.table()
+            return try json(Table(commit: commit, sections: sections))
         }
     }
 

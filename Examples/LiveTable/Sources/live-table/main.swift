@@ -38,13 +38,13 @@ router.get("/") { _, _ in
 router.ws("/socket") { inbound, outbound, _ in
     try await Connection(gate: gate).run(inbound: inbound, outbound: outbound)
 }
-if options.verify { Verification(gate: gate, writers: writers).add(to: router) }
+Verification(gate: gate, writers: writers).add(to: router)
 
 var logger = Logger(label: "live-table")
 logger.logLevel = .warning
 let app = Application(
     router: router,
-    server: .http1WebSocketUpgrade(webSocketRouter: router),
+    server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: Connection.maxFrame))),
     configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
     onServerRunning: { channel in
         let line = "live-table: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/ (store \(options.store), \(options.writers) writers\(options.verify ? ", verify" : ""))\n"

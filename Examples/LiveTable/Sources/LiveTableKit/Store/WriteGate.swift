@@ -35,6 +35,13 @@ public final class WriteGate: @unchecked Sendable {
     /// The table a fresh fetch showed right after commit `k` (verify mode; 0 is the table at start).
     public func snapshot(_ k: Int) -> [SectionData]? { lock.withLock { snapshots[k] } }
 
+    /// The last commit and a fresh fetch of the table it left (taken between commits).
+    public func table() async -> (commit: Int, sections: [SectionData]) {
+        await withCheckedContinuation { done in
+            queue.async { done.resume(returning: (self.commit, self.store.freshTable())) }
+        }
+    }
+
     /// Opens a connection: its snapshot shows the last commit, and every later commit reaches it.
     public func open() async throws -> TableSession {
         try await withCheckedThrowingContinuation { done in
