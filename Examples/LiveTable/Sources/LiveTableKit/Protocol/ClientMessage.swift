@@ -16,6 +16,7 @@ public enum ClientMessage: Equatable, Sendable {
         public var price: Int?
         public var category: String?
 
+        /// Fields with these values.
         public init(name: String? = nil, price: Int? = nil, category: String? = nil) {
             self.name = name
             self.price = price

@@ -6,6 +6,7 @@ public enum MessageDecoder {
     public static let maxSize = 16 * 1024
     /// Limits on the values (the store's model has no maximum; these keep the table readable).
     public static let maxNameLength = 100, maxCategoryLength = 40
+    /// The prices accepted.
     public static let prices = 0...999_999
 
     /// Decodes one message.

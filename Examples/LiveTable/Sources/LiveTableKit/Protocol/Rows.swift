@@ -4,10 +4,14 @@ import Foundation
 public struct RowData: Codable, Equatable, Hashable, Sendable {
     /// `NSManagedObjectID.uriRepresentation()`, as a string.
     public var id: String
+    /// The `name` attribute.
     public var name: String
+    /// The `price` attribute (Integer 32).
     public var price: Int
+    /// The `category` attribute, the section's name (empty when nil).
     public var category: String
 
+    /// A row with these values.
     public init(id: String, name: String, price: Int, category: String) {
         self.id = id
         self.name = name
@@ -18,9 +22,12 @@ public struct RowData: Codable, Equatable, Hashable, Sendable {
 
 /// One section of the table: its name (the category) and its rows in order.
 public struct SectionData: Codable, Equatable, Sendable {
+    /// `NSFetchedResultsSectionInfo.name`.
     public var name: String
+    /// The section's rows, in the controller's order.
     public var rows: [RowData]
 
+    /// A section with these rows.
     public init(name: String, rows: [RowData]) {
         self.name = name
         self.rows = rows
@@ -29,10 +36,14 @@ public struct SectionData: Codable, Equatable, Sendable {
 
 /// A table position in UIKit's terms: `[section, row]` on the wire.
 public struct Position: Codable, Equatable, Hashable, Comparable, Sendable {
+    /// `IndexPath.section`.
     public var section: Int
+    /// `IndexPath.row`.
     public var row: Int
 
+    /// The position of an index path.
     public init(_ indexPath: IndexPath) { self.init(section: indexPath.section, row: indexPath.row) }
+    /// A position.
     public init(section: Int, row: Int) {
         self.section = section
         self.row = row

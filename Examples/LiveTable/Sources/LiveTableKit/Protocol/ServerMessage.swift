@@ -74,6 +74,7 @@ public struct Batch: Codable, Equatable, Sendable {
     public var moves: [Move] = []
     public var reloads: [RowChange] = []
 
+    /// An empty batch.
     public init(seq: Int, commit: Int, savedAt: Double) {
         self.seq = seq
         self.commit = commit
@@ -115,6 +116,7 @@ public struct ErrorReply: Codable, Equatable, Sendable, Error {
     /// The `ref` of the offending message, when it had one.
     public var ref: Int?
 
+    /// An error reply.
     public init(message: String, problem: String, ref: Int? = nil) {
         self.message = message
         self.problem = problem

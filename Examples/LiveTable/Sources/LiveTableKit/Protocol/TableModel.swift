@@ -1,10 +1,12 @@
 /// The page's row model in Swift: the table a page shows, built from a snapshot and changed by batches
 /// exactly as the page's script changes its DOM (the tests replay batches on it).
 public struct TableModel: Equatable, Sendable {
+    /// The sections and rows shown.
     public private(set) var sections: [SectionData] = []
     /// The commit the table shows.
     public private(set) var commit = 0
 
+    /// An empty table (until a snapshot).
     public init() {}
 
     /// Applies a snapshot (replacing everything) or a batch; throws on a batch that does not fit the

@@ -18,9 +18,9 @@ public final class TableSession: @unchecked Sendable {
         context = store.container.newBackgroundContext()
         controller = NSFetchedResultsController(fetchRequest: LiveStore.request(), managedObjectContext: context,
                                                 sectionNameKeyPath: "category", cacheName: nil)
-        (messages, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        (messages, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.backlog))
         let (controller, recorder, continuation) = (self.controller, self.recorder, self.continuation)
-        recorder.emit = { continuation.yield(.batch($0)) }
+        recorder.emit = { Self.send(.batch($0), continuation) }
         try context.performAndWait {
             controller.delegate = recorder
             try controller.performFetch()
@@ -43,7 +43,15 @@ public final class TableSession: @unchecked Sendable {
     }
 
     /// Sends a message of the server's own (an error reply, an ack) after what is already queued.
-    public func send(_ message: ServerMessage) { continuation.yield(message) }
+    public func send(_ message: ServerMessage) { Self.send(message, continuation) }
+
+    /// Messages a connection may have waiting. A page that falls further behind is disconnected rather
+    /// than sent a table with a gap: it reconnects and starts again from a snapshot.
+    public static let backlog = 10_000
+
+    private static func send(_ message: ServerMessage, _ continuation: AsyncStream<ServerMessage>.Continuation) {
+        if case .dropped = continuation.yield(message) { continuation.finish() }
+    }
 
     /// Ends ``messages`` after the merges already queued on the context.
     func finish() {

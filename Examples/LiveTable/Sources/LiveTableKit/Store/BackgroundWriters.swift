@@ -10,6 +10,7 @@ public final class BackgroundWriters: @unchecked Sendable {
     private var stopped = false
     private var running = 0
 
+    /// Writers that submit through `gate`.
     public init(gate: WriteGate) { self.gate = gate }
 
     /// Starts `count` writers; `target` is the table size they keep near.

@@ -7,6 +7,7 @@ import OpenCoreData
 /// table after each commit (``snapshot(_:)``), so a test can compare every batch's result exactly.
 public final class WriteGate: @unchecked Sendable {
     public let store: LiveStore
+    /// Whether a fresh fetch is kept after every commit (`--verify`).
     public let verify: Bool
     private let queue = DispatchQueue(label: "live-table.write-gate")
     let writerContext: NSManagedObjectContext
@@ -18,15 +19,21 @@ public final class WriteGate: @unchecked Sendable {
     // Touched on `queue` only.
     private var sessions: [ObjectIdentifier: TableSession] = [:]
     private var lastSave: Notification?
+    private var observer: (any NSObjectProtocol)?
 
+    /// A gate for the store's writes, with its own writer context.
     public init(store: LiveStore, verify: Bool = false) {
         self.store = store
         self.verify = verify
         writerContext = store.container.newBackgroundContext()
-        NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writerContext, queue: nil) { [unowned self] note in
+        observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writerContext, queue: nil) { [unowned self] note in
             self.lastSave = note
         }
         if verify { snapshots[0] = store.freshTable() }
+    }
+
+    deinit {
+        if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 
     /// The number of the last commit.
