@@ -1,0 +1,32 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The browser live table (docs/LiveTables.md, "The browser table"): a package of its own, so that the
+// library keeps no server dependency. Hummingbird 2 serves one page and a WebSocket; each connection gets
+// its own context and NSFetchedResultsController, whose delegate calls go to the page as JSON batches.
+let package = Package(
+    name: "LiveTable",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "OpenCoreData", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+    ],
+    targets: [
+        // The protocol (messages, the decoder that never traps), the per-connection session, the write gate.
+        .target(name: "LiveTableKit", dependencies: [
+            .product(name: "OpenCoreData", package: "OpenCoreData"),
+            .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
+        ], resources: [.copy("Resources/index.html")]),
+        // The server: `live-table --store PATH --port N --writers N --fresh --count N --verify`.
+        .executableTarget(name: "live-table", dependencies: [
+            "LiveTableKit",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        ]),
+        .testTarget(name: "LiveTableKitTests", dependencies: [
+            "LiveTableKit",
+            .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
+        ]),
+    ]
+)

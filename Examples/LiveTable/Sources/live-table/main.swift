@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import LiveTableKit
+import Logging
+
+// The browser live table (docs/LiveTables.md, "The browser table"):
+//
+//     swift run live-table [--store PATH] [--port N] [--writers N] [--fresh] [--count N] [--verify]
+//
+// then open http://127.0.0.1:8080/ in two windows.
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch let error as UsageError {
+    if !error.message.isEmpty { print("live-table: \(error.message)") }
+    print(Options.usage)
+    exit(error.message.isEmpty ? 0 : 64)
+}
+
+let store: LiveStore
+do {
+    store = try LiveStore(url: URL(fileURLWithPath: options.store), fresh: options.fresh, count: options.count)
+} catch {
+    print("live-table: cannot open the store at \(options.store): \(error)")
+    exit(1)
+}
+let gate = WriteGate(store: store, verify: options.verify)
+let writers = BackgroundWriters(gate: gate)
+writers.start(count: options.writers, interval: .milliseconds(options.interval), target: options.count)
+
+let router = Router(context: BasicWebSocketRequestContext.self)
+router.get("/") { _, _ in
+    Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+             body: .init(byteBuffer: ByteBuffer(string: Page.html)))
+}
+router.ws("/socket") { inbound, outbound, _ in
+    try await Connection(gate: gate).run(inbound: inbound, outbound: outbound)
+}
+Verification(gate: gate, writers: writers).add(to: router)
+
+var logger = Logger(label: "live-table")
+logger.logLevel = .warning
+let app = Application(
+    router: router,
+    server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: Connection.maxFrame))),
+    configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
+    onServerRunning: { channel in
+        let line = "live-table: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/ (store \(options.store), \(options.writers) writers\(options.verify ? ", verify" : ""))\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    },
+    logger: logger
+)
+try await app.runService()
