@@ -14,6 +14,7 @@ final class TmuxScreen {
     static let width = 100, height = 30
     private let tmux: URL
     private let socket = "ocd-live-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+    private var socketPath = ""
 
     /// Starts `command` (a shell command line) in a new detached session.
     init(command: String) throws {
@@ -22,6 +23,7 @@ final class TmuxScreen {
             .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else { throw Missing() }
         tmux = found
         _ = try run(["new-session", "-d", "-s", "live", "-x", "\(Self.width)", "-y", "\(Self.height)", command])
+        socketPath = try run(["display-message", "-p", "#{socket_path}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Runs a tmux command on the server; its standard output. (Spawned and waited for directly:
@@ -91,8 +93,11 @@ final class TmuxScreen {
     /// Whether the command still runs (the session ends with it).
     var isRunning: Bool { (try? run(["has-session", "-t", "live"]).status) == 0 }
 
-    /// Ends the server and whatever still runs in it.
-    func close() { _ = try? run(["kill-server"]) }
+    /// Ends the server and whatever still runs in it, and removes its socket.
+    func close() {
+        _ = try? run(["kill-server"])
+        if !socketPath.isEmpty { try? FileManager.default.removeItem(atPath: socketPath) }
+    }
 }
 
 /// A program built with the tests (beside the test bundle, or in .build/debug).
