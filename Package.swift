@@ -53,12 +53,15 @@ let package = Package(
             "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "CObservationScope", "OpenCoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The terminal table (docs/LiveTables.md): UITableView's batch API on a full-screen terminal, driven by
+        // a fetched results controller's delegate; `products --live` and `zoo --live`.
+        .target(name: "TerminalTable", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         .executableTarget(name: "products", dependencies: [
-            "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreData", "OpenCoreDataTesting", "TerminalTable", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zoo", dependencies: [
-            "OpenCoreData", "OpenCoreDataTesting", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreData", "OpenCoreDataTesting", "TerminalTable", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The store inspector (docs/Inspector.md): a store file's metadata, entities, row counts and matching
@@ -84,6 +87,9 @@ let package = Package(
         // The inspector's reports (exact text, on the Apple-written fixture stores in ../shared/fixtures), its
         // fetches, its bad input, and that it never writes a store; it runs ocd-store as a user would.
         .testTarget(name: "OpenCoreDataInspectorTests", dependencies: ["OpenCoreDataInspector", "OpenCoreDataTesting", "CSQLite", "ocd-store"]),
+        // The terminal table's renderer and batches, and `products --live` / `zoo --live` driven in tmux as a
+        // person uses them, each screen checked against a fresh fetch of the store.
+        .testTarget(name: "TerminalTableTests", dependencies: ["TerminalTable", "OpenCoreDataTesting", "products", "zoo"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer", "CZlib"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).

@@ -13,6 +13,8 @@ import OpenCoreDataTesting
 // --sql    log every SQL statement (same as -com.apple.CoreData.SQLDebug 1)
 // --fresh  delete the store first
 // --modern  the same walkthrough with #Predicate and key-path / SortDescriptor sorts (identical output)
+// --live   a full-screen table of the store instead of the walkthrough, updated only by the fetched
+//          results controller's delegate calls (docs/LiveTables.md)
 // --model-version  open the store with this version of the model (default 2, the current one; 1 makes
 //          a store of the first version, which a later run without the option migrates)
 // -com.apple.CoreData.ConcurrencyDebug 1  check every context call is on its queue (docs/Concurrency.md)
@@ -37,6 +39,10 @@ struct Options: ParsableCommand {
     var modelVersion = 2
     @Flag(help: "Write the requests in today's Swift: #Predicate, key-path and SortDescriptor sorts (the output is the same).")
     var modern = false
+    @Flag(help: "A full-screen table of the store that follows every change, row by row (docs/LiveTables.md).")
+    var live = false
+    @Option(help: .hidden)
+    var writerInterval = 0.2
     // Core Data's launch arguments, read by OpenCoreData itself from the command line (docs/Store.md).
     @Option(name: .customLong("com.apple.CoreData.SQLDebug", withSingleDash: true), help: ArgumentHelp("Core Data's SQL debug level (1 logs every statement).", valueName: "level"))
     var sqlDebug: Int?
@@ -46,6 +52,7 @@ struct Options: ParsableCommand {
 }
 
 let options = Options.parseOrExit()
+if options.live { runLiveTable(options) }
 
 // SQL logging goes to standard output too, so that it interleaves in order with the walkthrough.
 LoggingSystem.bootstrap(StreamLogHandler.standardOutput)

@@ -11,6 +11,8 @@ import OpenCoreDataTesting
 // --store  the SQLite file (default: a new file in the temporary directory, removed at the end)
 // --sql    log every SQL statement (same as -com.apple.CoreData.SQLDebug 1): the joins show here
 // --fresh  delete the store first (the walkthrough needs a store without animals)
+// --live   a full-screen table of the animals instead of the walkthrough, updated only by the fetched
+//          results controller's delegate calls (docs/LiveTables.md)
 
 import Logging
 
@@ -24,6 +26,12 @@ struct Options: ParsableCommand {
     var sql = false
     @Flag(help: "Delete the store first (the walkthrough needs a store without animals).")
     var fresh = false
+    @Flag(help: "A full-screen table of the store that follows every change, row by row (docs/LiveTables.md).")
+    var live = false
+    @Option(help: .hidden)
+    var writerInterval = 0.2
+    @Option(help: .hidden)
+    var seed: UInt64 = 1
     // Core Data's launch arguments, read by OpenCoreData itself from the command line (docs/Store.md).
     @Option(name: .customLong("com.apple.CoreData.SQLDebug", withSingleDash: true), help: ArgumentHelp("Core Data's SQL debug level (1 logs every statement).", valueName: "level"))
     var sqlDebug: Int?
@@ -33,6 +41,7 @@ struct Options: ParsableCommand {
 }
 
 let options = Options.parseOrExit()
+if options.live { runLiveTable(options) }
 
 // SQL logging goes to standard output too, so that it interleaves in order with the walkthrough.
 LoggingSystem.bootstrap(StreamLogHandler.standardOutput)

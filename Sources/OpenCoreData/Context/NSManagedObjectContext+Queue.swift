@@ -17,11 +17,20 @@ extension NSManagedObjectContext {
         DispatchQueue.getSpecific(key: contextQueueKey)?.contains(ObjectIdentifier(queue)) == true
     }
 
+    /// The main queue, marked once and shared by every main-queue context (a global's initializer runs
+    /// once, whichever thread gets there first): marking it again for each context replaced the value
+    /// while another thread, creating another context, was reading it. (`DispatchQueue.main` makes a new
+    /// wrapper object at each use on Linux: the mark names this one.)
+    private static let markedMainQueue: DispatchQueue = {
+        let main = DispatchQueue.main
+        main.setSpecific(key: contextQueueKey, value: [ObjectIdentifier(main)])
+        return main
+    }()
+
     static func makeQueue(for type: NSManagedObjectContextConcurrencyType, name: String) -> DispatchQueue {
-        let queue = type == .mainQueueConcurrencyType ? DispatchQueue.main : DispatchQueue(label: name)
-        var marks = queue.getSpecific(key: contextQueueKey) ?? []
-        marks.insert(ObjectIdentifier(queue))
-        queue.setSpecific(key: contextQueueKey, value: marks)
+        if type == .mainQueueConcurrencyType { return markedMainQueue }
+        let queue = DispatchQueue(label: name)
+        queue.setSpecific(key: contextQueueKey, value: [ObjectIdentifier(queue)])
         return queue
     }
 

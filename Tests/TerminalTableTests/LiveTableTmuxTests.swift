@@ -1,0 +1,117 @@
+import Foundation
+import OpenCoreData
+import OpenCoreDataTesting
+import Testing
+import TerminalTable
+
+/// `products --live` and `zoo --live` used as a person uses them, in tmux: keys typed, the screen read
+/// back, and after each step the screen compared with a fresh fetch of the store (issue #37).
+@Suite(.serialized) struct LiveTableTmuxTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-table-\(UUID().uuidString)")
+
+    /// Starts a demo's live table in tmux on a new store in `folder`.
+    func start(_ program: String, _ options: String) throws -> (screen: TmuxScreen, store: String, errors: String) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let binary = try #require(builtProgram(program), "\(program) is built with the tests")
+        let store = folder.appendingPathComponent("\(program).sqlite").path, errors = folder.appendingPathComponent("errors").path
+        let screen = try TmuxScreen(command: "'\(binary.path)' --live --fresh --store '\(store)' \(options) 2>'\(errors)'")
+        #expect(try screen.waitFor("row "), "the live table did not start: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        return (screen, store, errors)
+    }
+
+    func products(_ store: String) throws -> ExpectedScreen {
+        let request = NSFetchRequest<Products>(entityName: "Products")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+        return try ExpectedScreen(store: store, model: SeedModel.makeCurrent(), request: request, sectionNameKeyPath: "name") { product in
+            let price = "\(product.price)"
+            return TableFrame.fit(product.name ?? "nil", 24) + String(repeating: " ", count: max(0, 4 - price.count)) + price + " ₽"
+        }
+    }
+
+    func batchNumber(_ screen: [String]) -> Int? {
+        let status = screen[TmuxScreen.height - 2]
+        guard status.hasPrefix("batch ") else { return nil }
+        return Int(status.dropFirst(6).prefix { $0.isNumber })
+    }
+
+    func quit(_ screen: TmuxScreen, errors: String) throws {
+        try screen.press("q")
+        let deadline = Date().addingTimeInterval(5)
+        while screen.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!screen.isRunning, "q did not end the program")
+        #expect(try String(contentsOfFile: errors, encoding: .utf8) == "")
+    }
+
+    @Test func productsLiveFollowsEveryEdit() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (screen, store, errors) = try start("products", "--count 30 --seed 3 --writer-interval 0.2")
+        defer { screen.close() }
+        var shown = try screen.settled()
+        try products(store).check(shown, "start")
+        #expect(ExpectedScreen.position(shown)?.rows == 31)
+
+        for (key, step, change) in [("a", "add", 1), ("r", "rename", 0), ("p", "re-price", 0), ("d", "delete", -1)] {
+            let before = ExpectedScreen.position(shown)!.rows, batch = batchNumber(shown) ?? 0
+            try screen.press(key)
+            shown = try screen.settled()
+            try products(store).check(shown, step)
+            #expect(ExpectedScreen.position(shown)?.rows == before + change, "\(step)")
+            #expect(batchNumber(shown) == batch + 1, "\(step): \(shown[TmuxScreen.height - 2])")
+            #expect(shown[TmuxScreen.height - 2].hasSuffix("…controllerDidChangeContent"), "\(step)")
+        }
+
+        try screen.press("NPage")
+        try screen.press("NPage")
+        shown = try screen.settled()
+        try products(store).check(shown, "scroll")
+        #expect((ExpectedScreen.position(shown)?.top ?? 0) > 0, "two pages down scrolled the table")
+
+        let expected = try products(store)
+        let title = try #require(expected.indexTitles.dropFirst().first)
+        try screen.type(title.title)
+        shown = try screen.settled()
+        try products(store).check(shown, "index title \(title.title)")
+        #expect(ExpectedScreen.position(shown)?.selected == expected.firstRowNumber(ofSection: title.section), "the jump selects the section's first row")
+        try screen.press("[")
+        shown = try screen.settled()
+        try products(store).check(shown, "previous index title")
+        #expect(ExpectedScreen.position(shown)?.selected == 1)
+
+        let batch = batchNumber(shown) ?? 0
+        try screen.press("b")
+        Thread.sleep(forTimeInterval: 2.5)
+        try screen.press("b")
+        Thread.sleep(forTimeInterval: 0.5)
+        shown = try screen.settled()
+        try products(store).check(shown, "background writer")
+        let saves = shown[0].split(separator: ",").last.flatMap { Int($0.drop { !$0.isNumber }.prefix { $0.isNumber }) } ?? 0
+        #expect(saves >= 3, "\(shown[0])")
+        #expect((batchNumber(shown) ?? 0) >= batch + 3, "\(shown[TmuxScreen.height - 2])")
+        #expect(shown[0].contains("writer off"))
+        try quit(screen, errors: errors)
+    }
+
+    @Test func zooLiveSectionsByOrder() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (screen, store, errors) = try start("zoo", "--seed 2 --writer-interval 0.1")
+        defer { screen.close() }
+        func expected() throws -> ExpectedScreen {
+            try ExpectedScreen(store: store, model: ZooModel.make(), request: ZooModel.tableRequest(), sectionNameKeyPath: "classification.order") {
+                "\($0.commonName ?? "nil") — \($0.habitat ?? "nil")"
+            }
+        }
+        var shown = try screen.settled()
+        try expected().check(shown, "start")
+        #expect(shown[1].hasPrefix("── Chiroptera"), "\(shown[1])")
+        try screen.press("p")  // the selected animal to the next classification: a row moving between sections
+        shown = try screen.settled()
+        try expected().check(shown, "reclassify")
+        try screen.press("b")
+        Thread.sleep(forTimeInterval: 1.5)
+        try screen.press("b")
+        Thread.sleep(forTimeInterval: 0.5)
+        shown = try screen.settled()
+        try expected().check(shown, "background writer")
+        try quit(screen, errors: errors)
+    }
+}
