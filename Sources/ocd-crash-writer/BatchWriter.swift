@@ -10,11 +10,7 @@ import OpenCoreDataTesting
 /// store must show only whole batches, each with one text, the batches present consecutive.
 enum BatchWriter {
     static func run(path: String) -> Never {
-        let container = NSPersistentContainer(name: "Ledger", managedObjectModel: LedgerModel.make())
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: path))]
-        container.loadPersistentStores { _, error in
-            if let error { print("cannot open: \(error)"); exit(1) }
-        }
+        let container = openContainer("Ledger", LedgerModel.make(), path: path)
         let context = container.newBackgroundContext()
         let parent = getppid()
         context.performAndWait {

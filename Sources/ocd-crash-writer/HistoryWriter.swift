@@ -11,13 +11,7 @@ import OpenCoreDataTesting
 /// checks its controllers against the store meanwhile), then prints `done`.
 enum HistoryWriter {
     static func run(path: String, seed: UInt64, count: Int) -> Never {
-        let container = NSPersistentContainer(name: "Products", managedObjectModel: SeedModel.makeCurrent())
-        let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: path))
-        description.setOption(NSNumber(value: true), forKey: NSPersistentHistoryTrackingKey)
-        container.persistentStoreDescriptions = [description]
-        container.loadPersistentStores { _, error in
-            if let error { print("cannot open: \(error)"); exit(1) }
-        }
+        let container = openContainer("Products", SeedModel.makeCurrent(), path: path, options: [NSPersistentHistoryTrackingKey: NSNumber(value: true)])
         let context = container.newBackgroundContext()
         context.transactionAuthor = "history-writer"
         var rng = SeededRandom(seed: seed)

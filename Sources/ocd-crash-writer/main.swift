@@ -36,11 +36,7 @@ if CommandLine.arguments[1] == "--migrate" {
     guard CommandLine.arguments.count > 3 else { print("usage: ocd-crash-writer --migrate STORE_PATH MODEL_FOLDER"); exit(2) }
     migrateOnce(path: CommandLine.arguments[2], folder: CommandLine.arguments[3])
 }
-let container = NSPersistentContainer(name: "Ledger", managedObjectModel: LedgerModel.make())
-container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: URL(fileURLWithPath: CommandLine.arguments[1]))]
-container.loadPersistentStores { _, error in
-    if let error { print("cannot open: \(error)"); exit(1) }
-}
+let container = openContainer("Ledger", LedgerModel.make(), path: CommandLine.arguments[1])
 let context = container.newBackgroundContext()
 let parent = getppid()
 context.performAndWait {

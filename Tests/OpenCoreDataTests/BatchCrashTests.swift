@@ -18,19 +18,7 @@ struct BatchCrashTests {
         var rng = SeededRandom(seed: 11)
         var acknowledgedMax: Int64 = 0
         for round in 0..<25 {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = ["--batch", store.url.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            var output = pipe.fileHandleForReading.availableData
-            usleep(UInt32(rng.int(1_000...60_000)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            output += pipe.fileHandleForReading.readDataToEndOfFile()
-            let text = String(decoding: output, as: UTF8.self)
+            let (text, _) = try CrashConsistencyTests.runKilled(writer, ["--batch", store.url.path], afterMicroseconds: UInt32(rng.int(1_000...60_000)))
             #expect(!text.contains("failed"), "round \(round): \(text)")
             let acknowledged = text.split(separator: "\n").compactMap { $0.hasPrefix("saved ") ? Int64($0.dropFirst(6)) : nil }.max() ?? 0
             acknowledgedMax = max(acknowledgedMax, acknowledged)

@@ -68,6 +68,17 @@ struct BatchRequestTests {
         return try context.fetch(request).map { "\($0.value(forKey: key) ?? "nil")" }
     }
 
+    /// A controller of every Book by title, its changes recorded, fetched.
+    func booksByTitle(in context: NSManagedObjectContext) throws -> (NSFetchedResultsController<NSManagedObject>, ChangeRecorder) {
+        let books = NSFetchRequest<NSManagedObject>(entityName: "Book")
+        books.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+        let controller = NSFetchedResultsController(fetchRequest: books, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        let delegate = ChangeRecorder()
+        controller.delegate = delegate
+        try controller.performFetch()
+        return (controller, delegate)
+    }
+
     /// A recorder's changes as "type row" (the new row for an insert).
     func changes(_ recorder: ChangeRecorder) -> [String] {
         let names: [NSFetchedResultsChangeType: String] = [.insert: "insert", .delete: "delete", .move: "move", .update: "update"]
@@ -137,12 +148,7 @@ struct BatchRequestTests {
         let (store, container) = try library()
         defer { store.cleanUp() }
         let context = container.viewContext
-        let books = NSFetchRequest<NSManagedObject>(entityName: "Book")
-        books.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
-        let controller = NSFetchedResultsController(fetchRequest: books, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-        let delegate = ChangeRecorder()
-        controller.delegate = delegate
-        try controller.performFetch()
+        let (controller, delegate) = try booksByTitle(in: context)
         let a1 = controller.fetchedObjects![0]
         #expect(a1.value(forKey: "price") as? Double == 4.0)
         let request = NSBatchUpdateRequest(entityName: "Book")
@@ -224,12 +230,7 @@ struct BatchRequestTests {
         let (store, container) = try library()
         defer { store.cleanUp() }
         let context = container.viewContext
-        let books = NSFetchRequest<NSManagedObject>(entityName: "Book")
-        books.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
-        let controller = NSFetchedResultsController(fetchRequest: books, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-        let delegate = ChangeRecorder()
-        controller.delegate = delegate
-        try controller.performFetch()
+        let (controller, delegate) = try booksByTitle(in: context)
         let a2 = controller.fetchedObjects![1]
         let author = try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "Author")).first!
         #expect(throws: (any Error).self) { try context.execute(NSBatchDeleteRequest(objectIDs: [a2.objectID, author.objectID])) }
@@ -270,12 +271,7 @@ struct BatchRequestTests {
         let (store, container) = try library()
         defer { store.cleanUp() }
         let context = container.viewContext
-        let books = NSFetchRequest<NSManagedObject>(entityName: "Book")
-        books.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
-        let controller = NSFetchedResultsController(fetchRequest: books, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
-        let delegate = ChangeRecorder()
-        controller.delegate = delegate
-        try controller.performFetch()
+        let (controller, delegate) = try booksByTitle(in: context)
         var n = 0
         let byDictionary = NSBatchInsertRequest(entityName: "Book") { (dictionary: NSMutableDictionary) in
             n += 1

@@ -22,6 +22,24 @@ struct CrashConsistencyTests {
         return nil
     }
 
+    /// Runs the writer with `arguments`, waits until it has printed its first line, kills it with SIGKILL
+    /// `afterMicroseconds` later; returns what it printed and whether the kill ended it.
+    static func runKilled(_ writer: URL, _ arguments: [String], afterMicroseconds delay: UInt32) throws -> (output: String, killed: Bool) {
+        let process = Process()
+        process.executableURL = writer
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var output = pipe.fileHandleForReading.availableData
+        usleep(delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        output += pipe.fileHandleForReading.readDataToEndOfFile()
+        return (String(decoding: output, as: UTF8.self), process.terminationReason == .uncaughtSignal)
+    }
+
     @Test func killedWritersNeverLeaveAPartialSave() throws {
         let writer = try #require(Self.writerURL, "ocd-crash-writer is built with the tests")
         let store = TemporaryStore()
@@ -32,23 +50,10 @@ struct CrashConsistencyTests {
         var lastBatch: Int64 = 0
         var acknowledgedSaves = 0
         for round in 0..<kills {
-            let process = Process()
-            process.executableURL = writer
-            process.arguments = [store.url.path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            // Wait until it is writing, then kill it at a random moment.
-            var output = pipe.fileHandleForReading.availableData
-            usleep(UInt32(rng.int(1_000...40_000)))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            output += pipe.fileHandleForReading.readDataToEndOfFile()
-            let acknowledged = String(decoding: output, as: UTF8.self).split(separator: "\n")
-                .compactMap { $0.hasPrefix("saved ") ? Int64($0.dropFirst(6)) : nil }.max() ?? 0
+            let (output, killed) = try Self.runKilled(writer, [store.url.path], afterMicroseconds: UInt32(rng.int(1_000...40_000)))
+            let acknowledged = output.split(separator: "\n").compactMap { $0.hasPrefix("saved ") ? Int64($0.dropFirst(6)) : nil }.max() ?? 0
             acknowledgedSaves += acknowledged > lastBatch ? Int(acknowledged - lastBatch) : 0
-            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the writer should have been killed")
+            #expect(killed, "round \(round): the writer should have been killed")
 
             let container = try store.container(LedgerModel.make())
             let backend = try container.persistentStoreCoordinator.sqlite

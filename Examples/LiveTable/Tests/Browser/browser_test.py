@@ -9,7 +9,7 @@ import random
 import sys
 import time
 
-from livetable import PACKAGE, Server, report, same_table
+from livetable import PACKAGE, Checks, Server, same_table
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
@@ -65,15 +65,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     rng = random.Random(options.seed)
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"FAIL (seed {options.seed}): {what}", flush=True)
+    check = Checks(options.seed)
 
     with Server("--writers", "4", "--interval", "60", "--verify", count=30) as server, sync_playwright() as p:
         browser = launch(p)
@@ -117,7 +109,7 @@ def main():
         watcher.screenshot(path=options.screenshot, full_page=True)
         check(server.alive(), "the server is still running")
         browser.close()
-    return report("browser_test", passed, failed)
+    return check.report("browser_test")
 
 
 if __name__ == "__main__":

@@ -103,6 +103,23 @@ class TableModel:
         self.sections, self.commit = new, b["commit"]
 
 
+class Checks:
+    """Counts passed and failed checks; a failure prints the seed and what failed. `report()` closes."""
+
+    def __init__(self, seed):
+        self.seed, self.passed, self.failed = seed, 0, 0
+
+    def __call__(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL (seed {self.seed}): {what}", flush=True)
+
+    def report(self, name):
+        return report(name, self.passed, self.failed)
+
+
 def report(name, passed, failed):
     """The closing line CI reads."""
     print(f"{name}: {passed} passed, {failed} failed", flush=True)

@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Browser"))
-from livetable import Server, TableModel, report, same_table  # noqa: E402
+from livetable import Checks, Server, TableModel, same_table  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -108,13 +108,7 @@ async def collect_until_quiet(ws, model, quiet=1.0):
 
 
 async def run(options):
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        if not ok:
-            print(f"FAIL (seed {options.seed}): {what}", flush=True)
+    check = Checks(options.seed)
 
     rng = random.Random(options.seed)
     with Server(count=20) as server:
@@ -176,7 +170,7 @@ async def run(options):
                 check(same_table(back.sections, table["sections"]), "the reconnected page equals the store after its deltas")
                 check(same_table(model.sections, table["sections"]), "the other page equals the store")
         check(server.alive(), "the server is still running")
-    return report("fault_test", passed, failed)
+    return check.report("fault_test")
 
 
 def main():

@@ -13,7 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Browser"))
-from livetable import Server, TableModel, report, same_table  # noqa: E402
+from livetable import Checks, Server, TableModel, same_table  # noqa: E402
 
 import websockets  # noqa: E402
 
@@ -96,13 +96,7 @@ def percentile(values, p):
 
 
 async def run(options):
-    passed = failed = 0
-
-    def check(ok, what):
-        nonlocal passed, failed
-        passed, failed = passed + ok, failed + (not ok)
-        if not ok:
-            print(f"FAIL (seed {options.seed}): {what}", flush=True)
+    check = Checks(options.seed)
 
     with Server(count=options.count) as server:
         stats = Stats()
@@ -137,7 +131,7 @@ async def run(options):
               f"deleted first) in {elapsed:.1f} s = {acks / elapsed:.0f} edits/s, {table['commit']} commits")
         print(f"save -> last client's update: p50 {percentile(latencies, 50):.1f} ms, p99 {percentile(latencies, 99):.1f} ms "
               f"over {len(latencies)} commits")
-    return report("load_test", passed, failed)
+    return check.report("load_test")
 
 
 def main():

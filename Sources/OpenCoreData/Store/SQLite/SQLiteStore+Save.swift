@@ -24,30 +24,42 @@ extension SQLiteStore {
     /// decisions are written before the commit. If anything throws, nothing is written.
     func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
         if isReadOnly { throw readOnlyError("save") }
-        var outcome = StoreSaveOutcome()
-        let files = SaveFiles()
         let newMetadata = pendingMetadata.withLock { pending in defer { pending = nil }; return pending }
+        do {
+            return try fileTransaction { db in
+                let tombstones = try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, db)
+                let outcome = try apply(changes, resolve: resolve, db)
+                try recordHistory(historyRecords(changes, outcome, tombstones: tombstones), origin: changes.origin, db)
+                if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }
+                try changes.beforeCommit?()
+                return outcome
+            }
+        } catch {
+            if let newMetadata { pendingMetadata.withLock { pending in if pending == nil { pending = newMetadata } } }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction on the writer, keeping the external files it writes: removed when
+    /// the transaction rolls back (nothing names them), and the files it replaced or deleted removed once
+    /// it commits.
+    func fileTransaction<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let files = SaveFiles()
+        var result: T?
         do {
             try wrap {
                 try write { db in
                     saveFiles = files
                     defer { saveFiles = nil }
-                    try db.transaction {
-                        let tombstones = try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, db)
-                        outcome = try apply(changes, resolve: resolve, db)
-                        try recordHistory(historyRecords(changes, outcome, tombstones: tombstones), origin: changes.origin, db)
-                        if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }
-                        try changes.beforeCommit?()
-                    }
+                    try db.transaction { result = try body(db) }
                 }
             }
         } catch {
-            externalStorage?.remove(files.written)  // nothing names them: the transaction rolled back
-            if let newMetadata { pendingMetadata.withLock { pending in if pending == nil { pending = newMetadata } } }
+            externalStorage?.remove(files.written)
             throw error
         }
-        externalStorage?.remove(files.obsolete)  // replaced or deleted values, now that the commit is done
-        return outcome
+        externalStorage?.remove(files.obsolete)
+        return result!
     }
 
     private func apply(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution],

@@ -14,26 +14,12 @@ extension SQLiteStore {
     /// commit, and derived attributes of the rows it touched are recomputed before the commit.
     func batchTransaction<T>(_ operation: String, _ body: (SQLiteConnection) throws -> T) throws -> T {
         if isReadOnly { throw readOnlyError(operation) }
-        let files = SaveFiles()
-        var result: T?
-        do {
-            try wrap {
-                try write { db in
-                    saveFiles = files
-                    defer { saveFiles = nil }
-                    try db.transaction {
-                        result = try body(db)
-                        var derived = StoreSaveOutcome()
-                        try applyDerived(&derived, db)
-                    }
-                }
-            }
-        } catch {
-            externalStorage?.remove(files.written)
-            throw error
+        return try fileTransaction { db in
+            let result = try body(db)
+            var derived = StoreSaveOutcome()
+            try applyDerived(&derived, db)
+            return result
         }
-        externalStorage?.remove(files.obsolete)
-        return result!
     }
 
     /// The layout of an entity number of this store's model.

@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import OpenCoreData
+
+/// A container on the store at `path` with `model` and the store options given; a store that does not
+/// open is printed and exits 1 (the tests read that line).
+func openContainer(_ name: String, _ model: NSManagedObjectModel, path: String, options: [String: NSObject] = [:]) -> NSPersistentContainer {
+    let container = NSPersistentContainer(name: name, managedObjectModel: model)
+    let description = NSPersistentStoreDescription(url: URL(fileURLWithPath: path))
+    for (key, value) in options { description.setOption(value, forKey: key) }
+    container.persistentStoreDescriptions = [description]
+    container.loadPersistentStores { _, error in
+        if let error { print("cannot open: \(error)"); exit(1) }
+    }
+    return container
+}
