@@ -106,7 +106,8 @@ extension NSBatchInsertRequest {
 
     /// The objects to write, from the array or the handler, checked.
     private func objects(of entity: NSEntityDescription) throws -> [BatchInsertRow] {
-        if let objectsToInsert { return try objectsToInsert.map { try BatchRequests.insertRow($0, entity) } }
+        let columns = BatchInsertColumns(entity)
+        if let objectsToInsert { return try objectsToInsert.map(columns.row) }
         var rows: [BatchInsertRow] = []
         if let dictionaryHandler {
             while true {
@@ -117,7 +118,7 @@ extension NSBatchInsertRequest {
                     guard let name = (key as? String) ?? (key as? NSString).map({ String(describing: $0) }) else { continue }
                     values[name] = dictionary.object(forKey: key)
                 }
-                rows.append(try BatchRequests.insertRow(values, entity))
+                rows.append(try columns.row(values))
             }
             return rows
         }
@@ -132,7 +133,7 @@ extension NSBatchInsertRequest {
                           let value = object.value(forKey: attribute.name) else { continue }
                     values[attribute.name] = value
                 }
-                rows.append(try BatchRequests.insertRow(values, entity))
+                rows.append(try columns.row(values))
             }
             return rows
         }
@@ -140,23 +141,55 @@ extension NSBatchInsertRequest {
     }
 }
 
-extension BatchRequests {
+/// The attributes a batch insert may be given, by name, resolved once per request: each row then costs a
+/// dictionary lookup and a value conversion per value.
+struct BatchInsertColumns {
+    struct Column {
+        let slot: Int
+        let attribute: NSAttributeDescription
+        let type: NSAttributeType
+    }
+    let entity: NSEntityDescription
+    let layout: EntityLayout
+    let entityName: String
+    private let byName: [String: Column]
+    /// Required attributes without a default: a row must give each.
+    private let required: [Column]
+
+    init(_ entity: NSEntityDescription) {
+        self.entity = entity
+        let layout = entity.layout!
+        self.layout = layout
+        entityName = entity.name ?? "?"
+        var byName: [String: Column] = [:]
+        for (name, slot) in layout.slotByName {
+            guard let attribute = try? BatchRequests.attribute(name, of: entity).attribute else { continue }
+            byName[name] = Column(slot: slot, attribute: attribute, type: attribute.attributeType)
+        }
+        self.byName = byName
+        required = layout.validatedAttributes.filter { !$0.attribute.isOptional && layout.defaultValues[$0.slot].isNull }
+            .map { Column(slot: $0.slot, attribute: $0.attribute, type: $0.type) }
+    }
+
     /// One object of a batch insert: the given attributes checked, the rest their defaults, required
     /// values present.
-    static func insertRow(_ dictionary: [String: Any], _ entity: NSEntityDescription) throws -> BatchInsertRow {
-        let layout = entity.layout!
-        let name = entity.name ?? "?"
+    func row(_ dictionary: [String: Any]) throws -> BatchInsertRow {
         var values = layout.defaultValues
         var given: [Int] = []
+        given.reserveCapacity(dictionary.count)
         for (key, any) in dictionary {
-            let (slot, attribute) = try attribute(key, of: entity)
-            values[slot] = try attributeValue(any, attribute, entityName: name)
-            given.append(slot)
+            guard let column = byName[key] else {
+                _ = try BatchRequests.attribute(key, of: entity)  // throws, naming the entity and key
+                continue
+            }
+            values[column.slot] = try BatchRequests.attributeValue(any, column.attribute, column.type, entityName: entityName)
+            given.append(column.slot)
         }
-        for (slot, attribute, _) in layout.validatedAttributes where values[slot].isNull && !attribute.isOptional {
-            throw CoreDataError(NSValidationMissingMandatoryPropertyError, "\(name).\(attribute.name) is a required value; the batch insert gives none and it has no default.",
-                                userInfo: [NSValidationKeyErrorKey: attribute.name])
+        for column in required where values[column.slot].isNull {
+            throw CoreDataError(NSValidationMissingMandatoryPropertyError, "\(entityName).\(column.attribute.name) is a required value; the batch insert gives none and it has no default.",
+                                userInfo: [NSValidationKeyErrorKey: column.attribute.name])
         }
-        return BatchInsertRow(values: values, given: given.sorted())
+        given.sort()
+        return BatchInsertRow(values: values, given: given)
     }
 }

@@ -29,12 +29,14 @@ enum BatchRequests {
 
     /// A value given for an attribute, in the attribute's own representation; an error naming the entity
     /// and key when it is of the wrong type.
-    static func attributeValue(_ any: Any?, _ attribute: NSAttributeDescription, entityName: String) throws -> Value {
-        if attribute.attributeType == .transformableAttributeType { return TransformableValue.slotValue(any) }
-        let value = Value(any: any is NSNull ? nil : any)
-        guard let coerced = attribute.attributeType.coerce(value), !value.isNaN else {
+    static func attributeValue(_ any: Any?, _ attribute: NSAttributeDescription, _ type: NSAttributeType? = nil, entityName: String) throws -> Value {
+        let type = type ?? attribute.attributeType
+        if type == .transformableAttributeType { return TransformableValue.slotValue(any) }
+        let value = Value(any: any)
+        if type.holdsOwnRepresentation(value) { return value }
+        guard let coerced = type.coerce(value), !value.isNaN else {
             throw CoreDataError(NSManagedObjectValidationError,
-                                "\(entityName).\(attribute.name) must be a \(attribute.attributeType.name), not \(PredicatePrinter.format(ExpressionNode.constant(value))).",
+                                "\(entityName).\(attribute.name) must be a \(type.name), not \(PredicatePrinter.format(ExpressionNode.constant(value))).",
                                 userInfo: [NSValidationKeyErrorKey: attribute.name])
         }
         return coerced

@@ -48,12 +48,14 @@ extension SQLiteStore {
                 result[i] = target
             }
             let written = result.map { $0! }
-            var records = inserted.map { HistoryRecord(kind: .insert, entityID: layout.entityID, pk: written[$0].pk) }
-            let insertedSet = Set(inserted)
-            for i in rows.indices where !insertedSet.contains(i) {
-                records.append(HistoryRecord(kind: .update, entityID: written[i].entityID, pk: written[i].pk, columns: rows[i].given))
+            if tracksHistory {
+                var records = inserted.map { HistoryRecord(kind: .insert, entityID: layout.entityID, pk: written[$0].pk) }
+                let insertedSet = Set(inserted)
+                for i in rows.indices where !insertedSet.contains(i) {
+                    records.append(HistoryRecord(kind: .update, entityID: written[i].entityID, pk: written[i].pk, columns: rows[i].given))
+                }
+                try recordHistory(records, origin: origin, db)
             }
-            try recordHistory(records, origin: origin, db)
             return written
         }
     }
