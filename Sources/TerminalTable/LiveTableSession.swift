@@ -22,8 +22,10 @@ import OpenCoreDataTesting
     private var selected: Model.Object?
     private var writerSaves = 0
     private var message = ""
-    /// Runs when the user quits, after the terminal is restored.
-    public var onQuit: () -> Void = {}
+    /// Runs when the user quits (or interrupts with Ctrl-C or SIGTERM), after the terminal is restored.
+    public var onQuit: () -> Void = {} {
+        didSet { terminal.onSignal = onQuit }
+    }
 
     /// A session on `container`'s view context (which merges the saves of other contexts); `seed` makes
     /// the keys' and the writer's edits repeatable, `writerInterval` is the writer's pace.

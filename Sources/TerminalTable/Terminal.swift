@@ -23,6 +23,10 @@ public final class Terminal: @unchecked Sendable {
         return status == 0 && size.ws_col > 0 && size.ws_row > 0 ? (Int(size.ws_col), Int(size.ws_row)) : (80, 24)
     }
 
+    /// Runs after the terminal is restored on SIGINT or SIGTERM, before the program exits (the demos remove
+    /// their temporary store here, as they do on quit).
+    public var onSignal: () -> Void = {}
+
     /// Turns off line editing and echo, switches to the alternate screen, and restores the terminal and
     /// exits on SIGINT or SIGTERM. Call on the main queue.
     public func enter() {
@@ -39,6 +43,7 @@ public final class Terminal: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler { [self] in
                 restore()
+                onSignal()
                 exit(128 + number)
             }
             source.resume()
