@@ -94,9 +94,10 @@ extension NSBatchInsertRequest {
         let model = coordinator.managedObjectModel
         let entity = try resolvedEntity(in: model)
         let store = try BatchRequests.store(for: entity, self, in: coordinator)
-        let rows = try objects(of: entity)
-        let written = try store.batchInsert(entity.layout!, rows, origin: origin)
-        coordinator.rowCache.remove(written.map(\.key))
+        let needsGiven = store.tracksHistory || !UniquenessConstraint.applying(to: entity).isEmpty
+        let rows = try objects(of: entity, needsGiven: needsGiven)
+        let (written, updated) = try store.batchInsert(entity.layout!, rows, origin: origin)
+        coordinator.rowCache.remove(updated.map(\.key))  // new rows were in no cache
         switch resultType {
         case .statusOnly: return NSBatchInsertResult(result: NSNumber(value: true), resultType: resultType)
         case .count: return NSBatchInsertResult(result: NSNumber(value: written.count), resultType: resultType)
@@ -105,8 +106,8 @@ extension NSBatchInsertRequest {
     }
 
     /// The objects to write, from the array or the handler, checked.
-    private func objects(of entity: NSEntityDescription) throws -> [BatchInsertRow] {
-        let columns = BatchInsertColumns(entity)
+    private func objects(of entity: NSEntityDescription, needsGiven: Bool) throws -> [BatchInsertRow] {
+        let columns = BatchInsertColumns(entity, needsGiven: needsGiven)
         if let objectsToInsert { return try objectsToInsert.map(columns.row) }
         var rows: [BatchInsertRow] = []
         if let dictionaryHandler {
@@ -155,8 +156,11 @@ struct BatchInsertColumns {
     private let byName: [String: Column]
     /// Required attributes without a default: a row must give each.
     private let required: [Column]
+    /// Whether rows list the slots they give (for upserts and history).
+    private let needsGiven: Bool
 
-    init(_ entity: NSEntityDescription) {
+    init(_ entity: NSEntityDescription, needsGiven: Bool) {
+        self.needsGiven = needsGiven
         self.entity = entity
         let layout = entity.layout!
         self.layout = layout
@@ -176,20 +180,20 @@ struct BatchInsertColumns {
     func row(_ dictionary: [String: Any]) throws -> BatchInsertRow {
         var values = layout.defaultValues
         var given: [Int] = []
-        given.reserveCapacity(dictionary.count)
+        if needsGiven { given.reserveCapacity(dictionary.count) }
         for (key, any) in dictionary {
             guard let column = byName[key] else {
                 _ = try BatchRequests.attribute(key, of: entity)  // throws, naming the entity and key
                 continue
             }
             values[column.slot] = try BatchRequests.attributeValue(any, column.attribute, column.type, entityName: entityName)
-            given.append(column.slot)
+            if needsGiven { given.append(column.slot) }
         }
         for column in required where values[column.slot].isNull {
             throw CoreDataError(NSValidationMissingMandatoryPropertyError, "\(entityName).\(column.attribute.name) is a required value; the batch insert gives none and it has no default.",
                                 userInfo: [NSValidationKeyErrorKey: column.attribute.name])
         }
-        given.sort()
+        if needsGiven { given.sort() }
         return BatchInsertRow(values: values, given: given)
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// One object of a batch insert: its values by slot (defaults where not given) and the slots given.
 struct BatchInsertRow {
     let values: [Value]
+    /// The slots given, in order (empty when the request needs them for nothing: no constraint to upsert
+    /// by, no history to record).
     let given: [Int]
 }
 
@@ -10,8 +12,9 @@ extension SQLiteStore {
     /// `NSBatchInsertRequest`: writes new rows of one entity in one transaction, with its prepared
     /// `INSERT`. Under uniqueness constraints it upserts, as Core Data's batch insert does: a row whose
     /// constrained values match a stored row (or an earlier row of the same request) updates that row's
-    /// given attributes instead, raising its version. Returns the row each object went to, in order.
-    func batchInsert(_ layout: EntityLayout, _ rows: [BatchInsertRow], origin: HistoryOrigin) throws -> [BatchRow] {
+    /// given attributes instead, raising its version. Returns the row each object went to, in order, and
+    /// the stored rows it updated.
+    func batchInsert(_ layout: EntityLayout, _ rows: [BatchInsertRow], origin: HistoryOrigin) throws -> (written: [BatchRow], updated: [BatchRow]) {
         let constraints = model.entity(number: layout.entityID).map(UniquenessConstraint.applying(to:)) ?? []
         let root = layout.rootEntityID
         return try batchTransaction("execute a batch insert") { db in
@@ -48,6 +51,7 @@ extension SQLiteStore {
                 result[i] = target
             }
             let written = result.map { $0! }
+            let updated = stored.keys.sorted().map { stored[$0]! }
             if tracksHistory {
                 var records = inserted.map { HistoryRecord(kind: .insert, entityID: layout.entityID, pk: written[$0].pk) }
                 let insertedSet = Set(inserted)
@@ -56,7 +60,7 @@ extension SQLiteStore {
                 }
                 try recordHistory(records, origin: origin, db)
             }
-            return written
+            return (written, updated)
         }
     }
 
