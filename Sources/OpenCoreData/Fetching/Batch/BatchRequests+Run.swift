@@ -4,7 +4,6 @@ extension NSBatchUpdateRequest {
     func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity = try resolvedEntity(in: model)
-        let store = try BatchRequests.store(for: entity, self, in: coordinator)
         guard let properties = propertiesToUpdate, !properties.isEmpty else {
             throw CoreDataError(NSPersistentStoreOperationError, "The batch update of \(entity.name ?? "?") has no propertiesToUpdate.")
         }
@@ -13,13 +12,16 @@ extension NSBatchUpdateRequest {
         fetch.entity = entity
         fetch.predicate = predicate
         fetch.includesSubentities = includesSubentities
-        let rows = try store.batchUpdate(try FetchPlan(fetch, model: model), assignments, origin: origin)
-        coordinator.rowCache.remove(rows.map(\.key))
+        let plan = try FetchPlan(fetch, model: model)
+        let (rows, store) = try coordinator.writeBatch(for: entity, self) { store in
+            let rows = try store.batchUpdate(plan, assignments, origin: origin)
+            return (rows, rows)
+        }
         switch resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: NSNumber(value: true), resultType: resultType)
         case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: NSNumber(value: rows.count), resultType: resultType)
         case .updatedObjectIDsResultType:
-            return NSBatchUpdateResult(result: BatchRequests.objectIDs(rows, model, store: store), resultType: resultType)
+            return NSBatchUpdateResult(result: coordinator.objectIDs(rows, storeIdentifier: store), resultType: resultType)
         }
     }
 
@@ -56,7 +58,7 @@ extension NSBatchDeleteRequest {
         let entity: NSEntityDescription
         let target: BatchDeleteTarget
         if let objectIDs {
-            guard let first = objectIDs.first else { return result([], model, nil) }
+            guard let first = objectIDs.first else { return result([], []) }
             entity = try BatchRequests.entity(first.entity, named: first.entity.name ?? "", in: model)
             var pks: [Int64] = []
             for id in objectIDs {
@@ -73,18 +75,18 @@ extension NSBatchDeleteRequest {
             entity = try BatchRequests.entity(fetchRequest.entity, named: fetchRequest.entityName ?? "", in: model)
             target = .matching(try FetchPlan(fetchRequest, model: model))
         }
-        let store = try BatchRequests.store(for: entity, self, in: coordinator)
-        let outcome = try store.batchDelete(target, origin: origin)
-        coordinator.rowCache.remove((outcome.deleted + outcome.nullified).map(\.key))
-        return result(outcome.deleted, model, store)
+        let (deleted, store) = try coordinator.writeBatch(for: entity, self) { store in
+            let outcome = try store.batchDelete(target, origin: origin)
+            return (outcome.deleted, outcome.deleted + outcome.nullified)
+        }
+        return result(deleted, resultType == .resultTypeObjectIDs ? coordinator.objectIDs(deleted, storeIdentifier: store) : [])
     }
 
-    private func result(_ rows: [BatchRow], _ model: NSManagedObjectModel, _ store: SQLiteStore?) -> NSBatchDeleteResult {
+    private func result(_ rows: [BatchRow], _ ids: [NSManagedObjectID]) -> NSBatchDeleteResult {
         switch resultType {
         case .resultTypeStatusOnly: return NSBatchDeleteResult(result: NSNumber(value: true), resultType: resultType)
         case .resultTypeCount: return NSBatchDeleteResult(result: NSNumber(value: rows.count), resultType: resultType)
-        case .resultTypeObjectIDs:
-            return NSBatchDeleteResult(result: store.map { BatchRequests.objectIDs(rows, model, store: $0) } ?? [NSManagedObjectID](), resultType: resultType)
+        case .resultTypeObjectIDs: return NSBatchDeleteResult(result: ids, resultType: resultType)
         }
     }
 }
@@ -93,15 +95,15 @@ extension NSBatchInsertRequest {
     func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity = try resolvedEntity(in: model)
-        let store = try BatchRequests.store(for: entity, self, in: coordinator)
-        let needsGiven = store.tracksHistory || !UniquenessConstraint.applying(to: entity).isEmpty
-        let rows = try objects(of: entity, needsGiven: needsGiven)
-        let (written, updated) = try store.batchInsert(entity.layout!, rows, origin: origin)
-        coordinator.rowCache.remove(updated.map(\.key))  // new rows were in no cache
+        let (written, store) = try coordinator.writeBatch(for: entity, self) { store in
+            let needsGiven = store.tracksHistory || !UniquenessConstraint.applying(to: entity).isEmpty
+            let (written, updated) = try store.batchInsert(entity.layout!, try objects(of: entity, needsGiven: needsGiven), origin: origin)
+            return (written, updated)  // new rows were in no cache
+        }
         switch resultType {
         case .statusOnly: return NSBatchInsertResult(result: NSNumber(value: true), resultType: resultType)
         case .count: return NSBatchInsertResult(result: NSNumber(value: written.count), resultType: resultType)
-        case .objectIDs: return NSBatchInsertResult(result: BatchRequests.objectIDs(written, model, store: store), resultType: resultType)
+        case .objectIDs: return NSBatchInsertResult(result: coordinator.objectIDs(written, storeIdentifier: store), resultType: resultType)
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What batch requests share: finding their entity and store, checking values, making IDs.
+/// What batch requests share: finding their entity, checking values.
 enum BatchRequests {
     /// The model's entity of a request: the one given (when it is the model's), else the one named.
     static func entity(_ given: NSEntityDescription?, named name: String, in model: NSManagedObjectModel) throws -> NSEntityDescription {
@@ -11,20 +11,6 @@ enum BatchRequests {
                                 wanted.isEmpty ? "The batch request names no entity." : "The batch request's entity \(wanted) is not in the coordinator's model.")
         }
         return entity
-    }
-
-    /// The SQLite store holding an entity's rows, which the request may reach.
-    static func store(for entity: NSEntityDescription, _ request: NSPersistentStoreRequest,
-                      in coordinator: NSPersistentStoreCoordinator) throws -> SQLiteStore {
-        let store = try coordinator.store(root: entity.layout!.rootEntityID)
-        guard request.reaches(store) else {
-            throw CoreDataError(NSPersistentStoreOperationError, "The batch request's affectedStores do not include the store that holds \(entity.name ?? "?").")
-        }
-        guard let sqlite = store.backend as? SQLiteStore else {
-            throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
-                                "Batch requests run on SQLite stores only; \(entity.name ?? "?") is in a store of type \(store.type).")
-        }
-        return sqlite
     }
 
     /// A value given for an attribute, in the attribute's own representation; an error naming the entity
@@ -56,13 +42,6 @@ enum BatchRequests {
                                 userInfo: [NSValidationKeyErrorKey: name])
         }
         return (slot, attribute)
-    }
-
-    /// The IDs of rows a batch request wrote.
-    static func objectIDs(_ rows: [BatchRow], _ model: NSManagedObjectModel, store: SQLiteStore) -> [NSManagedObjectID] {
-        rows.compactMap { row in
-            model.entity(number: row.entityID).map { NSManagedObjectID(entity: $0, key: row.key, storeIdentifier: store.identifier) }
-        }
     }
 }
 

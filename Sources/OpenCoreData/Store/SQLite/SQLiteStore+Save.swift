@@ -27,7 +27,7 @@ extension SQLiteStore {
         let newMetadata = pendingMetadata.withLock { pending in defer { pending = nil }; return pending }
         do {
             return try fileTransaction { db in
-                let tombstones = try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, db)
+                let tombstones = tracksHistory ? try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, db) : [:]
                 let outcome = try apply(changes, resolve: resolve, db)
                 try recordHistory(historyRecords(changes, outcome, tombstones: tombstones), origin: changes.origin, db)
                 if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }

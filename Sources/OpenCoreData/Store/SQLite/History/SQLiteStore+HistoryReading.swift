@@ -102,7 +102,8 @@ extension SQLiteStore {
 
     /// Deletes the transactions a bound names, with their changes; returns how many.
     func deleteHistory(_ bound: HistoryBound) throws -> Int {
-        try batchTransaction("delete history") { db in
+        if isReadOnly { throw readOnlyError("delete history") }
+        return try fileTransaction { db in
             guard try HistorySchema.exists(db) else { return 0 }
             let (condition, argument) = bound.condition
             _ = try db.run("DELETE FROM ACHANGE WHERE ZTRANSACTIONID IN (SELECT t.Z_PK FROM ATRANSACTION t WHERE \(condition))", [argument])

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Batch requests reach the store through the coordinator, which owns the row cache: it finds the SQLite
+/// store that holds the request's entity, lets the request write, and forgets the rows written.
+extension NSPersistentStoreCoordinator {
+    /// Runs `write` on the SQLite store holding `entity` (one the request may reach), then forgets from
+    /// the row cache the rows `write` says it changed; returns its result and the store's identifier.
+    func writeBatch<T>(for entity: NSEntityDescription, _ request: NSPersistentStoreRequest,
+                       _ write: (SQLiteStore) throws -> (result: T, changed: [BatchRow])) throws -> (result: T, storeIdentifier: String) {
+        let store = try store(root: entity.layout!.rootEntityID)
+        guard request.reaches(store) else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The batch request's affectedStores do not include the store that holds \(entity.name ?? "?").")
+        }
+        guard let sqlite = store.backend as? SQLiteStore else {
+            throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
+                                "Batch requests run on SQLite stores only; \(entity.name ?? "?") is in a store of type \(store.type).")
+        }
+        let (result, changed) = try write(sqlite)
+        rowCache.remove(changed.map(\.key))
+        return (result, sqlite.identifier)
+    }
+
+    /// The IDs of rows a batch request wrote, in the store of `storeIdentifier`.
+    func objectIDs(_ rows: [BatchRow], storeIdentifier: String) -> [NSManagedObjectID] {
+        rows.compactMap { row in
+            managedObjectModel.entity(number: row.entityID).map { NSManagedObjectID(entity: $0, key: row.key, storeIdentifier: storeIdentifier) }
+        }
+    }
+}
