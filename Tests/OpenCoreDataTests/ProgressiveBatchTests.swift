@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import OpenCoreData
 import OpenCoreDataTesting
@@ -53,6 +54,26 @@ import OpenCoreDataTesting
             "SELECT t0.Z_PK FROM ZPRODUCTS t0 ORDER BY t0.ZNAME, t0.ZPRICE DESC, t0.Z_PK",
         ])
     }
+
+    #if os(Linux)
+    /// The key reader runs at a lower scheduling priority (nice 10) than the thread that fetched, which
+    /// keeps its own.
+    @Test func theKeyReaderYieldsToTheFetchingThread() throws {
+        let (store, container) = try Self.store(100, seed: 2)
+        defer { store.cleanUp() }
+        let sqlite = try container.persistentStoreCoordinator.sqlite
+        defer { sqlite.keyReaderGate = nil }
+        let readerNice = Mutex<Int32?>(nil)
+        sqlite.keyReaderGate = { readerNice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) } }
+        let context = container.newBackgroundContext()
+        let ownNice = try context.performAndWait {
+            let products = try context.fetch(Self.request(sorted: true, batch: 20))
+            _ = products[99].objectID  // waits for the last key
+            return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        }
+        #expect(readerNice.withLock { $0 } == min(ownNice + 10, 19))
+    }
+    #endif
 
     /// Seeded: random orders, batch sizes and predicates, while another context inserts, deletes and
     /// changes rows; every index holds the object a full fetch made at the same moment holds.

@@ -110,15 +110,21 @@ extension Figures {
             let (keys, t) = try timed { try raw.fetchKeys("SELECT COUNT(*) FROM ZPRODUCTS t0") }
             try expect(Int(keys[0]), rows, "raw count")
             return t
+        }, {
+            // And finding the first 20: the first batch's keys in the fetch's order (for a sort without a
+            // matching index, SQLite's scan of every row keeping the best 20).
+            let (keys, t) = try timed { try raw.fetchKeys(order.keysSQL + " LIMIT 20") }
+            try expect(keys.count, 20, "raw first batch")
+            return t
         }])
         let (firstTwenty, oursFull, rawFull, rawKeys) = (times[0], times[1], times[2], times[3])
-        let floor = times[4] + times[5]
+        let floor = times[4] + times[5] + times[6]
         let n = Format.count(rows)
         table.append(ResultRow(figure: "4. full fetch of \(n) objects, \(order.label)", ours: Format.seconds(oursFull),
                                raw: Format.seconds(rawFull), ratio: Format.ratio(oursFull / rawFull) + " raw"))
         table.append(ResultRow(figure: "4. fetchBatchSize 20, \(order.label): first 20 usable", ours: Format.seconds(firstTwenty),
                                raw: Format.seconds(rawKeys) + " (keys only)",
-                               ratio: Format.percent(firstTwenty / oursFull) + " of full (floor: making the objects and counting them \(Format.percent(floor / oursFull)); every key first, raw \(Format.percent(rawKeys / oursFull)))",
+                               ratio: Format.percent(firstTwenty / oursFull) + " of full (floor: making the objects, counting them, raw's first 20 \(Format.percent(floor / oursFull)); every key first, raw \(Format.percent(rawKeys / oursFull)))",
                                target: "≤ 5% of full fetch", verdict: .check(firstTwenty / oursFull <= 0.05)))
     }
 }

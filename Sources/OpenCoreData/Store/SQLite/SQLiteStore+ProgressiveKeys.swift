@@ -25,11 +25,22 @@ extension SQLiteStore {
             let (sql, arguments) = try selectSQL(plan, .objects([FetchSelection.key]), limited: false)
             let gate = keyReaderGate
             Thread.detachNewThread {
+                Self.yieldToForeground()
                 gate?()
                 Self.deliverKeys(sql, arguments, after: found.first.count, from: snapshot, to: keys)
             }
         }
         return keys
+    }
+
+    /// Lowers the calling thread's scheduling priority (nice 10; on Linux a thread's own), so that the key
+    /// reader takes what the cores have spare: the context's thread, making the array and loading the first
+    /// batch, comes first when both want a core. Touching an object whose key is still to come waits for the
+    /// reader, which then has the core to itself.
+    private static func yieldToForeground() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 
     /// Whether a row of another entity than the plan's own (a subentity's) matches it.
