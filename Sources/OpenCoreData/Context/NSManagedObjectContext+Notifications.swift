@@ -83,8 +83,7 @@ extension NSManagedObjectContext {
         let wanted = notificationInterest.readsObjectsDidChange || !changeObservers.isEmpty
         var insertedSet = Set<NSManagedObject>(minimumCapacity: wanted ? changes.inserted.count : 0)
         var insertedCount = 0
-        for object in changes.inserted where object.insertIsUnannounced {
-            object.insertIsUnannounced = false
+        for object in changes.inserted where object.announceInsert() {
             insertedCount += 1
             if wanted { insertedSet.insert(object) }
         }

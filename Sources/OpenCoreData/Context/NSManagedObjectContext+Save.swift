@@ -125,7 +125,8 @@ extension NSManagedObjectContext {
         var byKey: [ObjectKey: NSManagedObject] = [:]
         changes.inserts.reserveCapacity(draft.inserted.count)
         for object in draft.inserted {
-            changes.inserts.append(.init(key: object.assignedKey, layout: object.layout, values: object.values))
+            let (key, values) = object.keyAndValues
+            changes.inserts.append(.init(key: key, layout: object.layout, values: values))
         }
         for object in draft.updated {
             changes.updates.append(.init(key: object.objectID.key, layout: object.layout, values: object.values,
@@ -159,21 +160,22 @@ extension NSManagedObjectContext {
         let wholeList = emptyInsertedList(ifWhole: draft.inserted, listedAt: draft.mark)
         var formerKeys: [ObjectKey] = []
         for (object, pk) in zip(draft.inserted, outcome.insertedPrimaryKeys) {
-            setPersisted(object, wholeList: wholeList)
+            if !wholeList { setLifecycle(.persisted, of: object) }
             let key = object.assignedKey
+            var storeID: NSManagedObjectID?
             if key?.isTemporary ?? true {
-                object.objectID = NSManagedObjectID(entity: object.entity, key: .permanent(root: object.layout.rootEntityID, pk: pk),
-                                                    storeIdentifier: storeIdentifier(object.layout.rootEntityID))
+                let root = object.layout.rootEntityID
+                let id = NSManagedObjectID(entity: object.entity, key: .permanent(root: root, pk: pk), storeIdentifier: storeIdentifier(root))
+                storeID = id
                 if let key {
                     formerKeys.append(key)
-                    childStoreKeys.noteSaved(key, as: object.objectID)
+                    childStoreKeys.noteSaved(key, as: id)
                 }
             }
-            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[object.objectID.key] {
+            if !outcome.derivedRows.isEmpty, let row = outcome.derivedRows[storeID?.key ?? object.objectID.key] {
                 object.values = NSPersistentStoreCoordinator.withDerived(object.values, row, object.layout)
             }
-            object.snapshot = object.values
-            object.version = 1
+            object.adoptSavedRow(id: storeID, persisted: wholeList)
         }
         registry.registerSaved(draft.inserted, formerKeys: formerKeys)
     }
@@ -289,7 +291,9 @@ extension NSManagedObjectContext {
         let inserted = payloads.objects || !changeObservers.isEmpty ? insertedSet ?? Set(draft.inserted) : []
         changeObservers.tell(.saved(inserted: inserted))
         postDidSave(saved, payloads, inserted: inserted, updated: draft.updated, deleted: draft.deleted)
-        for object in draft.all.joined() { object.didSave() }
+        for list in draft.all {
+            for object in list { object.didSave() }
+        }
     }
 
     /// A save with nothing to save: `WillSave` and `DidSave` with empty sets, as Core Data posts them.

@@ -59,8 +59,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
     /// registered anew; `nil` otherwise.
     var newlyRegistered: [NSManagedObject]?
-    /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)`` and
-    /// ``setPersisted(_:listedAt:)`` alone.
+    /// Objects whose lifecycle is `.inserted` / `.deleted`: kept by ``setLifecycle(_:of:)``,
+    /// ``setPersisted(_:listedAt:)`` and a store save's inserts once the list is emptied whole
+    /// (``emptyInsertedList(ifWhole:listedAt:)``) alone.
     private(set) var inserted = InsertedObjects()
     private(set) var deleted: [ObjectIdentifier: NSManagedObject] = [:]
     /// Registered, saved objects whose values were set since the last save (they may be back to equal).
@@ -256,12 +257,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
 
     /// Makes an object inserted in this context (without `awakeFromInsert()`).
     @inline(__always) func enterAsInserted(_ object: NSManagedObject) {
-        object.managedObjectContext = self
+        let old = object.lifecycle
+        object.enterInserted(self, insertionIndex: inserted.nextIndex())
         // Registered under its key if it has one; else when it is first given one (`objectKey`).
         if let key = object.assignedKey { registry[key] = object }
-        object.insertionIndex = inserted.nextIndex()
-        setLifecycle(.inserted, of: object)
-        object.insertIsUnannounced = true
+        // What `setLifecycle(.inserted, of:)` keeps, the lifecycle set already.
+        if old != .inserted { inserted.add(object) }
+        if old == .deleted { deleted[ObjectIdentifier(object)] = nil }
         unprocessed.inserted.append(object)
     }
 

@@ -65,7 +65,9 @@ extension NSManagedObjectContext {
     /// nothing; after ``willSaveRounds`` rounds the save throws. Returns whether they changed anything
     /// (the pending objects must then be listed again).
     private func callWillSave(_ lists: [[NSManagedObject]]) throws -> Bool {
-        for object in lists.joined() { object.willSave() }
+        for list in lists {
+            for object in list { object.willSave() }
+        }
         var rounds = 0
         while !unprocessed.isEmpty {
             rounds += 1

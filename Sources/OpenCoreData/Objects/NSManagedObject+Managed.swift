@@ -105,9 +105,16 @@ extension _ManagedMacroSupport {
     /// `TimeInterval` (`Double`) property of a date attribute — Xcode's "Use Scalar Type" for a date — sets
     /// the date that many seconds after 2001-01-01 00:00:00 UTC, as Core Data's scalar date accessors do.
     public static func set<T: AttributeValue>(_ object: NSManagedObject, _ value: T, _ property: Property) {
+        setAttributeValue(object, value._managedStorageValue.value, property)
+    }
+
+    /// What the setter of an attribute property does with the value as stored (`stored`); the concrete
+    /// setters (NSManagedObject+ManagedSetters.swift) share it.
+    @inline(__always)
+    static func setAttributeValue(_ object: NSManagedObject, _ stored: Value, _ property: Property) {
         object.checkQueue("@Managed property setter")
         let (slot, isPrimitive) = property.primitiveSlot(in: object, .attribute)
-        var raw = value._managedStorageValue.value
+        var raw = stored
         if case .double(let seconds) = raw, object.layout.kinds[slot].attributeType == .dateAttributeType {
             raw = .date(Date(timeIntervalSinceReferenceDate: seconds))
         }
@@ -410,6 +417,8 @@ extension NSManagedObject {
         guard !values[slot].isIdentical(to: new) else { return }
         noteUndoableChange(slot)
         values[slot] = new
+        // An insert not announced yet is announced whole: its context has nothing to note.
+        if insertIsUnannounced, lifecycle == .inserted { return }
         managedObjectContext?.objectDidChange(self, slot: slot)
     }
 

@@ -56,6 +56,15 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         }
     }
 
+    /// ``assignedKey`` and ``values`` together: what a save writes for an inserted object.
+    var keyAndValues: (key: ObjectKey?, values: [Value]) {
+        switch body {
+        case .full(let state, let values): return (state.objectID?.key ?? state.temporaryKey, values)
+        case .fresh: return (nil, layout.defaultValues)
+        case .batch(let batch, let index): return (batch.key(index), [])
+        }
+    }
+
     /// Mirrors `managedObjectContext`: `nil` once deleted and saved, or after the context's `reset()`.
     public internal(set) var managedObjectContext: NSManagedObjectContext? {
         get {
@@ -183,6 +192,21 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         }
         set { objectState.insertIsUnannounced = newValue }
     }
+    /// Becomes inserted in `context` (its state's part: context, insertion index, lifecycle, an insert not
+    /// announced yet); the context lists it.
+    func enterInserted(_ context: NSManagedObjectContext, insertionIndex: Int) {
+        let state = objectState
+        state.context = context
+        state.insertionIndex = insertionIndex
+        state.lifecycle = .inserted
+        state.insertIsUnannounced = true
+    }
+    /// Clears ``insertIsUnannounced``, returning whether it was set (the announcement of its insert).
+    func announceInsert() -> Bool {
+        guard case .full(let state, _) = body, state.insertIsUnannounced else { return false }
+        state.insertIsUnannounced = false
+        return true
+    }
     /// Whether its values are here (see ``FaultState``).
     var faultState: FaultState {
         get {
@@ -290,6 +314,18 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         awakeFromFetch()
     }
 
+    /// An inserted object whose row is now in the store: its values become its snapshot at row version 1,
+    /// it takes `id` (its store ID) when given, and becomes persisted here when `persisted` (else its
+    /// context has made it so).
+    func adoptSavedRow(id: NSManagedObjectID?, persisted: Bool) {
+        let state = objectState
+        if persisted { state.lifecycle = .persisted }
+        if let id { state.objectID = id }
+        guard case .full(_, let values) = body else { return }
+        state.snapshot = values
+        state.version = 1
+    }
+
     /// Stays a fault (or becomes one again) holding `row`, so that firing it costs no query.
     func holdRow(_ row: [Value], version: Int64) {
         let state = objectState
@@ -301,54 +337,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     // MARK: - Values
-
-    /// Names and values of some slots, for notifications and merge conflicts.
-    func dictionary(_ row: [Value]?) -> [String: Any]? {
-        guard let row else { return nil }
-        var result: [String: Any] = [:]
-        for slot in layout.persistentSlots where slot < row.count && !row[slot].isToManyFault {
-            result[layout.properties[slot].name] = objectValue(slot, row[slot])
-        }
-        if !layout.composites.isEmpty { foldComposites(&result, row) }
-        return result
-    }
-
-    func slot(forKey key: String) throws -> Int {
-        guard let slot = layout.slotByName[key] else { throw undefinedKey(key) }
-        return slot
-    }
-
-    /// Core Data's error for a key that is neither in the entity nor a `@KeyValue` property.
-    func undefinedKey(_ key: String) -> CoreDataError {
-        CoreDataError(NSCoreDataError,
-                      "[<\(entity.name ?? "?")> valueForUndefinedKey:]: the entity \(entity.name ?? "?") is not key value coding-compliant for the key \"\(key)\".",
-                      userInfo: [NSValidationKeyErrorKey: key])
-    }
-
-    /// The value in a slot, firing the fault first (and the to-many fault of a to-many slot); a
-    /// composite's value made from its elements' slots.
-    func value(at slot: Int) -> Value {
-        if isFault { fireFault() }
-        guard slot < values.count else { return .null }
-        let value = values[slot]
-        if case .object = value {
-            if value.isToManyFault { return loadedToMany(slot) }
-            if !layout.composites.isEmpty, let composite = layout.composite(atSlot: slot) { return composite.value(in: values) }
-        }
-        return value
-    }
-
-    /// A slot's value as `value(forKey:)` hands it out: an attribute's value, a to-one's object, a
-    /// to-many's set of objects; `NSNull` for nil.
-    func objectValue(_ slot: Int, _ value: Value) -> Any {
-        switch layout.kinds[slot] {
-        case .attribute: return value.anyValue ?? NSNull()
-        case .toOne: return value.objectRef.flatMap { managedObjectContext?.object(for: $0) } ?? NSNull()
-        case .toMany(let r):
-            let objects = value.objectRefs.compactMap { managedObjectContext?.object(for: $0) }
-            return Self.collection(objects, ordered: r.isOrdered)
-        }
-    }
 
     /// Mirrors `value(forKey:)`. Numbers come back as `NSNumber`, as in Core Data, so `as? Int`,
     /// `as? Int32` and `as? Double` all work. An unknown key traps (Core Data raises).

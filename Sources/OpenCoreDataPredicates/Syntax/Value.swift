@@ -156,13 +156,13 @@ extension Value {
 
     /// Equal and of the same sign: unlike `==`, tells −0.0 from 0.0, so that assigning −0.0 is a change.
     package func isIdentical(to other: Value) -> Bool {
-        switch (self, other) {
-        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
-        case (.int(let x), .int(let y)): return x == y
-        case (.null, .null): return true
-        case (.null, _), (_, .null): return false
-        default: return self == other
+        switch self {
+        case .null: return other.isNull
+        case .int(let x): if case .int(let y) = other { return x == y }
+        case .double(let x): if case .double(let y) = other { return x.bitPattern == y.bitPattern }
+        default: break
         }
+        return !other.isNull && self == other
     }
 
     package var isNull: Bool { if case .null = self { return true } else { return false } }

@@ -57,6 +57,27 @@ final class SQLiteStatement {
         guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: arguments()) }
     }
 
+    /// Binds an inserted row: its key, entity number and row version, then `values` at `slots`, in
+    /// order (each as it is). A failure names no arguments: the caller that knows them adds them.
+    func bindRow(pk: Int64, entityID: Int, version: Int64, _ values: [Value], slots: [Int]) throws {
+        try bind(integer: pk, at: 1)
+        try bind(integer: Int64(entityID), at: 2)
+        try bind(integer: version, at: 3)
+        try values.withUnsafeBufferPointer { values in
+            var index: Int32 = 4
+            for slot in slots {
+                precondition(slot < values.count, "a row's values end before its columns")
+                try bind(values[slot], at: index, arguments: [])
+                index += 1
+            }
+        }
+    }
+
+    private func bind(integer: Int64, at index: Int32) throws {
+        let rc = sqlite3_bind_int64(raw, index, integer)
+        guard rc == SQLITE_OK else { throw connection.error(rc, sql: sql, arguments: []) }
+    }
+
     /// Advances to the next row; false when done.
     func step() throws -> Bool {
         let rc = sqlite3_step(raw)
@@ -153,17 +174,22 @@ enum SQLiteText {
 
     /// Whether every scalar of `utf8` (valid UTF-8, as a Swift string's) is stable, decoded in place.
     static func isStable(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        while i < utf8.count {
-            let lead = UInt32(utf8[i])
+        guard var p = utf8.baseAddress else { return true }
+        let end = p + utf8.count
+        // A lead byte is followed by its continuation bytes: `p[1]`, `p[2]` are within the buffer.
+        while p < end {
+            let lead = UInt32(p[0])
             if lead < 0x80 {
-                i += 1
+                p += 1
             } else if lead < 0xE0 {
-                guard isStable(scalar: (lead & 0x1F) << 6 | UInt32(utf8[i + 1] & 0x3F)) else { return false }
-                i += 2
+                // Below U+0300 (lead bytes up to 0xCB), and the Cyrillic letters U+0400–U+047F (0xD0, 0xD1).
+                guard lead < 0xCC || lead == 0xD0 || lead == 0xD1 || isStable(scalar: (lead & 0x1F) << 6 | UInt32(p[1] & 0x3F)) else {
+                    return false
+                }
+                p += 2
             } else if lead < 0xF0 {
-                guard isStable(scalar: (lead & 0x0F) << 12 | UInt32(utf8[i + 1] & 0x3F) << 6 | UInt32(utf8[i + 2] & 0x3F)) else { return false }
-                i += 3
+                guard isStable(scalar: (lead & 0x0F) << 12 | UInt32(p[1] & 0x3F) << 6 | UInt32(p[2] & 0x3F)) else { return false }
+                p += 3
             } else {
                 return false  // beyond the Basic Multilingual Plane: no stable scalar there
             }

@@ -84,15 +84,15 @@ extension SQLiteStore {
         func writeInserts() throws {
             // One prepared INSERT per entity, bound and stepped for each of its rows.
             var statements: [Int: SQLiteStatement] = [:]
-            var last: (entityID: Int, statement: SQLiteStatement)?
+            var last: (entityID: Int, statement: SQLiteStatement, plain: Bool)?
             for (insert, pk) in zip(changes.inserts, insertedPKs) {
                 let entityID = insert.layout.entityID
                 if last?.entityID != entityID {
                     let statement = try statements[entityID] ?? db.statement(insertSQL[entityID]!)
                     statements[entityID] = statement
-                    last = (entityID, statement)
+                    last = (entityID, statement, bindsAsGiven(insert.layout))
                 }
-                try write(insert, pk: pk, keys: keys, with: last!.statement, db)
+                try write(insert, pk: pk, keys: keys, with: last!.statement, asGiven: last!.plain, db)
             }
             // After every row is in: an ordered to-many writes its members' positions into their rows, which
             // an insert written later would reset.
@@ -198,17 +198,30 @@ extension SQLiteStore {
         try db.run(insertSQL[layout.entityID]!, arguments)
     }
 
-    /// Writes an inserted row with its entity's prepared `INSERT`, its values bound in place. A failure
-    /// names the row's values as given (storing them again could write another external file).
-    func write(_ insert: StoreChanges.Insert, pk: Int64, keys: KeyResolver, with statement: SQLiteStatement, _ db: SQLiteConnection) throws {
+    /// Whether every column of an entity's rows is an attribute bound as it is (no to-one, no derived,
+    /// transformable or external-storage slot): its inserts then bind the values as they are
+    /// (``SQLiteStatement/bindRow(pk:entityID:version:_:slots:)``).
+    func bindsAsGiven(_ layout: EntityLayout) -> Bool {
+        specialSlots[layout.entityID] == nil && !layout.columnSlots.contains { layout.kinds[$0].relationship != nil }
+    }
+
+    /// Writes an inserted row with its entity's prepared `INSERT`, its values bound in place (`asGiven`:
+    /// the entity's columns are attributes bound as they are, see ``bindsAsGiven(_:)``). A failure names
+    /// the row's values as given (storing them again could write another external file).
+    func write(_ insert: StoreChanges.Insert, pk: Int64, keys: KeyResolver, with statement: SQLiteStatement, asGiven: Bool,
+               _ db: SQLiteConnection) throws {
         func given() -> [Value] {
             var arguments: [Value] = []
             try? rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, storing: false, into: &arguments)
             return arguments
         }
         do {
-            var binder = StatementBinder(statement)
-            try rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, into: &binder)
+            if asGiven {
+                try statement.bindRow(pk: pk, entityID: insert.layout.entityID, version: 1, insert.values, slots: insert.layout.columnSlots)
+            } else {
+                var binder = StatementBinder(statement)
+                try rowArguments(insert.layout, pk: pk, values: insert.values, version: 1, keys: keys, into: &binder)
+            }
         } catch var error as SQLiteError where error.arguments.isEmpty {
             error.arguments = given()
             throw error

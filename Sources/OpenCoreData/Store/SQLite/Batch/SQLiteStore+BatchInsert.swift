@@ -39,8 +39,10 @@ extension SQLiteStore {
             var next = try reserveKeys(root: root, count: inserted.count, db)
             let statement = try db.statement(insertSQL[layout.entityID]!)
             let keys = KeyResolver(inserted: KeyRenaming([]))
+            let asGiven = bindsAsGiven(layout)
             for i in inserted {
-                try write(StoreChanges.Insert(key: nil, layout: layout, values: rows[i].values), pk: next, keys: keys, with: statement, db)
+                try write(StoreChanges.Insert(key: nil, layout: layout, values: rows[i].values), pk: next, keys: keys, with: statement,
+                          asGiven: asGiven, db)
                 result[i] = BatchRow(root: root, pk: next, entityID: layout.entityID)
                 next += 1
             }
