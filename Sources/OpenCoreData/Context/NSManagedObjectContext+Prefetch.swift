@@ -33,7 +33,7 @@ extension NSManagedObjectContext {
     }
 
     private func prefetch(_ node: PrefetchNode, owners: [NSManagedObject]) throws {
-        let unread = owners.filter { $0.faultState.needsRow }
+        let unread = owners.filter(\.needsRow)
         if !unread.isEmpty { try readRows(of: unread) }
         let destinations: [NSManagedObject]
         if !node.relationship.isToMany, parent == nil, queryGeneration == nil, let coordinator = persistentStoreCoordinator,
@@ -109,11 +109,12 @@ extension NSManagedObjectContext {
             pks = toRead
         }
         guard !pks.isEmpty else { return result }
-        let rows = try coordinator.loadRows(root: root, pks: pks, maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
+        var rows = try coordinator.loadRows(root: root, pks: pks, maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
         var found: [StoreRow] = []
         found.reserveCapacity(rows.count)
         var gone: [Int64] = []
-        for (i, row) in rows.enumerated() {
+        for i in rows.indices {
+            let row = rows[i].take()
             if !waiting.isEmpty, let object = waiting[i] {
                 if let row, let values = row.values { object.takeRow(values, version: row.version) }
             } else if let row, row.values != nil {
@@ -261,6 +262,13 @@ extension NSManagedObjectContext {
 }
 
 extension NSManagedObject {
+    /// Whether it is a fault that must read its row (``FaultState/needsRow``), told without making the
+    /// fault state of a bare object.
+    var needsRow: Bool {
+        if let (batch, _) = bareBatch { return batch.rows.isEmpty }
+        return faultState.needsRow
+    }
+
     /// A slot's value as stored, without firing the fault: from the values, or from the row a fault
     /// (or a bare object) holds; `nil` for a fault that must still read its row.
     func storedValue(_ slot: Int) -> Value? {

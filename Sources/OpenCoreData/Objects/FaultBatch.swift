@@ -63,7 +63,7 @@ final class FaultBatch {
     var lifecycle: Lifecycle { isDetached ? .detached : .new }
 
     /// What a bare object at `index` is: a fault of the batch to load, one holding its row, or loaded.
-    func faultState(_ index: Int) -> FaultState {
+    @inline(__always) func faultState(_ index: Int) -> FaultState {
         if isLoaded { return .loaded }
         guard !rows.isEmpty, let values = rows[index].values else { return .inBatch(self, index: index) }
         return .holdingRow(values, version: rows[index].version)
