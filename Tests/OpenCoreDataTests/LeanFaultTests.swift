@@ -53,7 +53,7 @@ struct LeanFaultTests {
         let context = try savedStore(store, count: 64)
         try context.performAndWait {
             let objects = try context.fetch(batchedRequest())
-            #expect(objects.allSatisfy { $0.isBareBatchFault && $0.isFault })
+            #expect(objects.allSatisfy { $0.isBare && $0.isFault })
             // 40 bytes of instance (header, entity, a two-word body): glibc's 48-byte block. A stored
             // property added to NSManagedObject breaks figure 5; give it a place in ObjectState instead.
             // The smallest block of many: glibc hands out a free 64-byte block whole for a 48-byte request
@@ -70,7 +70,7 @@ struct LeanFaultTests {
         try context.performAndWait {
             let batched = try context.fetch(batchedRequest())
             #expect(context.registeredObjects.count == 12)
-            #expect(batched.allSatisfy { $0.isBareBatchFault }, "counting registered objects touches no fault")
+            #expect(batched.allSatisfy { $0.isBare }, "counting registered objects touches no fault")
             // A plain fetch finds the batch's objects, not new ones.
             let plain = try context.fetch(NSFetchRequest<Products>(entityName: "Products"))
             #expect(Set(plain.map(ObjectIdentifier.init)) == Set(batched.map(ObjectIdentifier.init)))
@@ -168,7 +168,7 @@ struct LeanFaultTests {
         let reader = readers.newBackgroundContext()
         let ids = try reader.performAndWait {
             let objects = try reader.fetch(byPrice())
-            #expect(objects.allSatisfy { $0.isBareBatchFault })
+            #expect(objects.allSatisfy { $0.isBare })
             #expect(objects.map(\.name) == names)
             #expect(objects.map(\.price) == names.indices.map(Int32.init))
             #expect(objects.map { $0 is FavoriteProducts } == names.indices.map { $0 % 2 == 1 })
@@ -204,7 +204,7 @@ struct LeanFaultTests {
             let request = NSFetchRequest<NSManagedObject>(entityName: "Sample")
             request.sortDescriptors = [NSSortDescriptor(key: "i", ascending: true)]
             let objects = try context.fetch(request)
-            #expect(objects.allSatisfy { $0.isBareBatchFault })
+            #expect(objects.allSatisfy { $0.isBare })
             #expect(objects.map { $0.value(forKey: "s") as? String } == rows.map(\.0))
             #expect(objects.map { $0.value(forKey: "t") as? String } == rows.map(\.1))
             #expect(objects.map { $0.value(forKey: "i") as? Int64 } == rows.map(\.2))
@@ -220,7 +220,7 @@ struct LeanFaultTests {
         let (writer, reader, written) = try mergingReader(store, count: 6)
         let fetched = try reader.performAndWait {
             let objects = try reader.fetch(byPrice())
-            #expect(objects.allSatisfy { $0.isBareBatchFault && $0.isFault })
+            #expect(objects.allSatisfy { $0.isBare && $0.isFault })
             return objects
         }
         // Changed and saved elsewhere while the reader's objects are untouched faults.
@@ -304,7 +304,7 @@ struct LeanFaultTests {
             #expect(context.registry.count == 8, "each object registered once")
             #expect(context.registry.values.count == 8)
             #expect(batched.contains { $0.name == "changed" })
-            #expect(!batched.contains { $0.isBareBatchFault })
+            #expect(!batched.contains { $0.isBare })
         }
     }
 

@@ -10,8 +10,9 @@ import Foundation
 /// - a to-many: its members' rows with their owner's position, `… JOIN ZANIMAL t0 ON t0.ZCLASSIFICATION =
 ///   k.value` (a many-to-many joins its join table), for the owners whose set was not read yet; the sets
 ///   are filled from the same rows.
-/// The destination objects come back registered with their values (not faults), then the next
-/// relationship of a path starts from them. The fetched objects themselves stay as the request asked
+/// The destination objects come back registered with their values (not faults; a to-one's new ones
+/// made bare, their values the rows read, see ``FaultBatch/isLoaded``), then the next relationship of
+/// a path starts from them. The fetched objects themselves stay as the request asked
 /// (faults holding their rows, by default), with their to-many sets filled in.
 extension NSManagedObjectContext {
     /// Prefetches `nodes` for the objects of a fetch (or of one batch).
@@ -32,7 +33,7 @@ extension NSManagedObjectContext {
     }
 
     private func prefetch(_ node: PrefetchNode, owners: [NSManagedObject]) throws {
-        let unread = owners.filter { $0.faultState.needsRow }
+        let unread = owners.filter(\.needsRow)
         if !unread.isEmpty { try readRows(of: unread) }
         let destinations: [NSManagedObject]
         if !node.relationship.isToMany, parent == nil, queryGeneration == nil, let coordinator = persistentStoreCoordinator,
@@ -42,9 +43,9 @@ extension NSManagedObjectContext {
             destinations = node.relationship.isToMany ? try toManyDestinations(node, owners) : toOneDestinations(node, owners)
             let unreadDestinations = destinations.filter { $0.faultState.needsRow }
             if !unreadDestinations.isEmpty { try readRows(of: unreadDestinations) }
-        }
-        for object in destinations {
-            if case .holdingRow(let row, let version) = object.faultState { object.takeRow(row, version: version) }
+            for object in destinations {
+                if case .holdingRow(let row, let version) = object.faultState { object.takeRow(row, version: version) }
+            }
         }
         for child in node.children { try prefetch(child, owners: destinations) }
     }
@@ -80,73 +81,139 @@ extension NSManagedObjectContext {
     }
 
     /// The objects a to-one names for some owners, each once, registered and loaded, read from the
-    /// store (or its row cache) in one query: the keys are sorted and made unique first; the objects of
-    /// keys not registered yet are made from their rows and registered together, without looking each
-    /// key up when the context holds no object of the destination's hierarchy (see
-    /// ``ObjectRegistry/mayHold(root:)``). A key whose row is gone gets a fault, as ``object(for:)``
-    /// makes one. For a context with its own store reads (no parent, no query generation, no
-    /// incremental store).
+    /// store (or its row cache) in one query: the keys are sorted and made unique first; registered
+    /// objects are used as they are (their rows read if they are faults), the others made from their
+    /// rows (``loadedObjects(_:root:identifier:model:)``), without looking each key up when the context
+    /// holds no object of the destination's hierarchy (see ``ObjectRegistry/mayHold(root:)``). A key
+    /// whose row is gone gets a fault, as ``object(for:)`` makes one. For a context with its own store
+    /// reads (no parent, no query generation, no incremental store).
     private func loadedToOneDestinations(_ node: PrefetchNode, _ owners: [NSManagedObject], _ coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
         let root = node.relationship.destinationRootID
-        let destinationEntity = node.relationship.destination
-        let oneEntity = destinationEntity.layout.entityIDs.count == 1
+        let keys = toOneKeys(node, owners)
+        var pks = keys.pks, result = keys.unsaved
+        var waiting: [NSManagedObject?] = []
+        if registry.mayHold(root: root) {
+            var toRead: [Int64] = []
+            for pk in pks {
+                guard let object = registry[.permanent(root: root, pk: pk)] else {
+                    waiting.append(nil)
+                    toRead.append(pk)
+                    continue
+                }
+                result.append(object)
+                if case .holdingRow(let row, let version) = object.faultState { object.takeRow(row, version: version) }
+                guard object.faultState.needsRow else { continue }
+                waiting.append(object)
+                toRead.append(pk)
+            }
+            pks = toRead
+        }
+        guard !pks.isEmpty else { return result }
+        var rows = try coordinator.loadRows(root: root, pks: pks, maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
+        var found: [StoreRow] = []
+        found.reserveCapacity(rows.count)
+        var gone: [Int64] = []
+        for i in rows.indices {
+            let row = rows[i].take()
+            if !waiting.isEmpty, let object = waiting[i] {
+                if let row, let values = row.values { object.takeRow(values, version: row.version) }
+            } else if let row, row.values != nil {
+                found.append(row)
+            } else {
+                gone.append(pks[i])
+            }
+        }
+        let model = coordinator.managedObjectModel
+        let identifier = try coordinator.soleStoreIdentifier ?? coordinator.storeIdentifier(root: root)
+        result.append(contentsOf: loadedObjects(found, root: root, identifier: identifier, model: model))
+        var faults: [NSManagedObject] = []
+        for pk in gone {
+            guard let entity = model.entity(number: keys.entityOf[pk] ?? node.relationship.destination.layout.entityID) else { continue }
+            let key = ObjectKey.permanent(root: root, pk: pk)
+            faults.append(NSManagedObject.makeFetched(entity: entity, id: NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier), context: self))
+        }
+        registry.registerNew(faults, root: root)
+        result.append(contentsOf: faults)
+        return result
+    }
+
+    /// The store keys a to-one names for some owners, sorted and each once; the entity of each when
+    /// the destination has subentities; and the objects it names that are not saved yet (registered
+    /// here or in a parent), each once.
+    private func toOneKeys(_ node: PrefetchNode, _ owners: [NSManagedObject]) -> (pks: [Int64], entityOf: [Int64: Int], unsaved: [NSManagedObject]) {
+        let oneEntity = node.relationship.destination.layout.entityIDs.count == 1
         var pks: [Int64] = []
         pks.reserveCapacity(owners.count)
         var entityOf: [Int64: Int] = [:]
-        var result: [NSManagedObject] = []
+        var unsaved: [NSManagedObject] = []
         var inserted = Set<ObjectKey>()
         for owner in owners {
             guard let ref = owner.storedValue(node.slot)?.objectRef else { continue }
             guard case .permanent(_, let pk) = ref.key else {
-                // An object inserted and not saved: registered already (here or in a parent).
-                if inserted.insert(ref.key).inserted, let object = object(for: ref) { result.append(object) }
+                if inserted.insert(ref.key).inserted, let object = object(for: ref) { unsaved.append(object) }
                 continue
             }
             pks.append(pk)
             if !oneEntity { entityOf[pk] = ref.entityID }
         }
-        pks.sort()
-        var unique: [Int64] = []
-        unique.reserveCapacity(pks.count)
-        for pk in pks where pk != unique.last { unique.append(pk) }
+        return (Self.sortedUnique(pks), entityOf, unsaved)
+    }
 
-        // Registered objects are used as they are (their rows read if they are faults); the others made.
-        var toRead: [Int64] = []
-        var waiting: [NSManagedObject?] = []
-        toRead.reserveCapacity(unique.count)
-        waiting.reserveCapacity(unique.count)
-        let looksUp = registry.mayHold(root: root)
-        for pk in unique {
-            if looksUp, let object = registry[.permanent(root: root, pk: pk)] {
-                result.append(object)
-                guard object.faultState.needsRow else { continue }
-                waiting.append(object)
-            } else {
-                waiting.append(nil)
-            }
-            toRead.append(pk)
+    /// `pks` in ascending order, each once: marked in a bitmap of their range when they fill at least a
+    /// quarter of it (as the keys a to-one names usually do), else sorted.
+    static func sortedUnique(_ pks: [Int64]) -> [Int64] {
+        guard let first = pks.first else { return [] }
+        var low = first, high = first
+        for pk in pks {
+            low = Swift.min(low, pk)
+            high = Swift.max(high, pk)
         }
-        guard !toRead.isEmpty else { return result }
-        let rows = try coordinator.loadRows(root: root, pks: toRead, maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
-        let model = coordinator.managedObjectModel
-        let identifier = try coordinator.soleStoreIdentifier ?? coordinator.storeIdentifier(root: root)
-        var made: [NSManagedObject] = []
-        made.reserveCapacity(toRead.count)
-        for (i, row) in rows.enumerated() {
-            if let object = waiting[i] {
-                if let row, let values = row.values { object.takeRow(values, version: row.version) }
-                continue
-            }
-            let key = ObjectKey.permanent(root: root, pk: toRead[i])
-            let entityID = row?.entityID ?? entityOf[toRead[i]] ?? destinationEntity.layout.entityID
-            guard let entity = model.entity(number: entityID) else { continue }
-            let object = NSManagedObject.makeFetched(entity: entity, id: NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier), context: self)
-            if let row, let values = row.values { object.takeRow(values, version: row.version) }
-            made.append(object)
+        let (span, overflow) = high.subtractingReportingOverflow(low)
+        guard pks.count >= 64, !overflow, span < Int64(pks.count) * 4 else {
+            var unique: [Int64] = []
+            unique.reserveCapacity(pks.count)
+            for pk in pks.sorted() where pk != unique.last { unique.append(pk) }
+            return unique
         }
-        registry.registerNew(made, root: root)
-        result.append(contentsOf: made)
-        return result
+        var marks = [UInt64](repeating: 0, count: Int(span) / 64 + 1)
+        for pk in pks {
+            let offset = Int(pk &- low)
+            marks[offset >> 6] |= 1 << UInt64(offset & 63)
+        }
+        var unique: [Int64] = []
+        unique.reserveCapacity(Swift.min(pks.count, Int(span) + 1))
+        for (word, bits) in marks.enumerated() {
+            var rest = bits
+            while rest != 0 {
+                unique.append(low &+ Int64(word * 64 + rest.trailingZeroBitCount))
+                rest &= rest &- 1
+            }
+        }
+        return unique
+    }
+
+    /// Objects for rows of hierarchy `root` that no registered object has, loaded: made bare, their
+    /// values the rows' (a ``FaultBatch`` that ``FaultBatch/isLoaded``), registered as one group, then
+    /// each told `awakeFromFetch()`.
+    private func loadedObjects(_ rows: [StoreRow], root: Int, identifier: String, model: NSManagedObjectModel) -> [NSManagedObject] {
+        guard !rows.isEmpty else { return [] }
+        let batch = FaultBatch(size: rows.count, root: root, rows: rows, context: self, storeIdentifier: identifier, loaded: true)
+        var objects: [NSManagedObject] = []
+        objects.reserveCapacity(rows.count)
+        var entity: NSEntityDescription?
+        var checked = -1
+        for i in rows.indices {
+            if rows[i].entityID != checked {
+                entity = model.entity(number: rows[i].entityID)
+                checked = rows[i].entityID
+            }
+            guard let entity else { continue }
+            objects.append(NSManagedObject.makeBatchFault(entity: entity, batch: batch, index: i))
+        }
+        batch.objects = objects
+        registry.register(batch, allNew: true)
+        for object in objects { object.awakeFromFetch() }
+        return objects
     }
 
     /// The members of a to-many for some owners, each once: those of sets already read, and those of the
@@ -195,9 +262,17 @@ extension NSManagedObjectContext {
 }
 
 extension NSManagedObject {
+    /// Whether it is a fault that must read its row (``FaultState/needsRow``), told without making the
+    /// fault state of a bare object.
+    var needsRow: Bool {
+        if let (batch, _) = bareBatch { return batch.rows.isEmpty }
+        return faultState.needsRow
+    }
+
     /// A slot's value as stored, without firing the fault: from the values, or from the row a fault
-    /// holds; `nil` for a fault that must still read its row.
+    /// (or a bare object) holds; `nil` for a fault that must still read its row.
     func storedValue(_ slot: Int) -> Value? {
+        if let (batch, index) = bareBatch { return batch.rowValue(index, slot) }
         switch faultState {
         case .loaded, .rowGone: return slot < values.count ? values[slot] : nil
         case .holdingRow(let row, _): return slot < row.count ? row[slot] : nil

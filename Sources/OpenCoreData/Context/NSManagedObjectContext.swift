@@ -385,7 +385,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         advanceQueryGeneration()
         let objects = Array(registry.values) + inserted.objects
         registry.detachBatches(reset: true)
-        for object in objects where !object.isBareBatchFault {
+        for object in objects where !object.isBare {
             object.insertIsUnannounced = false
             object.managedObjectContext = nil
             setLifecycle(.detached, of: object)

@@ -97,7 +97,7 @@ struct ObjectRegistry {
     /// Registers the objects of a batched fetch (`batch.objects`): all of them when they are all new
     /// (`allNew`), else those it made (its bare faults: the others were registered already).
     mutating func register(_ batch: FaultBatch, allNew: Bool) {
-        let made = allNew ? batch.objects : batch.objects.filter(\.isBareBatchFault)
+        let made = allNew ? batch.objects : batch.objects.filter(\.isBare)
         if !made.isEmpty { unsettled.append(made) }
         roots |= Self.bit(batch.root)
         if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }

@@ -1,11 +1,12 @@
 import Foundation
 
 /// The rows of a batched fetch (`fetchBatchSize`), in result order: firing one fault loads its batch. Or
-/// the rows a plain fetch brought (``rows``): firing one fault takes its row, no query.
+/// the rows a plain fetch brought (``rows``): firing one fault takes its row, no query. Or the rows of
+/// prefetched objects (``isLoaded``): the objects are loaded, their values the rows'.
 ///
-/// Its objects are made as bare faults (``ObjectBody/batch(_:)``) and registered with their context
-/// lazily (``ObjectRegistry/register(_:allNew:)``): a batched fetch costs the key query, one small object per
-/// row, and no hashing, until something looks a key up.
+/// Its objects are made bare (``ObjectBody/batch(_:index:)``: no state, no ID) and registered with their
+/// context lazily (``ObjectRegistry/register(_:allNew:)``): a batched fetch costs the key query, one small
+/// object per row, and no hashing, until something looks a key up.
 final class FaultBatch {
     let size: Int
     let root: Int
@@ -25,9 +26,14 @@ final class FaultBatch {
     var objects: [NSManagedObject] = []
     /// Its context was reset: its bare faults are detached.
     var isDetached = false
+    /// Its objects are loaded, not faults (prefetched destinations): each object's values and snapshot
+    /// are its row's (all rows hold values) until the object is first changed or its state is needed
+    /// (``NSManagedObject/objectState``).
+    let isLoaded: Bool
 
     init(size: Int, root: Int, keys: BatchKeys = BatchKeys([]), rows: [StoreRow] = [], prefetch: [PrefetchNode] = [],
-         context: NSManagedObjectContext? = nil, storeIdentifier: String = "") {
+         context: NSManagedObjectContext? = nil, storeIdentifier: String = "", loaded: Bool = false) {
+        self.isLoaded = loaded
         self.size = size
         self.root = root
         self.keys = keys
@@ -56,11 +62,25 @@ final class FaultBatch {
     /// by their context's `reset()`.
     var lifecycle: Lifecycle { isDetached ? .detached : .new }
 
-    /// What a bare fault at `index` is: one of the batch to load, or one holding its row.
-    func faultState(_ index: Int) -> FaultState {
+    /// What a bare object at `index` is: a fault of the batch to load, one holding its row, or loaded.
+    @inline(__always) func faultState(_ index: Int) -> FaultState {
+        if isLoaded { return .loaded }
         guard !rows.isEmpty, let values = rows[index].values else { return .inBatch(self, index: index) }
         return .holdingRow(values, version: rows[index].version)
     }
+
+    /// The value in `slot` of the row the batch holds for its object at `index`; `nil` when it holds no
+    /// rows (a batched fetch's) or the row has no such slot.
+    func rowValue(_ index: Int, _ slot: Int) -> Value? {
+        guard !rows.isEmpty, let values = rows[index].values, slot < values.count else { return nil }
+        return values[slot]
+    }
+
+    /// The values of the loaded bare object at `index`; `nil` unless the batch ``isLoaded``.
+    func loadedValues(_ index: Int) -> [Value]? { isLoaded ? rows[index].values : nil }
+
+    /// The row version of the loaded bare object at `index`; 0 unless the batch ``isLoaded``.
+    func loadedVersion(_ index: Int) -> Int64 { isLoaded ? rows[index].version : 0 }
 }
 
 /// The part of a ``FaultBatch`` that loaded together (its keys `range`): the objects whose to-many

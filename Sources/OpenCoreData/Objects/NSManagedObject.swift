@@ -96,15 +96,27 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         case .batch(let batch, let index):
             let id = NSManagedObjectID(entity: entity, key: batch.key(index), storeIdentifier: batch.storeIdentifier)
             let state = ObjectState(objectID: id, context: batch.context, lifecycle: batch.lifecycle, faultState: batch.faultState(index))
-            body = .full(state, values: [])
+            guard let values = batch.loadedValues(index) else {
+                body = .full(state, values: [])
+                return state
+            }
+            state.snapshot = values
+            state.version = batch.loadedVersion(index)
+            body = .full(state, values: values)
             return state
         }
     }
 
-    /// Whether it is a bare fault of a batched fetch (no state made yet).
-    var isBareBatchFault: Bool {
+    /// Whether it is a bare object of a batch (no state made yet: see ``ObjectBody/batch(_:index:)``).
+    var isBare: Bool {
         if case .batch = body { return true }
         return false
+    }
+
+    /// The batch of a bare object and its place in it; `nil` for any other object.
+    var bareBatch: (batch: FaultBatch, index: Int)? {
+        if case .batch(let batch, let index) = body { return (batch, index) }
+        return nil
     }
 
     /// Current values by slot; empty while the object is a fault (see ``ObjectBody/full(_:values:)``).
@@ -113,7 +125,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             switch body {
             case .full(_, let values): yield values
             case .fresh: yield layout.defaultValues
-            case .batch: yield []
+            case .batch(let batch, let index): yield batch.loadedValues(index) ?? []
             }
         }
         _modify {
@@ -135,7 +147,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         _read {
             switch body {
             case .full(let state, _): yield state.snapshot
-            case .fresh, .batch: yield nil
+            case .batch(let batch, let index): yield batch.loadedValues(index)
+            case .fresh: yield nil
             }
         }
         _modify { yield &objectState.snapshot }
@@ -145,7 +158,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             switch body {
             case .full(let state, _): return state.version
-            case .fresh, .batch: return 0
+            case .batch(let batch, let index): return batch.loadedVersion(index)
+            case .fresh: return 0
             }
         }
         set { objectState.version = newValue }
@@ -251,8 +265,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         return object
     }
 
-    /// A bare fault of a batched fetch, at `index` of `batch`: no state, no ID, not in the registry's
-    /// tables yet (the batch is). Called by contexts only.
+    /// A bare object at `index` of `batch` (a fault of a fetch, or loaded when the batch is): no state,
+    /// no ID, not in the registry's tables yet (the batch is). Called by contexts only.
     static func makeBatchFault(entity: NSEntityDescription, batch: FaultBatch, index: Int) -> NSManagedObject {
         let object = entity.layout.unsafelyUnwrapped.objectClass.init(entity: entity, insertInto: nil)
         object.body = .batch(batch, index: index)

@@ -7,9 +7,10 @@ enum ObjectBody {
     /// Made by `init(entity:insertInto:)` and not touched since: its state, when first needed, is a new
     /// object's (default values, no context).
     case fresh
-    /// A fault of a batched fetch (`fetchBatchSize`), at `index` of the batch: persisted, in the batch's
-    /// context, its key the batch's. Touching more than its key, context, life or fault state makes its
-    /// ``ObjectState``.
+    /// A bare object at `index` of a batch: a fault of a fetch (batched, or holding its row), or a loaded
+    /// prefetched object whose values and snapshot are the batch's row (``FaultBatch/isLoaded``); in the
+    /// batch's context, its key the batch's. Touching more than its key, context, life, fault state or
+    /// (loaded) values makes its ``ObjectState``; so does changing it.
     case batch(FaultBatch, index: Int)
     /// Everything else: the state, and the current values by slot, kept here rather than in the state so
     /// that reading a loaded object touches the object and its values, not its state (why: Benchmarks/README.md).

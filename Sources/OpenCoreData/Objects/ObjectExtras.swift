@@ -32,7 +32,7 @@ extension NSManagedObject {
 
     /// The object's extras if it has any, without making them.
     var existingExtras: ObjectExtras? {
-        isBareBatchFault ? nil : objectState.extras
+        isBare ? nil : objectState.extras
     }
 
     /// Whether the next save writes the object although its modeled values did not change (an unmodeled

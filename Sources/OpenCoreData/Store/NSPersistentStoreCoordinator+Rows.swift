@@ -64,8 +64,13 @@ extension NSPersistentStoreCoordinator {
             rowCache.rows(root: root, pks, into: &result, missing: &missing, maxAge: maxAge)
         }
         guard !missing.isEmpty else { return result }
-        let loaded = try backend.loadRows(root: root, pks: missing.count == pks.count ? pks : missing.map { pks[$0] })
-        for (i, row) in zip(missing, loaded) { result[i] = row }
+        let all = missing.count == pks.count
+        let loaded = try backend.loadRows(root: root, pks: all ? pks : missing.map { pks[$0] })
+        if all, loaded.count == pks.count {
+            result = loaded
+        } else {
+            for (i, row) in zip(missing, loaded) { result[i] = row }
+        }
         let keys = missing.lazy.map { ObjectKey.permanent(root: root, pk: pks[$0]) }
         if QueryGenerationScope.snapshot != nil || !backend.usesRowCache {
             // Rows of an older generation are not the store's current rows; an incremental store's are

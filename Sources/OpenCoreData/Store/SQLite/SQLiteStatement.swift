@@ -104,6 +104,11 @@ final class SQLiteStatement {
 
     /// The column read as the attribute type stores it.
     func value(_ column: Int32, as type: NSAttributeType) -> Value {
+        if type == .stringAttributeType {
+            // SQLite's text of NULL is a null pointer (its text of any other value is not).
+            guard let p = sqlite3_column_text(raw, column) else { return .null }
+            return .string(String(decoding: UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(raw, column))), as: UTF8.self))
+        }
         let kind = sqlite3_column_type(raw, column)
         if kind == SQLITE_NULL { return .null }
         switch type {
