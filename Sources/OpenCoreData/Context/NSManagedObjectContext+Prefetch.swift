@@ -41,7 +41,7 @@ extension NSManagedObjectContext {
             destinations = try loadedToOneDestinations(node, owners, coordinator)
         } else {
             destinations = node.relationship.isToMany ? try toManyDestinations(node, owners) : toOneDestinations(node, owners)
-            let unreadDestinations = destinations.filter { $0.faultState.needsRow }
+            let unreadDestinations = destinations.filter(\.needsRow)
             if !unreadDestinations.isEmpty { try readRows(of: unreadDestinations) }
             for object in destinations {
                 if case .holdingRow(let row, let version) = object.faultState { object.takeRow(row, version: version) }
@@ -265,7 +265,7 @@ extension NSManagedObject {
     /// Whether it is a fault that must read its row (``FaultState/needsRow``), told without making the
     /// fault state of a bare object.
     var needsRow: Bool {
-        if let (batch, _) = bareBatch { return batch.rows.isEmpty }
+        if let (batch, index) = bareBatch { return batch.needsRow(index) }
         return faultState.needsRow
     }
 

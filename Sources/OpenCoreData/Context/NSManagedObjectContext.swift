@@ -211,11 +211,17 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Moves an object to another stage of its life, keeping the context's inserted and deleted sets in
     /// step: the one place either changes.
     func setLifecycle(_ state: Lifecycle, of object: NSManagedObject) {
-        let id = ObjectIdentifier(object)
         let old = object.lifecycle
         object.lifecycle = state
+        listLifecycle(of: object, from: old, to: state)
+    }
+
+    /// Keeps the inserted and deleted sets in step with an object whose lifecycle went from `old` to
+    /// `state` (``setLifecycle(_:of:)``, and ``enterAsInserted(_:)``, which sets the lifecycle with the rest
+    /// of the object's inserted state).
+    @inline(__always) private func listLifecycle(of object: NSManagedObject, from old: Lifecycle, to state: Lifecycle) {
         if state == .inserted, old != .inserted { inserted.add(object) } else if state != .inserted, old == .inserted { inserted.remove() }
-        if state == .deleted { deleted[id] = object } else if old == .deleted { deleted[id] = nil }
+        if state == .deleted { deleted[ObjectIdentifier(object)] = object } else if old == .deleted { deleted[ObjectIdentifier(object)] = nil }
     }
 
     /// Makes a save's inserted objects persisted: all at once when they are the whole inserted list taken
@@ -261,9 +267,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         object.enterInserted(self, insertionIndex: inserted.nextIndex())
         // Registered under its key if it has one; else when it is first given one (`objectKey`).
         if let key = object.assignedKey { registry[key] = object }
-        // What `setLifecycle(.inserted, of:)` keeps, the lifecycle set already.
-        if old != .inserted { inserted.add(object) }
-        if old == .deleted { deleted[ObjectIdentifier(object)] = nil }
+        listLifecycle(of: object, from: old, to: .inserted)
         unprocessed.inserted.append(object)
     }
 

@@ -69,6 +69,12 @@ final class FaultBatch {
         return .holdingRow(values, version: rows[index].version)
     }
 
+    /// Whether the bare object at `index` is a fault that must read its row (``faultState(_:)`` is
+    /// `.inBatch`), told without making its fault state.
+    func needsRow(_ index: Int) -> Bool {
+        !isLoaded && (rows.isEmpty || rows[index].values == nil)
+    }
+
     /// The value in `slot` of the row the batch holds for its object at `index`; `nil` when it holds no
     /// rows (a batched fetch's) or the row has no such slot.
     func rowValue(_ index: Int, _ slot: Int) -> Value? {

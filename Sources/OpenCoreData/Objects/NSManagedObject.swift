@@ -108,10 +108,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     }
 
     /// Whether it is a bare object of a batch (no state made yet: see ``ObjectBody/batch(_:index:)``).
-    var isBare: Bool {
-        if case .batch = body { return true }
-        return false
-    }
+    var isBare: Bool { bareBatch != nil }
 
     /// The batch of a bare object and its place in it; `nil` for any other object.
     var bareBatch: (batch: FaultBatch, index: Int)? {
