@@ -142,7 +142,7 @@ struct LightweightMigrationTests {
     @Test func aContainerMigratesByDefault() throws {
         let description = NSPersistentStoreDescription()
         #expect(description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically)
-        #expect(StoreOpenOptions.flag(description.options[NSMigratePersistentStoresAutomaticallyOption]))
+        #expect(StoreOptionValue.flag(description.options[NSMigratePersistentStoresAutomaticallyOption]))
         let copy = try FixtureCopy(try Self.pair("wibosco-migration-revised", "CoreDataMigration_Example_1.sqlite"))
         defer { copy.cleanUp() }
         let container = NSPersistentContainer(name: "Posts", managedObjectModel: try Self.model("wibosco-migration-revised", "CoreDataMigration_Example 3"))

@@ -28,10 +28,10 @@ extension NSManagedObjectContext {
             return
         }
         if let snapshot = generation.snapshot {
-            guard let backend = persistentStoreCoordinator?.persistentStores.first?.backend, backend === snapshot.store else {
-                throw CoreDataError(NSPersistentStoreOperationError, "setQueryGenerationFrom(_:): the token is a generation of store \(snapshot.store.identifier), not of this context's store")
+            guard let backend = persistentStoreCoordinator?.persistentStores.first?.backend, backend.identifier == snapshot.storeIdentifier else {
+                throw CoreDataError(NSPersistentStoreOperationError, "setQueryGenerationFrom(_:): the token is a generation of store \(snapshot.storeIdentifier), not of this context's store")
             }
-        } else if let backend = persistentStoreCoordinator?.persistentStores.first?.backend, !(backend is SQLiteStore) || (backend as? SQLiteStore)?.readerPath == nil {
+        } else if let backend = persistentStoreCoordinator?.persistentStores.first?.backend, (backend as? SnapshotStore)?.keepsSnapshots != true {
             // No write-ahead log (an in-memory store): the context stays unpinned, as in Core Data.
             queryGeneration = nil
             return
@@ -41,10 +41,10 @@ extension NSManagedObjectContext {
 
     /// The generation a pinned context reads, taken now if it was set to `current`; `nil` when it is
     /// not pinned (or its store keeps no generations).
-    func queryGenerationSnapshot() throws -> SQLiteSnapshot? {
+    func queryGenerationSnapshot() throws -> (any StoreSnapshot)? {
         guard let token = queryGeneration else { return nil }
         if let snapshot = token.snapshot { return snapshot }
-        guard let store = persistentStoreCoordinator?.persistentStores.first?.backend as? SQLiteStore, let snapshot = try store.makeSnapshot() else {
+        guard let store = persistentStoreCoordinator?.persistentStores.first?.backend as? SnapshotStore, let snapshot = try store.makeSnapshot() else {
             queryGeneration = nil
             return nil
         }

@@ -143,7 +143,7 @@ extension NSManagedObjectContext {
     /// A row the context's constraint check could not see (written by another coordinator since) met the
     /// unique index: Core Data's constraint merge error, the store's error beneath it.
     private static func constraintMergeError(_ error: Error) -> CoreDataError? {
-        guard let error = error as? CoreDataError, error.sqliteError?.isUniqueConstraintViolation == true else { return nil }
+        guard let error = error as? CoreDataError, error.storeFailure == .uniqueViolation else { return nil }
         return CoreDataError(NSManagedObjectConstraintMergeError,
                              "Could not merge changes: a uniqueness constraint conflict with a row saved meanwhile (\(error.message)).",
                              userInfo: [NSPersistentStoreSaveConflictsErrorKey: [NSConstraintConflict](), NSUnderlyingErrorKey: error])

@@ -14,7 +14,7 @@ public let NSManagedObjectContextQueryGenerationKey = NSManagedObjectContext.Not
 /// store's older state is only kept while a reader holds it open.
 open class NSQueryGenerationToken: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The generation; `nil` for ``current``.
-    let snapshot: SQLiteSnapshot?
+    let snapshot: (any StoreSnapshot)?
 
     private static let currentToken = NSQueryGenerationToken(snapshot: nil)
 
@@ -22,7 +22,7 @@ open class NSQueryGenerationToken: NSObject, NSSecureCoding, @unchecked Sendable
     /// the context's next read (a fetch, or a fault firing).
     open class var current: NSQueryGenerationToken { currentToken }
 
-    init(snapshot: SQLiteSnapshot?) {
+    init(snapshot: (any StoreSnapshot)?) {
         self.snapshot = snapshot
         super.init()
     }
@@ -34,7 +34,7 @@ open class NSQueryGenerationToken: NSObject, NSSecureCoding, @unchecked Sendable
     open func encode(with coder: NSCoder) {
         coder.encode(snapshot == nil, forKey: "current")
         if let snapshot {
-            coder.encode(snapshot.store.identifier as NSString, forKey: "store")
+            coder.encode(snapshot.storeIdentifier as NSString, forKey: "store")
             coder.encode(snapshot.number, forKey: "generation")
         }
     }
@@ -45,7 +45,7 @@ open class NSQueryGenerationToken: NSObject, NSSecureCoding, @unchecked Sendable
             snapshot = nil
         } else {
             guard let store = coder.decodeObject(of: NSString.self, forKey: "store") as String?,
-                  let found = SQLiteSnapshot.find(store: store, number: coder.decodeInteger(forKey: "generation")) else { return nil }
+                  let found = LiveSnapshots.find(store: store, number: coder.decodeInteger(forKey: "generation")) else { return nil }
             snapshot = found
         }
         super.init()
@@ -59,6 +59,6 @@ open class NSQueryGenerationToken: NSObject, NSSecureCoding, @unchecked Sendable
     open override var hash: Int { snapshot.map { ObjectIdentifier($0).hashValue } ?? 0 }
 
     open override var description: String {
-        snapshot.map { "<NSQueryGenerationToken: generation \($0.number) of store \($0.store.identifier)>" } ?? "<NSQueryGenerationToken: current>"
+        snapshot.map { "<NSQueryGenerationToken: generation \($0.number) of store \($0.storeIdentifier)>" } ?? "<NSQueryGenerationToken: current>"
     }
 }

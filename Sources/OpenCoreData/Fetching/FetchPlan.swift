@@ -3,7 +3,7 @@ import Foundation
 /// A fetch request resolved against the model: the entity and the subentities it includes, every key
 /// path checked (an unknown key throws, naming the entity and the key), variables bound, sort keys
 /// mapped to columns. Everything after this step works on model facts, not strings.
-struct FetchPlan {
+package struct FetchPlan {
     /// A sort descriptor resolved against the model: a single-valued key path (an attribute, through
     /// to-one relationships if any, or a to-many's `@count` or aggregate).
     struct Sort {

@@ -59,7 +59,7 @@ enum StringValueKey: String {
 /// A key path resolved against the model: the relationships it crosses (hops) and what it reads at the
 /// end. `classification.order` is one to-one hop and the attribute `order` of `Classification`;
 /// `zoos.@count` is one to-many hop and its count; `classification` alone is one hop ending at the object.
-struct ResolvedKeyPath {
+package struct ResolvedKeyPath {
     /// One relationship crossed.
     struct Hop {
         let name: String

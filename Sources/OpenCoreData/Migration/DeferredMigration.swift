@@ -14,8 +14,8 @@ extension NSPersistentStoreCoordinator {
     /// pending it does nothing.
     public func finishDeferredLightweightMigration() throws {
         for store in persistentStores {
-            guard let sqlite = store.backend as? SQLiteStore else { continue }
-            if try sqlite.finishDeferredMigration(all: true).dropped { store.noteDeferredMigration(pending: false) }
+            guard let deferring = store.backend as? DeferredMigrationStore else { continue }
+            if try deferring.finishDeferredMigration(all: true).dropped { store.noteDeferredMigration(pending: false) }
         }
     }
 
@@ -23,8 +23,8 @@ extension NSPersistentStoreCoordinator {
     /// first store that has one); the metadata key goes with the last.
     public func finishDeferredLightweightMigrationTask() throws {
         for store in persistentStores {
-            guard let sqlite = store.backend as? SQLiteStore else { continue }
-            let (dropped, pending) = try sqlite.finishDeferredMigration(all: false)
+            guard let deferring = store.backend as? DeferredMigrationStore else { continue }
+            let (dropped, pending) = try deferring.finishDeferredMigration(all: false)
             if dropped {
                 store.noteDeferredMigration(pending: pending)
                 return

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Where an entity's values live: the storage slot and SQLite column of each property (attributes and
 /// relationships), its entity number, table, subentities and class. Computed once when the model is frozen.
-final class EntityLayout: @unchecked Sendable {
+package final class EntityLayout: @unchecked Sendable {
     /// Core Data's `Z_ENT`.
     let entityID: Int
     unowned let root: NSEntityDescription

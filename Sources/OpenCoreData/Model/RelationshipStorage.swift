@@ -34,7 +34,7 @@ struct JoinTable: Equatable {
 }
 
 /// A relationship's place, resolved once: the description, its storage and the inverse's slot.
-final class RelationshipLayout: @unchecked Sendable {
+package final class RelationshipLayout: @unchecked Sendable {
     unowned let relationship: NSRelationshipDescription
     unowned let destination: NSEntityDescription
     let storage: RelationshipStorage

@@ -2,12 +2,12 @@ import Foundation
 import Synchronization
 
 /// The store keys of a batched fetch's objects, in result order: all of them at once, or the first
-/// window at once and the rest as a reader delivers them (``SQLiteStore/progressiveKeys(_:)``). Their
+/// window at once and the rest as a reader delivers them (``ProgressiveKeyStore/progressiveKeys(_:)``). Their
 /// number is known from the start. Reading a key the reader has not delivered yet waits for it.
 ///
 /// The keys live in a buffer of `count` slots made up front, each written once before ``delivered``
 /// counts it, so a reader thread writes while the context reads the slots already counted.
-final class BatchKeys: @unchecked Sendable {
+package final class BatchKeys: @unchecked Sendable {
     let count: Int
     private let slots: UnsafeMutablePointer<Int64>
     /// How many slots hold their key (a prefix).

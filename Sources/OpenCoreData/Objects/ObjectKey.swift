@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What uniquely names a row: the hierarchy's root entity number and `Z_PK`, or a temporary number.
-enum ObjectKey: Hashable, Sendable {
+package enum ObjectKey: Hashable, Sendable {
     case permanent(root: Int, pk: Int64)
     case temporary(UInt64)
 
@@ -23,7 +23,7 @@ enum ObjectKey: Hashable, Sendable {
     /// One word to the hasher instead of the case and each field (registries and row caches hash keys
     /// on every fetch, fault and prefetch): the key with the root in its top bits, or a temporary number
     /// inverted. Keys that share a word are told apart by `==`.
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .permanent(let root, let pk): hasher.combine(UInt64(bitPattern: pk) ^ (UInt64(truncatingIfNeeded: root) << 48))
         case .temporary(let n): hasher.combine(~n)

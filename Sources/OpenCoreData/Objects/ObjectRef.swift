@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Managed objects and object IDs turn into the same value in predicates (``PredicateIdentity``), so
 /// `classification == %@`, `self IN %@` and `%@ IN zoos` compare keys in memory as SQL compares keys.
-struct ObjectRef: Hashable, @unchecked Sendable {
+package struct ObjectRef: Hashable, @unchecked Sendable {
     let key: ObjectKey
     /// The entity number, kept in 32 bits: with it the reference is 24 bytes, so that an `AnyHashable`
     /// (a to-one slot's value) and an `Any` (`AnyHashable.base`, read by ``Value/objectRef``) hold it
@@ -19,8 +19,8 @@ struct ObjectRef: Hashable, @unchecked Sendable {
         self.entityNumber = Int32(truncatingIfNeeded: entityID)
     }
 
-    static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.key == b.key }
-    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    package static func == (a: ObjectRef, b: ObjectRef) -> Bool { a.key == b.key }
+    package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     var value: Value { .object(AnyHashable(self)) }
 }

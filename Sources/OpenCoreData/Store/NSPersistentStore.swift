@@ -8,14 +8,14 @@ public let NSSQLiteStoreType = "SQLite"
 public let NSInMemoryStoreType = "InMemory"
 
 /// Mirrors `NSReadOnlyPersistentStoreOption`: a store added with this option set to true (or through a
-/// description whose `isReadOnly` is true) is opened with `SQLITE_OPEN_READONLY`. Fetches and counts
+/// description whose `isReadOnly` is true) is opened read-only (SQLite: a read-only connection). Fetches and counts
 /// work; a save with changes throws `NSPersistentStoreSaveError` before anything is written, and the
 /// context keeps its changes. The file must exist and hold a store. A WAL store in a directory where the
 /// `-shm` file cannot be created is opened with SQLite's `immutable=1` (see docs/Store.md).
 public let NSReadOnlyPersistentStoreOption = "NSReadOnlyPersistentStoreOption"
 
 /// Mirrors `NSPersistentStoreTimeoutOption`: how long, in seconds (an `NSNumber` or `Double`), a
-/// connection waits for a lock another connection holds before it fails with `SQLITE_BUSY` (SQLite's busy
+/// connection waits for a lock another connection holds before it fails as busy (SQLite's busy
 /// timeout). Without it: 10 seconds.
 public let NSPersistentStoreTimeoutOption = "NSPersistentStoreTimeoutOption"
 
@@ -50,10 +50,8 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// file; a custom store gets an adapter around it, see Store/Custom).
     private var attachedBackend: (any StoreBackend)?
     var backend: any StoreBackend { attachedBackend! }
-    /// The SQLite store behind this one, if it is one.
-    var attachedSQLite: SQLiteStore? { attachedBackend as? SQLiteStore }
     /// Announces other coordinators' commits (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
-    var remoteChangeWatcher: RemoteChangeWatcher?
+    var remoteChangeWatch: (any RemoteChangeWatch)?
     /// Not in Core Data: queries run on the store so far, for the tests, demos and benchmarks that count
     /// queries. A test hook, not API: behind `@_spi(StoreDiagnostics)`, so that only a file that says
     /// `@_spi(StoreDiagnostics) import OpenCoreData` sees it (the benchmarks are another package).
@@ -63,8 +61,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     private var storedMetadata: [String: Any]?
     private var readOnlyFlag: Bool
 
-    /// The built-in SQLite and in-memory stores.
-    init(type: String, configuration: String?, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel,
+    /// A store of one of the library's own kinds (``StoreRegistry``): the SQLite and in-memory stores, and
+    /// kinds other targets register.
+    init(_ kind: any StoreKind, type: String, configuration: String?, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel,
          coordinator: NSPersistentStoreCoordinator?, logger: Logger?) throws {
         self.storedType = type
         self.url = url
@@ -72,11 +71,11 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.configurationName = configuration ?? "PF_DEFAULT_CONFIGURATION_NAME"
         self.persistentStoreCoordinator = coordinator
         self.readOnlyFlag = false
-        let backend = try openSQLiteStore(url: type == NSInMemoryStoreType ? nil : url, model: model,
-                                          configuration: NSManagedObjectModel.configurationName(configuration), options: options, logger: logger)
+        let backend = try kind.open(StoreOpenRequest(type: type, url: url, model: model, configuration: NSManagedObjectModel.configurationName(configuration),
+                                                     options: options, logger: logger))
         self.attachedBackend = backend
         super.init()
-        var metadata = (backend as? SQLiteStore)?.metadata ?? [:]
+        var metadata = (backend as? MetadataStore)?.metadata ?? [:]
         metadata[NSStoreUUIDKey] = backend.identifier
         metadata[NSStoreTypeKey] = type
         storedMetadata = metadata
@@ -94,7 +93,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.options = options
         self.configurationName = name ?? "PF_DEFAULT_CONFIGURATION_NAME"
         self.persistentStoreCoordinator = root
-        self.readOnlyFlag = StoreOpenOptions.flag(options?[NSReadOnlyPersistentStoreOption])
+        self.readOnlyFlag = StoreOptionValue.flag(options?[NSReadOnlyPersistentStoreOption])
         super.init()
     }
 
@@ -126,7 +125,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         get { storedMetadata }
         set {
             storedMetadata = newValue
-            if let sqlite = attachedBackend as? SQLiteStore { sqlite.pendingMetadata.withLock { $0 = newValue ?? [:] } }
+            (attachedBackend as? MetadataStore)?.setPendingMetadata(newValue ?? [:])
         }
     }
 
@@ -149,14 +148,14 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// Mirrors `metadataForPersistentStore(with:)`: a store type's metadata without adding the store. The
     /// base class reads a SQLite store's; custom store classes override it.
     open class func metadataForPersistentStore(with url: URL) throws -> [String: Any] {
-        try SQLiteStore.readMetadata(at: url)
+        try StoreRegistry.defaultKind.metadata(at: url)
     }
 
     /// Mirrors `setMetadata(_:forPersistentStoreAt:)`: the base class writes a SQLite store file's
     /// metadata in one transaction (Core Data's own keys kept where the dictionary lacks them; a file that
     /// is not a Core Data store is refused, untouched); custom store classes override it.
     open class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreAt url: URL) throws {
-        try StoreMetadata.write(metadata ?? [:], toStoreAt: url)
+        try StoreRegistry.defaultKind.setMetadata(metadata ?? [:], at: url)
     }
 
     /// Mirrors `migrationManagerClass()`: the class that migrates stores of this type. `NSMigrationManager`
@@ -185,7 +184,7 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public var shouldAddStoreAsynchronously = false
     /// Mirrors `isReadOnly`: as in Core Data, a convenience for `NSReadOnlyPersistentStoreOption` in `options`.
     public var isReadOnly: Bool {
-        get { StoreOpenOptions.flag(options[NSReadOnlyPersistentStoreOption]) }
+        get { StoreOptionValue.flag(options[NSReadOnlyPersistentStoreOption]) }
         set { options[NSReadOnlyPersistentStoreOption] = NSNumber(value: newValue) }
     }
 

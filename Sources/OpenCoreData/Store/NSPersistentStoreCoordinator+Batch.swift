@@ -1,23 +1,23 @@
 import Foundation
 
-/// Batch requests reach the store through the coordinator, which owns the row cache: it finds the SQLite
-/// store that holds the request's entity, lets the request write, and forgets the rows written.
+/// Batch requests reach the store through the coordinator, which owns the row cache: it finds the store
+/// (one that runs batch requests) that holds the request's entity, lets the request write, and forgets the rows written.
 extension NSPersistentStoreCoordinator {
-    /// Runs `write` on the SQLite store holding `entity` (one the request may reach), then forgets from
+    /// Runs `write` on the store holding `entity` (one the request may reach), then forgets from
     /// the row cache the rows `write` says it changed; returns its result and the store's identifier.
     func writeBatch<T>(for entity: NSEntityDescription, _ request: NSPersistentStoreRequest,
-                       _ write: (SQLiteStore) throws -> (result: T, changed: [BatchRow])) throws -> (result: T, storeIdentifier: String) {
+                       _ write: (any BatchRequestStore) throws -> (result: T, changed: [BatchRow])) throws -> (result: T, storeIdentifier: String) {
         let store = try store(root: entity.layout!.rootEntityID)
         guard request.reaches(store) else {
             throw CoreDataError(NSPersistentStoreOperationError, "The batch request's affectedStores do not include the store that holds \(entity.name ?? "?").")
         }
-        guard let sqlite = store.backend as? SQLiteStore else {
+        guard let batchStore = store.backend as? BatchRequestStore else {
             throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
-                                "Batch requests run on SQLite stores only; \(entity.name ?? "?") is in a store of type \(store.type).")
+                                "Batch requests run on stores that execute them (SQLite); \(entity.name ?? "?") is in a store of type \(store.type).")
         }
-        let (result, changed) = try write(sqlite)
+        let (result, changed) = try write(batchStore)
         rowCache.remove(changed.map(\.key))
-        return (result, sqlite.identifier)
+        return (result, batchStore.identifier)
     }
 
     /// The IDs of rows a batch request wrote, in the store of `storeIdentifier`.

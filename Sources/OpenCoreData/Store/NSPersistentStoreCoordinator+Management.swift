@@ -47,27 +47,12 @@ extension NSPersistentStoreCoordinator {
     /// ``destroyPersistentStore(at:type:options:)``). A file that is not a SQLite database is refused and
     /// kept, unless `options` has ``NSPersistentStoreForceDestroyOption`` set to true.
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
-        guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType else {
+        guard let kind = StoreRegistry.kind(for: storeType) else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }
-        guard storeType == NSSQLiteStoreType else { return }
+        guard kind.needsURL else { return }
         if let store = persistentStore(for: url) { try remove(store) }
-        let manager = FileManager.default
-        if manager.fileExists(atPath: url.path) {
-            let header = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)) ?? Data()
-            guard header.isEmpty || header == Data("SQLite format 3\0".utf8) || StoreOpenOptions.flag(options?[NSPersistentStoreForceDestroyOption]) else {
-                throw CoreDataError(NSPersistentStoreInvalidTypeError, "\(url.path) is not a SQLite store; it was not destroyed.")
-            }
-        }
-        for file in [url, URL(fileURLWithPath: url.path + "-wal"), URL(fileURLWithPath: url.path + "-shm"), Self.supportFolder(of: url)]
-        where manager.fileExists(atPath: file.path) {
-            do {
-                try manager.removeItem(at: file)
-            } catch {
-                throw CoreDataError(NSPersistentStoreOperationError, "Could not destroy the store at \(url.path): \(error.localizedDescription)",
-                                    userInfo: [NSUnderlyingErrorKey: error])
-            }
-        }
+        try kind.destroy(at: url, options: options)
     }
 
     /// Mirrors `managedObjectID(for:)`: the object ID a URI string names (``managedObjectID(forURIRepresentation:)``

@@ -5,7 +5,7 @@ extension NSPersistentStoreCoordinator {
     /// the store (by the registered class for custom types).
     public class func metadataForPersistentStore(type: NSPersistentStore.StoreType, at url: URL,
                                                  options: [AnyHashable: Any]? = nil) throws -> [String: Any] {
-        try storeClass(for: type.rawValue).metadataForPersistentStore(with: url)
+        try readMetadata(ofType: type.rawValue, at: url)
     }
 
     /// Mirrors `setMetadata(_:type:at:options:)`: writes a store file's metadata without adding the store
@@ -13,20 +13,20 @@ extension NSPersistentStoreCoordinator {
     /// lacks them; custom types through their class).
     public class func setMetadata(_ metadata: [String: Any]?, type: NSPersistentStore.StoreType, at url: URL,
                                   options: [AnyHashable: Any]? = nil) throws {
-        try storeClass(for: type.rawValue).setMetadata(metadata, forPersistentStoreAt: url)
+        try writeMetadata(metadata, ofType: type.rawValue, at: url)
     }
 
     /// Mirrors `metadataForPersistentStore(ofType:at:options:)`, the older spelling of
     /// ``metadataForPersistentStore(type:at:options:)``.
     public class func metadataForPersistentStore(ofType storeType: String, at url: URL,
                                                  options: [AnyHashable: Any]?) throws -> [String: Any] {
-        try storeClass(for: storeType).metadataForPersistentStore(with: url)
+        try readMetadata(ofType: storeType, at: url)
     }
 
     /// Mirrors `metadataForPersistentStore(ofType:at:)`: with a `nil` type, the file is read as a SQLite
     /// store (the only file type built in).
     public class func metadataForPersistentStore(ofType storeType: String?, at url: URL) throws -> [String: Any] {
-        try storeClass(for: storeType ?? NSSQLiteStoreType).metadataForPersistentStore(with: url)
+        try readMetadata(ofType: storeType ?? NSSQLiteStoreType, at: url)
     }
 
     /// Mirrors `metadataForPersistentStore(with:)`, the oldest spelling: a SQLite store file's metadata.
@@ -38,12 +38,12 @@ extension NSPersistentStoreCoordinator {
     /// ``setMetadata(_:type:at:options:)``.
     public class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String, at url: URL,
                                   options: [AnyHashable: Any]?) throws {
-        try storeClass(for: storeType).setMetadata(metadata, forPersistentStoreAt: url)
+        try writeMetadata(metadata, ofType: storeType, at: url)
     }
 
     /// Mirrors `setMetadata(_:forPersistentStoreOfType:at:)`: a `nil` type writes a SQLite store file.
     public class func setMetadata(_ metadata: [String: Any]?, forPersistentStoreOfType storeType: String?, at url: URL) throws {
-        try storeClass(for: storeType ?? NSSQLiteStoreType).setMetadata(metadata, forPersistentStoreAt: url)
+        try writeMetadata(metadata, ofType: storeType ?? NSSQLiteStoreType, at: url)
     }
 
     /// Mirrors `metadata(for:)`: the metadata of one of this coordinator's stores.
@@ -64,12 +64,21 @@ extension NSPersistentStoreCoordinator {
         return true
     }
 
-    /// The class that reads and writes files of a store type.
-    private class func storeClass(for type: String) throws -> NSPersistentStore.Type {
-        if type == NSSQLiteStoreType { return NSPersistentStore.self }
-        guard let storeClass = registeredClass(for: type) else {
-            throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(type)")
+    /// The metadata of a store that is not added, read as its type reads it.
+    private class func readMetadata(ofType type: String, at url: URL) throws -> [String: Any] {
+        switch StoreRegistry.entry(for: type) {
+        case .kind(let kind): return try kind.metadata(at: url)
+        case .storeClass(let storeClass): return try storeClass.metadataForPersistentStore(with: url)
+        case nil: throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(type)")
         }
-        return storeClass
+    }
+
+    /// Writes the metadata of a store that is not added, as its type writes it.
+    private class func writeMetadata(_ metadata: [String: Any]?, ofType type: String, at url: URL) throws {
+        switch StoreRegistry.entry(for: type) {
+        case .kind(let kind): try kind.setMetadata(metadata ?? [:], at: url)
+        case .storeClass(let storeClass): try storeClass.setMetadata(metadata, forPersistentStoreAt: url)
+        case nil: throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(type)")
+        }
     }
 }

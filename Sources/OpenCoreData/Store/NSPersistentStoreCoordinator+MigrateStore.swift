@@ -21,15 +21,14 @@ extension NSPersistentStoreCoordinator {
         guard persistentStores.contains(where: { $0 === store }) else {
             throw CoreDataError(NSPersistentStoreOperationError, "The store at \(store.url?.path ?? "?") is not one of this coordinator's stores.")
         }
-        guard storeType == NSSQLiteStoreType, let source = store.backend as? SQLiteStore else {
-            throw CoreDataError(NSPersistentStoreInvalidTypeError, "migratePersistentStore copies SQLite and in-memory stores into a SQLite file; from \(store.type) to \(storeType) is not supported")
+        guard let source = store.backend as? CopyableStore, source.copyType == storeType else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "migratePersistentStore copies the library's own stores into a store file; from \(store.type) to \(storeType) is not supported")
         }
         if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > 0 {
             throw CoreDataError(NSPersistentStoreOperationError, "A file exists at \(url.path); the store was not migrated onto it",
                                 userInfo: [NSFilePathErrorKey: url.path])
         }
-        try Self.copy(source, to: url)
-        if let from = store.url, store.type == NSSQLiteStoreType { try? Self.copySupportFolder(from: from, to: url) }
+        try source.copy(to: url)
         let (oldType, oldURL, oldOptions, configuration) = (store.type, store.url, store.options, Self.configuration(of: store))
         try remove(store)
         do {
@@ -43,22 +42,5 @@ extension NSPersistentStoreCoordinator {
 
     private static func configuration(of store: NSPersistentStore) -> String? {
         store.configurationName == "PF_DEFAULT_CONFIGURATION_NAME" ? nil : store.configurationName
-    }
-
-    /// Writes a copy of `source` to `url`: into a temporary file beside it, moved into place once whole.
-    private static func copy(_ source: SQLiteStore, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).copying")
-        let leftovers = ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: temporary.path + $0) }
-        defer { for file in leftovers { try? FileManager.default.removeItem(at: file) } }
-        do {
-            do {
-                let copy = try SQLiteConnection(path: temporary.path)
-                try source.write { db in try copy.replaceContents(from: db) }
-            }
-            try FileManager.default.moveItem(at: temporary, to: url)
-        } catch let error as SQLiteError {
-            throw CoreDataError(NSPersistentStoreOperationError, "Could not copy the store to \(url.path): \(error.message)",
-                                userInfo: [NSFilePathErrorKey: url.path])
-        }
     }
 }

@@ -29,9 +29,9 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// A batched fetch's keys, the first batch's now and the others as a reader delivers them
-    /// (``SQLiteStore/progressiveKeys(_:)``); `nil` when the store or the plan is not one that serves.
+    /// (``ProgressiveKeyStore/progressiveKeys(_:)``); `nil` when the store or the plan is not one that serves.
     func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys? {
-        guard plan.readsStore, plan.preloaded == nil, let store = try backend(root: plan.layout.rootEntityID) as? SQLiteStore else { return nil }
+        guard plan.readsStore, plan.preloaded == nil, let store = try backend(root: plan.layout.rootEntityID) as? ProgressiveKeyStore else { return nil }
         return try store.progressiveKeys(plan)
     }
 

@@ -85,7 +85,7 @@ extension NSPersistentStoreCoordinator {
         let order = persistentStores.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }
         let position = Dictionary(order, uniquingKeysWith: { a, _ in a })
         return shares.sorted { a, b in
-            let (customA, customB) = (a.store.backend is SQLiteStore ? 0 : 1, b.store.backend is SQLiteStore ? 0 : 1)
+            let (customA, customB) = (a.store.backend.isTransactional ? 0 : 1, b.store.backend.isTransactional ? 0 : 1)
             return customA != customB ? customA < customB : position[ObjectIdentifier(a.store)]! < position[ObjectIdentifier(b.store)]!
         }
     }

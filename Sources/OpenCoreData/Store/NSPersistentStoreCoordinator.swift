@@ -52,26 +52,26 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
                                    options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
-        let custom = Self.registeredClass(for: storeType)
-        guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType || custom != nil else {
+        guard let entry = StoreRegistry.entry(for: storeType) else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }
-        if storeType == NSSQLiteStoreType, storeURL == nil {
-            throw CoreDataError(NSPersistentStoreInvalidTypeError, "A SQLite store needs a URL")
+        if case .kind(let kind) = entry, kind.needsURL, storeURL == nil {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "A store of type \(storeType) needs a URL")
         }
         try managedObjectModel.freeze()
-        if let staged = options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager,
-           storeType == NSSQLiteStoreType, let storeURL {
+        if case .kind(let kind) = entry, kind.runsStagedMigrations, let storeURL,
+           let staged = options?[NSPersistentStoreStagedMigrationManagerOptionKey] as? NSStagedMigrationManager {
             try staged.migrateStore(at: storeURL, options: options, to: managedObjectModel)
         }
         let store = try lock.withLock {
             let roots = try routes.checkAdding(configuration, of: managedObjectModel, url: storeURL)
             let store: NSPersistentStore
-            if let custom {
+            switch entry {
+            case .storeClass(let custom):
                 store = try makeCustomStore(custom, type: storeType, configuration: configuration, url: storeURL, options: options)
-            } else {
+            case .kind(let kind):
                 let debug = (options?["OpenCoreDataSQLDebug"] as? Bool) ?? SQLDebug.isEnabled
-                store = try NSPersistentStore(type: storeType, configuration: configuration, url: storeURL, options: options,
+                store = try NSPersistentStore(kind, type: storeType, configuration: configuration, url: storeURL, options: options,
                                               model: managedObjectModel, coordinator: self, logger: debug ? SQLDebug.logger : nil)
             }
             stores.append(store)
@@ -81,8 +81,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             return store
         }
         store.didAdd(to: self)
-        if StoreOpenOptions.flag(options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]), let sqlite = store.attachedSQLite, store.url != nil {
-            store.remoteChangeWatcher = RemoteChangeWatcher(store, coordinator: self, sqlite: sqlite)
+        if StoreOptionValue.flag(options?[NSPersistentStoreRemoteChangeNotificationPostOptionKey]) {
+            try store.watchRemoteChanges(for: self)
         }
         NotificationCenter.default.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self,
                                         userInfo: [NSAddedPersistentStoresKey: [store]])
@@ -119,8 +119,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         center.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)
         center.post(name: .NSPersistentStoreCoordinatorStoresWillChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
         store.willRemove(from: self)
-        store.remoteChangeWatcher?.stop()
-        store.remoteChangeWatcher = nil
+        store.remoteChangeWatch?.stop()
+        store.remoteChangeWatch = nil
         lock.withLock {
             stores.removeAll { $0 === store }
             routes.remove(store, of: managedObjectModel)
@@ -164,34 +164,4 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// The store that holds a hierarchy, `nil` when none does.
     func storeIfAny(root: Int) -> NSPersistentStore? { lock.withLock { routes.store(root: root) } }
-
-}
-
-/// A Core Data debug switch as launched: `argument N` on the command line (as Core Data's launch arguments,
-/// on when N > 0), else `environment=N`.
-func debugSwitch(_ argument: String, environment: String) -> Bool {
-    let arguments = CommandLine.arguments
-    if let i = arguments.firstIndex(of: argument), i + 1 < arguments.count {
-        return (Int(arguments[i + 1]) ?? 0) > 0
-    }
-    return (Int(ProcessInfo.processInfo.environment[environment] ?? "") ?? 0) > 0
-}
-
-/// Core Data's SQL debug switch: `-com.apple.CoreData.SQLDebug 1` on the command line (as Core Data's
-/// launch argument) or `OPENCOREDATA_SQL_DEBUG=1` in the environment. SQL statements, their argument
-/// types (never values) and fetch timings go to swift-log's logger `OpenCoreData.SQL` at debug level.
-public enum SQLDebug {
-    private static let state = Mutex<Bool>(debugSwitch("-com.apple.CoreData.SQLDebug", environment: "OPENCOREDATA_SQL_DEBUG"))
-
-    /// Whether SQL logging is on for stores added from now on. Set it in code, or see the type's comment.
-    public static var isEnabled: Bool {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
-    }
-
-    static var logger: Logger {
-        var logger = Logger(label: "OpenCoreData.SQL")
-        logger.logLevel = .debug
-        return logger
-    }
 }

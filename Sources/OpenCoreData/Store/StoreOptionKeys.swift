@@ -46,14 +46,14 @@ extension NSPersistentStoreDescription {
     /// Mirrors `shouldMigrateStoreAutomatically`: `NSMigratePersistentStoresAutomaticallyOption` in
     /// `options`, true unless set otherwise (as Core Data's descriptions).
     public var shouldMigrateStoreAutomatically: Bool {
-        get { options[NSMigratePersistentStoresAutomaticallyOption].map { StoreOpenOptions.flag($0) } ?? true }
+        get { options[NSMigratePersistentStoresAutomaticallyOption].map { StoreOptionValue.flag($0) } ?? true }
         set { setOption(NSNumber(value: newValue), forKey: NSMigratePersistentStoresAutomaticallyOption) }
     }
 
     /// Mirrors `shouldInferMappingModelAutomatically`: `NSInferMappingModelAutomaticallyOption` in
     /// `options`, true unless set otherwise (as Core Data's descriptions).
     public var shouldInferMappingModelAutomatically: Bool {
-        get { options[NSInferMappingModelAutomaticallyOption].map { StoreOpenOptions.flag($0) } ?? true }
+        get { options[NSInferMappingModelAutomaticallyOption].map { StoreOptionValue.flag($0) } ?? true }
         set { setOption(NSNumber(value: newValue), forKey: NSInferMappingModelAutomaticallyOption) }
     }
 }
@@ -68,3 +68,16 @@ public let NSPersistentStoreForceDestroyOption = "NSPersistentStoreForceDestroyO
 /// model reads, and `Z_PRIMARYKEY` must number the entities as the model does (else the add fails,
 /// naming what is missing, and the file is left as it was); its metadata is kept as it is.
 public let NSIgnorePersistentStoreVersioningOption = "NSIgnorePersistentStoreVersioningOption"
+
+/// Reading store options, whatever the store.
+enum StoreOptionValue {
+    /// A Boolean option given as `Bool`, `NSNumber` (Core Data's `@YES`) or a string such as `"YES"`.
+    static func flag(_ value: Any?) -> Bool {
+        switch value {
+        case let value as Bool: return value
+        case let value as NSNumber: return value.boolValue
+        case let value as String: return ["1", "yes", "true"].contains(value.lowercased())
+        default: return false
+        }
+    }
+}

@@ -5,14 +5,19 @@ import Foundation
 /// hands the saved objects to the atomic store's cache-node methods and calls its `save()`, all undone if
 /// any step throws.
 final class AtomicStoreBackend: StoreBackend, @unchecked Sendable {
-    private let memory: SQLiteStore
+    private let memory: any ImageStore
     private weak var store: NSAtomicStore?
     private let lock = NSRecursiveLock()
     let identifier: String
 
     /// Makes the mirror, lets the store `load()`, and copies the nodes it registered into the mirror.
     init(_ store: NSAtomicStore, model: NSManagedObjectModel) throws {
-        memory = try SQLiteStore(url: nil, model: model, logger: nil)
+        let mirror = try StoreRegistry.kind(for: NSInMemoryStoreType)?.open(
+            StoreOpenRequest(type: NSInMemoryStoreType, url: nil, model: model, configuration: nil, options: nil, logger: nil))
+        guard let mirror = mirror as? ImageStore else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError, "The in-memory store cannot mirror an atomic store")
+        }
+        memory = mirror
         self.store = store
         guard let id = store.identifier, !id.isEmpty else {
             throw CoreDataError(NSPersistentStoreOperationError, "\(type(of: store)).loadMetadata() did not set the store's metadata with NSStoreUUIDKey")
@@ -67,7 +72,7 @@ final class AtomicStoreBackend: StoreBackend, @unchecked Sendable {
             throw CoreDataError(NSPersistentStoreSaveError, "cannot save: the store at \(store.url?.path ?? "?") is read-only; nothing was written")
         }
         return try lock.withLock {
-            let image = try memory.write { try $0.image() }
+            let image = try memory.image()
             let cache = store.cacheState()
             do {
                 let outcome = try saveMirror(changes, resolve: resolve)
@@ -76,7 +81,7 @@ final class AtomicStoreBackend: StoreBackend, @unchecked Sendable {
                 try store.save()
                 return outcome
             } catch {
-                try? memory.write { try $0.restoreImage(image) }
+                try? memory.restore(image: image)
                 store.restore(cache)
                 throw error
             }

@@ -1,9 +1,6 @@
 import Foundation
 
 extension NSPersistentStoreCoordinator {
-    /// Store classes by type, registered with ``registerStoreClass(_:type:)``; the binary store is built in.
-    static let storeClasses = LockedValue<[String: NSPersistentStore.Type]>([NSBinaryStoreType: BinaryStore.self, NSXMLStoreType: XMLStore.self])
-
     /// Mirrors `registerStoreClass(_:type:)`: stores added as `type` are made of `storeClass` (a subclass of
     /// ``NSAtomicStore`` or ``NSIncrementalStore``); `nil` removes the registration. A class that is not
     /// a persistent store class is ignored, as Core Data ignores it.
@@ -13,9 +10,7 @@ extension NSPersistentStoreCoordinator {
 
     /// Mirrors `registerStoreClass(_:forStoreType:)`, the string spelling of ``registerStoreClass(_:type:)``.
     public class func registerStoreClass(_ storeClass: AnyClass?, forStoreType storeType: String) {
-        guard storeType != NSSQLiteStoreType, storeType != NSInMemoryStoreType else { return }
-        let storeClass = storeClass.flatMap { $0 as? NSPersistentStore.Type }
-        storeClasses.withLock { $0[storeType] = storeClass }
+        StoreRegistry.register(storeClass.flatMap { $0 as? NSPersistentStore.Type }, type: storeType)
     }
 
     /// Mirrors `registeredStoreTypes`: the registered store classes by type, each in an `NSValue` holding
@@ -23,23 +18,20 @@ extension NSPersistentStoreCoordinator {
     /// `var bits: UInt64 = 0; value.getValue(&bits)` and `unsafeBitCast(UnsafeRawPointer(bitPattern: UInt(bits)), to: AnyClass.self)`.
     /// The SQLite and in-memory types are built in and listed too.
     public class var registeredStoreTypes: [String: NSValue] {
-        var classes = storeClasses.withLock { $0 }
-        classes[NSSQLiteStoreType] = NSPersistentStore.self
-        classes[NSInMemoryStoreType] = NSPersistentStore.self
-        return classes.mapValues { storeClass in
+        StoreRegistry.all.mapValues { entry in
+            var storeClass: NSPersistentStore.Type = NSPersistentStore.self
+            if case .storeClass(let registered) = entry { storeClass = registered }
             var bits = UInt64(UInt(bitPattern: unsafeBitCast(storeClass as AnyClass, to: UnsafeRawPointer.self)))
             return NSValue(bytes: &bits, objCType: "Q")
         }
     }
 
-    /// The class registered for a store type, if any.
-    static func registeredClass(for type: String) -> NSPersistentStore.Type? {
-        storeClasses.withLock { $0[type] }
-    }
-
     /// The type a class is registered for (the first, by name, when it is registered for several).
     static func registeredType(of storeClass: NSPersistentStore.Type) -> String? {
-        storeClasses.withLock { classes in classes.filter { $0.value == storeClass }.keys.min() }
+        StoreRegistry.all.filter { _, entry in
+            if case .storeClass(let registered) = entry { return registered == storeClass }
+            return false
+        }.keys.min()
     }
 
     /// Makes, loads and attaches a store of a registered class: its metadata read (`loadMetadata()`),

@@ -39,7 +39,7 @@ open class NSPersistentHistoryChange: NSObject, KeyValueCoding, @unchecked Senda
         if changeType == .update {
             updatedProperties = Set((row.columns ?? []).compactMap { $0 < layout.properties.count ? layout.properties[$0] : nil })
         }
-        let slots = HistorySchema.tombstoneSlots(layout)
+        let slots = layout.historyTombstoneSlots
         if changeType == .delete, !slots.isEmpty {
             var stone: [AnyHashable: Any] = [:]
             for (slot, value) in zip(slots, row.tombstone) { stone[layout.properties[slot].name] = value.anyValue ?? NSNull() }

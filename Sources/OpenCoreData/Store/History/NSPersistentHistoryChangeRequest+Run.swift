@@ -18,16 +18,16 @@ extension NSPersistentHistoryChangeRequest: ExecutableRequest {
         }
     }
 
-    /// The SQLite stores the request reads (its `affectedStores`, else every SQLite store).
-    private func historyStores(_ coordinator: NSPersistentStoreCoordinator) throws -> [SQLiteStore] {
-        let stores = coordinator.persistentStores.filter { reaches($0) }.compactMap { $0.backend as? SQLiteStore }
+    /// The stores keeping history the request reads (its `affectedStores`, else every such store).
+    private func historyStores(_ coordinator: NSPersistentStoreCoordinator) throws -> [any HistoryStore] {
+        let stores = coordinator.persistentStores.filter { reaches($0) }.compactMap { $0.backend as? HistoryStore }
         if case .fetch(.token(let token?)) = operation, !stores.contains(where: { $0.identifier == token.storeID }) {
             throw CoreDataError(NSPersistentStoreOperationError, "The history token names store \(token.storeID), which is not one of the coordinator's stores.")
         }
         return stores
     }
 
-    private func fetchBound(_ bound: Bound, _ store: SQLiteStore) -> HistoryBound? {
+    private func fetchBound(_ bound: Bound, _ store: any HistoryStore) -> HistoryBound? {
         switch bound {
         case .date(let date): return .afterDate(date)
         case .token(let token?): return token.storeID == store.identifier ? .afterToken(token.transactionNumber) : nil
@@ -36,7 +36,7 @@ extension NSPersistentHistoryChangeRequest: ExecutableRequest {
         }
     }
 
-    private func deleteBound(_ bound: Bound, _ store: SQLiteStore) throws -> HistoryBound {
+    private func deleteBound(_ bound: Bound, _ store: any HistoryStore) throws -> HistoryBound {
         switch bound {
         case .date(let date): return .beforeDate(date)
         case .token(let token?):
@@ -48,7 +48,7 @@ extension NSPersistentHistoryChangeRequest: ExecutableRequest {
     }
 
     /// One store's transactions after the bound, with their changes unless only transactions are asked for.
-    private func fetch(_ bound: Bound, _ store: SQLiteStore, _ model: NSManagedObjectModel) throws -> [NSPersistentHistoryTransaction] {
+    private func fetch(_ bound: Bound, _ store: any HistoryStore, _ model: NSManagedObjectModel) throws -> [NSPersistentHistoryTransaction] {
         guard let historyBound = fetchBound(bound, store) else { return [] }
         let transactions = try store.historyTransactions(historyBound).map { NSPersistentHistoryTransaction($0, storeID: store.identifier) }
         guard resultType != .transactionsOnly || fetchRequest != nil else { return transactions }
@@ -99,10 +99,10 @@ extension NSPersistentHistoryChangeRequest: ExecutableRequest {
 
 extension NSPersistentStoreCoordinator {
     /// Mirrors `currentPersistentHistoryToken(fromStores:)`: the token of the last transaction of the
-    /// given stores (`nil`: every store) — of the first SQLite store among them that records history;
+    /// given stores (`nil`: every store) — of the first store among them that records history;
     /// `nil` when none does.
     public func currentPersistentHistoryToken(fromStores stores: [Any]?) -> NSPersistentHistoryToken? {
-        let candidates = (stores?.compactMap { $0 as? NSPersistentStore } ?? persistentStores).compactMap { $0.backend as? SQLiteStore }
+        let candidates = (stores?.compactMap { $0 as? NSPersistentStore } ?? persistentStores).compactMap { $0.backend as? HistoryStore }
         for store in candidates {
             if let number = try? store.lastHistoryNumber() { return NSPersistentHistoryToken(storeID: store.identifier, transactionNumber: number) }
         }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Conditions here use two-valued logic where the case says so: ``not(_:)`` is true when its operand is
 /// false *or* `NULL`, as `NOT p` is in memory.
-indirect enum SQLExpression: Hashable {
+package indirect enum SQLExpression: Hashable {
     /// A column of the table with the given alias (`t0.ZNAME`).
     case column(alias: String, name: String)
     /// A bound value (a placeholder in the text); never `.null` (see ``null``).
@@ -52,7 +52,7 @@ indirect enum SQLExpression: Hashable {
 }
 
 /// The ordering and equality operators of ``SQLExpression/compare(_:_:_:)``.
-enum SQLComparisonOperator: Hashable {
+package enum SQLComparisonOperator: Hashable {
     case equal, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
 
     /// The operator for an ordering comparison of a predicate (`<`, `<=`, `>`, `>=`), `nil` for others.
@@ -68,7 +68,7 @@ enum SQLComparisonOperator: Hashable {
 }
 
 /// The operators of ``SQLExpression/arithmetic(_:_:_:)``.
-enum SQLArithmeticOperator: Hashable {
+package enum SQLArithmeticOperator: Hashable {
     case add, subtract, multiply
     /// Real division, also of two integers (`7 / 2` is 3.5, as in memory).
     case divide
@@ -76,7 +76,7 @@ enum SQLArithmeticOperator: Hashable {
 
 /// A function by what it does. Each runs the same Swift code as in-memory evaluation (a store registers
 /// it under its own name); the string tests carry the `[c]`/`[d]` options they apply.
-enum SQLFunction: Hashable {
+package enum SQLFunction: Hashable {
     /// The string folded by `[c]`/`[d]` (`StringMatching.fold`).
     case fold(NSComparisonPredicate.Options)
     /// `a BEGINSWITH b`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES` with options (`StringMatching`).

@@ -7,7 +7,7 @@ import Foundation
 /// The translator asks it for aliases and joins; a printer asks it to bind values. The fetched entity's
 /// table is always ``rootAlias`` (`t0`); every other table of the statement — joined to it, or read by a
 /// subquery — gets the next alias (`t1`, `t2`, …), so that no two tables of one statement share one.
-struct SQLGenerationContext {
+package struct SQLGenerationContext {
     /// The alias of the fetched entity's table.
     static let rootAlias = "t0"
 

@@ -6,7 +6,7 @@ import Foundation
 /// ``SQLGenerationContext``, so a second SQL store adds a printer, not a second query builder.
 ///
 /// `SQLSelect(fetching:…)` (`SQLSelect+Fetch.swift`) builds the one of a fetch from its ``FetchPlan``.
-struct SQLSelect: Hashable {
+package struct SQLSelect: Hashable {
     /// What the statement selects.
     enum Selection: Hashable {
         /// These values, in order.

@@ -23,7 +23,7 @@ struct SQLJoin: Hashable {
 /// A subquery over the rows a to-many relationship holds for one row of the enclosing query (correlated
 /// by ``correlation``): the destination table (a relationship whose inverse is a to-one), or the join
 /// table of a many-to-many (whose destination table is joined only when a column of it is read).
-struct SQLSubquery: Hashable {
+package struct SQLSubquery: Hashable {
     /// What the subquery selects.
     enum Selection: Hashable {
         /// Any row (for `EXISTS`).

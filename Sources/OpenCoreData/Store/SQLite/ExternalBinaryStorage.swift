@@ -17,6 +17,24 @@ final class ExternalBinaryStorage: @unchecked Sendable {
     /// `.<StoreName>_SUPPORT/_EXTERNAL_DATA`
     let directory: URL
 
+    /// `.<StoreName>_SUPPORT` beside a store file.
+    static func supportFolder(of url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT", isDirectory: true)
+    }
+
+    /// Makes the destination's support folder a copy of the source's (none if the source has none).
+    static func copySupportFolder(from source: URL, to destination: URL) throws {
+        let manager = FileManager.default
+        let (from, to) = (supportFolder(of: source), supportFolder(of: destination))
+        do {
+            if manager.fileExists(atPath: to.path) { try manager.removeItem(at: to) }
+            if manager.fileExists(atPath: from.path) { try manager.copyItem(at: from, to: to) }
+        } catch {
+            throw CoreDataError(NSPersistentStoreOperationError, "Could not copy the externally stored values of \(source.path): \(error.localizedDescription)",
+                                userInfo: [NSUnderlyingErrorKey: error])
+        }
+    }
+
     init(storeURL: URL) {
         let name = storeURL.deletingPathExtension().lastPathComponent
         directory = storeURL.deletingLastPathComponent()

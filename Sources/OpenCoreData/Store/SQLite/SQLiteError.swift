@@ -106,6 +106,20 @@ struct SQLiteError: Error, CustomStringConvertible {
     }
 }
 
+extension SQLiteError: StoreFailure {
+    /// The store-neutral kind of this failure, by SQLite's primary code.
+    var kind: StoreFailureKind {
+        if isUniqueConstraintViolation { return .uniqueViolation }
+        switch primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: return .busy
+        case SQLITE_READONLY, SQLITE_PERM: return .readOnly
+        case SQLITE_CANTOPEN, SQLITE_NOTFOUND: return .missing
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt
+        default: return .other
+        }
+    }
+}
+
 extension SQLiteConnection {
     /// The error of the call on this connection that just returned `code`, with SQLite's extended
     /// code and message for it.

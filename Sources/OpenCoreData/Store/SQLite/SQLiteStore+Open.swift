@@ -39,18 +39,18 @@ struct StoreOpenOptions {
     var tracksHistory = false
 
     init(_ options: [AnyHashable: Any]?) {
-        readOnly = Self.flag(options?[NSReadOnlyPersistentStoreOption])
-        adoptForeignDatabase = Self.flag(options?[OpenCoreDataAdoptForeignDatabaseOption])
-        migratesAutomatically = Self.flag(options?[NSMigratePersistentStoresAutomaticallyOption])
-            && Self.flag(options?[NSInferMappingModelAutomaticallyOption])
+        readOnly = StoreOptionValue.flag(options?[NSReadOnlyPersistentStoreOption])
+        adoptForeignDatabase = StoreOptionValue.flag(options?[OpenCoreDataAdoptForeignDatabaseOption])
+        migratesAutomatically = StoreOptionValue.flag(options?[NSMigratePersistentStoresAutomaticallyOption])
+            && StoreOptionValue.flag(options?[NSInferMappingModelAutomaticallyOption])
         timeout = (options?[NSPersistentStoreTimeoutOption] as? NSNumber)?.doubleValue ?? options?[NSPersistentStoreTimeoutOption] as? Double
         let dictionary = (options?[NSSQLitePragmasOption] as? NSDictionary) ?? (options?[NSSQLitePragmasOption] as? [String: Any]).map { NSDictionary(dictionary: $0) }
         pragmas = (dictionary ?? [:]).compactMap { key, value in (key as? String).map { ($0, value) } }.sorted { $0.name < $1.name }
-        analyze = Self.flag(options?[NSSQLiteAnalyzeOption])
-        ignoresVersioning = Self.flag(options?[NSIgnorePersistentStoreVersioningOption])
-        defersMigrationCleanup = Self.flag(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey])
-        manualVacuum = Self.flag(options?[NSSQLiteManualVacuumOption])
-        tracksHistory = Self.flag(options?[NSPersistentHistoryTrackingKey])
+        analyze = StoreOptionValue.flag(options?[NSSQLiteAnalyzeOption])
+        ignoresVersioning = StoreOptionValue.flag(options?[NSIgnorePersistentStoreVersioningOption])
+        defersMigrationCleanup = StoreOptionValue.flag(options?[NSPersistentStoreDeferredLightweightMigrationOptionKey])
+        manualVacuum = StoreOptionValue.flag(options?[NSSQLiteManualVacuumOption])
+        tracksHistory = StoreOptionValue.flag(options?[NSPersistentHistoryTrackingKey])
         if let size = (options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? NSNumber)?.intValue ?? options?[NSPersistentStoreConnectionPoolMaxSizeKey] as? Int {
             readerCount = max(0, size - 1)
         }
@@ -81,16 +81,6 @@ struct StoreOpenOptions {
             default:
                 throw CoreDataError(NSPersistentStoreInvalidTypeError, "NSSQLitePragmasOption: the value of \(name) is neither a number nor a string")
             }
-        }
-    }
-
-    /// A Boolean option given as `Bool`, `NSNumber` (Core Data's `@YES`) or a string such as `"YES"`.
-    static func flag(_ value: Any?) -> Bool {
-        switch value {
-        case let value as Bool: return value
-        case let value as NSNumber: return value.boolValue
-        case let value as String: return ["1", "yes", "true"].contains(value.lowercased())
-        default: return false
         }
     }
 }

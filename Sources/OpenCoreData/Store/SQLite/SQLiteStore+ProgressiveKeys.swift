@@ -13,7 +13,7 @@ extension SQLiteStore {
     /// `fetchLimit` or `fetchOffset`, a context pinned to a query generation, an in-memory store.
     func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys? {
         guard plan.limit == 0, plan.offset == 0, plan.batchSize > 0, QueryGenerationScope.snapshot == nil,
-              let snapshot = try makeSnapshot() else { return nil }
+              let snapshot = try makeSQLiteSnapshot() else { return nil }
         let found: (count: Int, first: [Int64])? = try QueryGenerationScope.reading(snapshot) {
             if plan.layout.entityIDs.count > 1, try matchesOtherEntities(plan) { return nil }
             return (try self.count(plan), try fetchKeys(plan.range(offset: 0, limit: plan.batchSize)).pks)

@@ -115,7 +115,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// query find the pages the previous one read in the other connection's cache); when both are busy,
     /// the next in turn, waiting for it.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        if let snapshot = QueryGenerationScope.snapshot, snapshot.store === self { return try snapshot.read(body) }
+        if let snapshot = QueryGenerationScope.snapshot as? SQLiteSnapshot, snapshot.store === self { return try snapshot.read(body) }
         guard !readers.isEmpty else { return try write(body) }
         for reader in readers where reader.lock.try() {
             defer { reader.lock.unlock() }
@@ -397,14 +397,6 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             throw error.coreDataError
         }
     }
-}
-
-/// Opens the SQLite store behind an `NSPersistentStore` (a file, or an in-memory database for `url == nil`).
-func openSQLiteStore(url: URL?, model: NSManagedObjectModel, configuration: String?, options: [AnyHashable: Any]?,
-                     logger: Logger?) throws -> any StoreBackend {
-    var openOptions = StoreOpenOptions(options)
-    openOptions.configuration = configuration
-    return try SQLiteStore(url: url, model: model, options: openOptions, logger: logger)
 }
 
 /// How to read one entity's rows of its table into values by storage slot, made once when the store

@@ -1,12 +1,5 @@
 import Foundation
 
-/// What a batch delete did: the rows it deleted (the matches, then the rows its cascade rules reached)
-/// and the rows whose to-one pointing at a deleted row it set to nil (nullify rules).
-struct BatchDeleteOutcome {
-    var deleted: [BatchRow] = []
-    var nullified: [BatchRow] = []
-}
-
 /// A destination row whose to-one (`slot`, stored in `column`) points back at a deleted row under a
 /// nullify rule.
 struct Nullified {
@@ -15,13 +8,6 @@ struct Nullified {
     let entityColumn: String?
     let layout: EntityLayout
     let slot: Int
-}
-
-/// The rows a batch delete starts from: a fetch's matches, or rows named by key (those that are gone
-/// already are skipped).
-enum BatchDeleteTarget {
-    case matching(FetchPlan)
-    case keys(root: Int, pks: [Int64])
 }
 
 extension SQLiteStore {

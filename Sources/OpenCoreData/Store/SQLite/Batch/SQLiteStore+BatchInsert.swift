@@ -1,13 +1,5 @@
 import Foundation
 
-/// One object of a batch insert: its values by slot (defaults where not given) and the slots given.
-struct BatchInsertRow {
-    let values: [Value]
-    /// The slots given, in order (empty when the request needs them for nothing: no constraint to upsert
-    /// by, no history to record).
-    let given: [Int]
-}
-
 extension SQLiteStore {
     /// `NSBatchInsertRequest`: writes new rows of one entity in one transaction, with its prepared
     /// `INSERT`. Under uniqueness constraints it upserts, as Core Data's batch insert does: a row whose

@@ -1,13 +1,5 @@
 import Foundation
 
-/// A row a batch request wrote or deleted: its key and entity number.
-struct BatchRow: Hashable, Sendable {
-    let root: Int
-    let pk: Int64
-    let entityID: Int
-    var key: ObjectKey { .permanent(root: root, pk: pk) }
-}
-
 extension SQLiteStore {
     /// Runs a batch request's writes in one transaction on the writer, as a save does: external files
     /// written by a failed request are removed, files a committed one replaced or deleted go after the

@@ -1,16 +1,5 @@
 import Foundation
 
-/// One attribute a batch update sets: a value (already of the attribute's type), or an expression the
-/// store computes for each row.
-struct BatchAssignment {
-    enum Source {
-        case value(Value)
-        case expression(ExpressionNode, NSAttributeType)
-    }
-    let slot: Int
-    let source: Source
-}
-
 extension SQLiteStore {
     /// `NSBatchUpdateRequest`: sets attributes of every row matching `plan`, each row's version
     /// (`Z_OPT`) raised as a save raises it, in one transaction. Expressions are computed in SQL from

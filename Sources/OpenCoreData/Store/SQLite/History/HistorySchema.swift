@@ -24,16 +24,10 @@ enum HistorySchema {
         "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0)",
     ]
 
-    /// The attributes of an entity whose values a delete keeps in its change's tombstone
-    /// (`preservesValueInHistoryOnDeletion`), in property order: the k-th goes to column `ZTOMBSTONE<k>`.
-    static func tombstoneSlots(_ layout: EntityLayout) -> [Int] {
-        layout.columnSlots.filter { layout.attribute($0)?.preservesValueInHistoryOnDeletion == true }
-    }
-
     /// Creates the tables (when missing) and the tombstone columns the model needs.
     static func create(_ db: SQLiteConnection, model: NSManagedObjectModel) throws {
         for statement in statements { try db.execute(statement) }
-        let needed = model.entities.compactMap { $0.layout.map { tombstoneSlots($0).count } }.max() ?? 0
+        let needed = model.entities.compactMap { $0.layout?.historyTombstoneSlots.count }.max() ?? 0
         var existing = Set<String>()
         try db.query("SELECT name FROM pragma_table_info('ACHANGE')") { row in
             if case .string(let name) = row.value(0, as: .stringAttributeType) { existing.insert(name) }

@@ -1,37 +1,7 @@
 import Foundation
 
-/// An `ATRANSACTION` row with its strings.
-struct HistoryTransactionRow: Sendable {
-    let number: Int64
-    let timestamp: Date
-    let author: String?
-    let bundleID: String?
-    let contextName: String?
-    let processID: String?
-}
-
-/// An `ACHANGE` row.
-struct HistoryChangeRow: Sendable {
-    let id: Int64
-    let kind: Int64
-    let entityID: Int
-    let pk: Int64
-    let transaction: Int64
-    let columns: [Int]?
-    /// The tombstone columns' values, read as the deleted entity's preserved attributes.
-    let tombstone: [Value]
-}
-
-/// Which transactions a history request reads or deletes.
-enum HistoryBound: Sendable {
-    /// After a token's transaction: an error when the history after it was deleted.
-    case afterToken(Int64)
-    case afterNumber(Int64)
-    case afterDate(Date)
-    case throughNumber(Int64)
-    case beforeNumber(Int64)
-    case beforeDate(Date)
-
+extension HistoryBound {
+    /// The bound as a condition on `ATRANSACTION` (aliased `t`) and its value.
     var condition: (String, Value) {
         switch self {
         case .afterToken(let n), .afterNumber(let n): ("t.Z_PK > ?", .int(n))
@@ -89,7 +59,7 @@ extension SQLiteStore {
                     let columns: [Int]? = if case .data(let d) = row.value(5, as: .binaryDataAttributeType) { HistorySchema.slots(ofColumnsBlob: d) } else { nil }
                     var stone: [Value] = []
                     if let layout = model.entity(number: entityID)?.layout {
-                        let slots = HistorySchema.tombstoneSlots(layout)
+                        let slots = layout.historyTombstoneSlots
                         stone = slots.indices.map { row.value(Int32(6 + $0), as: layout.kinds[slots[$0]].attributeType ?? .undefinedAttributeType) }
                     }
                     rows.append(HistoryChangeRow(id: row.int64(0), kind: row.int64(1), entityID: entityID, pk: row.int64(3),

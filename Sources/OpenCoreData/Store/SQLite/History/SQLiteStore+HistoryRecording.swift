@@ -1,24 +1,5 @@
 import Foundation
 
-/// Who wrote a transaction: the context's `transactionAuthor` and `name` (`nil` for a batch request run
-/// on a coordinator without a context).
-struct HistoryOrigin: Sendable {
-    var author: String?
-    var contextName: String?
-}
-
-/// One object a transaction changed, as `ACHANGE` records it.
-struct HistoryRecord {
-    enum Kind: Int64 { case insert = 0, update = 1, delete = 2 }
-    let kind: Kind
-    let entityID: Int
-    let pk: Int64
-    /// An update's changed slots (`ZCOLUMNS`).
-    var columns: [Int] = []
-    /// A delete's preserved values, by tombstone column (see ``HistorySchema/tombstoneSlots(_:)``).
-    var tombstone: [Value] = []
-}
-
 extension SQLiteStore {
     /// The bundle and process names every transaction of this process records (Core Data records the
     /// app's bundle identifier and process name; a Linux program has no bundle identifier unless its
@@ -65,7 +46,7 @@ extension SQLiteStore {
         guard tracksHistory else { return [:] }
         var result: [Int64: [Value]] = [:]
         for (layout, pk) in rows {
-            let slots = HistorySchema.tombstoneSlots(layout)
+            let slots = layout.historyTombstoneSlots
             guard !slots.isEmpty else { continue }
             let columns = slots.map { layout.columns[$0]! }.joined(separator: ", ")
             try db.query("SELECT \(columns) FROM \(table(for: layout).name) WHERE Z_PK = ?", [.int(pk)]) { row in

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Rows and changes are named by ``ObjectKey`` (hierarchy root + primary key), never by position, so a
 /// save's writes need not map one-to-one onto objects.
-protocol StoreBackend: AnyObject, Sendable {
+package protocol StoreBackend: AnyObject, Sendable {
     /// The store's UUID (`NSStoreUUID`).
     var identifier: String { get }
     /// True for a store added with `NSReadOnlyPersistentStoreOption`: saves throw before writing.
@@ -53,6 +53,9 @@ protocol StoreBackend: AnyObject, Sendable {
     /// Whether the coordinator's row cache may keep this store's rows (not for an incremental store,
     /// whose nodes are asked of the app's store class every time).
     var usesRowCache: Bool { get }
+    /// Whether a save is one transaction the store can roll back until it commits (a save that spans
+    /// stores writes these first, and the app's atomic and incremental stores, which cannot, last).
+    var isTransactional: Bool { get }
 }
 
 extension StoreBackend {
@@ -61,11 +64,12 @@ extension StoreBackend {
     }
     var needsSavedObjects: Bool { false }
     var usesRowCache: Bool { true }
+    var isTransactional: Bool { false }
 }
 
 /// One row as a store hands it over: its key, entity number, row version (`Z_OPT`) and, when asked,
 /// its values by storage slot.
-struct StoreRow: Sendable {
+package struct StoreRow: Sendable {
     let pk: Int64
     let entityID: Int
     let version: Int64
@@ -73,13 +77,13 @@ struct StoreRow: Sendable {
 }
 
 /// Rows `start...` (up to the next run) of a key fetch are of entity `entityID`.
-struct EntityRun: Sendable {
+package struct EntityRun: Sendable {
     let start: Int
     let entityID: Int
 }
 
 /// What a save writes. Every change carries the key of its object.
-struct StoreChanges {
+package struct StoreChanges {
     /// An object saved for the first time; `key` is temporary unless `obtainPermanentIDs` ran, and `nil`
     /// when the object was never given one (then nothing names it).
     struct Insert { let key: ObjectKey?; let layout: EntityLayout; let values: [Value] }
@@ -118,7 +122,7 @@ struct StoreChanges {
 
 /// An optimistic-locking failure the store found: the row changed, or is gone (`current == nil`), since
 /// the object read it at `objectVersion`.
-struct StoreConflict {
+package struct StoreConflict {
     let key: ObjectKey
     let isDelete: Bool
     let current: StoreRow?
@@ -126,7 +130,7 @@ struct StoreConflict {
 }
 
 /// How a conflict is settled, decided by the context's merge policy.
-enum ConflictResolution {
+package enum ConflictResolution {
     /// Write `values` where they differ from `snapshot`, the row being at `version` now.
     case write(values: [Value], snapshot: [Value], version: Int64)
     /// The row is gone: write the object's values as a new row under its key.
@@ -139,7 +143,7 @@ enum ConflictResolution {
 
 /// What a save did, by key: the keys given to inserted objects, and the row now in the store for every
 /// updated or conflicting object (`nil`: the row is gone).
-struct StoreSaveOutcome {
+package struct StoreSaveOutcome {
     /// The primary key of each insert, in the order of `StoreChanges.inserts` (an array, not a dictionary
     /// by key: a large import would hash every key several times).
     var insertedPrimaryKeys: [Int64] = []
@@ -153,7 +157,7 @@ struct StoreSaveOutcome {
 }
 
 /// The columns of a dictionary-result fetch, resolved against the model (Fetching/).
-struct DictionaryColumns {
+package struct DictionaryColumns {
     enum Column {
         /// An attribute, of the entity or through to-one relationships (`classification.family`).
         case keyPath(ResolvedKeyPath)
@@ -179,7 +183,7 @@ struct DictionaryColumns {
 
 /// Temporary keys of a save's inserted objects and the keys the store gave them, applied to the
 /// references values hold.
-struct KeyRenaming {
+package struct KeyRenaming {
     private let map: [ObjectKey: ObjectKey]
     init(_ pairs: [(ObjectKey, ObjectKey)]) { map = Dictionary(pairs, uniquingKeysWith: { a, _ in a }) }
     /// Both renamings (of two stores' saves: their keys never meet).

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+
+/// A query generation of a store (``SnapshotStore``): the store as it was at one moment, readable for as
+/// long as the value lives. What ``NSQueryGenerationToken`` holds.
+package protocol StoreSnapshot: AnyObject, Sendable {
+    /// The identifier of the store it is a generation of.
+    var storeIdentifier: String { get }
+    /// Its number among the process's generations (for encoding its token).
+    var number: Int { get }
+}
+
+/// The generations alive in this process, by store identifier and number, so that a decoded
+/// ``NSQueryGenerationToken`` finds its generation again while it lives.
+package enum LiveSnapshots {
+    private static let counter = Atomic<Int>(0)
+    private static let live = Mutex<[String: [Int: Weak]]>([:])
+    private struct Weak { weak var snapshot: (any StoreSnapshot)? }
+
+    /// A number for a new generation.
+    static func nextNumber() -> Int { counter.add(1, ordering: .relaxed).newValue }
+
+    /// Lists a new generation (its store calls this once it is made).
+    static func add(_ snapshot: any StoreSnapshot) {
+        live.withLock { $0[snapshot.storeIdentifier, default: [:]][snapshot.number] = Weak(snapshot: snapshot) }
+    }
+
+    /// Forgets a generation that ended.
+    static func remove(_ storeIdentifier: String, _ number: Int) {
+        live.withLock { _ = $0[storeIdentifier]?.removeValue(forKey: number) }
+    }
+
+    /// The live generation of that store and number, if it still exists.
+    static func find(store identifier: String, number: Int) -> (any StoreSnapshot)? {
+        live.withLock { $0[identifier]?[number]?.snapshot }
+    }
+}
+
+/// The query generation the current thread's store reads go to (set by a pinned context around its
+/// reads: ``NSManagedObjectContext/readingStore(_:)``); `nil`: the store's current state. A store reads
+/// in it when it is one of its own generations.
+package enum QueryGenerationScope {
+    @TaskLocal static var snapshot: (any StoreSnapshot)?
+
+    /// Runs `body` with its store reads in `snapshot` (`nil`: as they are).
+    static func reading<T>(_ snapshot: (any StoreSnapshot)?, _ body: () throws -> T) rethrows -> T {
+        guard let snapshot, Self.snapshot !== snapshot else { return try body() }
+        return try $snapshot.withValue(snapshot, operation: body)
+    }
+}
