@@ -3,10 +3,10 @@ import Testing
 @testable import OpenCoreData
 import OpenCoreDataTesting
 
-/// A save builds its notifications' sets only when something may read them (docs/Store.md,
-/// "Notifications and who reads them"): observers by name, by object and for any object, merging contexts,
-/// fetched results controllers and the change sequences get Core Data's contents; a context nobody can
-/// observe posts the same notifications without them.
+/// A save's notifications carry Core Data's sets for every observer (by name, by object, for any object,
+/// of every notification); a coordinator whose `postsChangeSets` is off posts them without the sets, and
+/// merging contexts, fetched results controllers and the change sequences follow its saves all the same
+/// (docs/Store.md, "Notifications and their sets").
 @Suite("Save payloads")
 struct SavePayloadTests {
     /// Three saved products, then a save that inserts one, updates one and deletes one.
@@ -60,30 +60,42 @@ struct SavePayloadTests {
         #expect(objects(changes.notes.last, NSDeletedObjectsKey) == [saved.deleted])
     }
 
-    @Test func readingANameNotesItsPayloadForTheProcess() {
-        let fresh = NotificationInterest()
-        #expect(!fresh.wanted.objects && !fresh.wanted.objectIDs && !fresh.wanted.rows && !fresh.readsObjectsDidChange)
-        fresh.note(.savedRows)
-        #expect(fresh.wanted.rows && !fresh.wanted.objects && !fresh.wanted.objectIDs)
-        fresh.note(.didSaveObjectIDs)
-        #expect(fresh.wanted.objectIDs && !fresh.wanted.objects)
-
-        #expect(NSManagedObjectContext.didSaveObjectsNotification == Notification.Name("NSManagingContextDidSaveChangesNotification"))
-        #expect(NotificationInterest.process.wanted.objects && NotificationInterest.process.wanted.rows)
-        #expect(Notification.Name.NSManagedObjectContextDidSaveObjectIDs.rawValue == "NSManagedObjectContextDidSaveObjectIDsNotification")
-        #expect(NotificationInterest.process.wanted.objectIDs)
+    @Test func anObserverOfEveryNotificationGetsCoreDataSets() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container()
+        #expect(container.persistentStoreCoordinator.postsChangeSets)
+        let context = container.newBackgroundContext()
+        let center = NotificationCenter.default
+        // No name at all: nothing tells the library that a DidSave is observed, and its sets are there.
+        let saves = NotificationBox(), idSaves = NotificationBox(), changes = NotificationBox()
+        let observer = center.addObserver(forName: nil, object: context, queue: nil) { note in
+            switch note.name.rawValue {
+            case "NSManagingContextDidSaveChangesNotification": saves.append(note)
+            case "NSManagedObjectContextDidSaveObjectIDsNotification": idSaves.append(note)
+            case "NSObjectsChangedInManagingContextNotification": changes.append(note)
+            default: break
+            }
+        }
+        defer { center.removeObserver(observer) }
+        let saved = try context.performAndWait { try secondSave(context) }
+        #expect(objects(saves.notes.last, NSInsertedObjectsKey) == [saved.inserted])
+        #expect(objects(saves.notes.last, NSUpdatedObjectsKey) == [saved.updated])
+        #expect(objects(saves.notes.last, NSDeletedObjectsKey) == [saved.deleted])
+        #expect(ids(idSaves.notes.last, NSInsertedObjectIDsKey) == [saved.inserted.objectID])
+        #expect(ids(idSaves.notes.last, NSDeletedObjectIDsKey) == [saved.deleted.objectID])
+        #expect(objects(changes.notes.last, NSUpdatedObjectsKey) == [saved.updated])
+        #expect(NSManagedObjectContext.didSaveObjectsNotification.rawValue == "NSManagingContextDidSaveChangesNotification")
         #expect(NSManagedObjectContext.didChangeObjectsNotification.rawValue == "NSObjectsChangedInManagingContextNotification")
-        #expect(NotificationInterest.process.readsObjectsDidChange)
     }
 
     @Test func aContextNobodyObservesPostsItsNotificationsWithoutSets() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
         let container = try store.container()
+        container.persistentStoreCoordinator.postsChangeSets = false
         let context = container.newBackgroundContext()
-        context.notificationInterest = NotificationInterest()
         let center = NotificationCenter.default
-        // Observed under the names the library posts under, which notes nothing.
         let saves = NotificationBox(), idSaves = NotificationBox(), changes = NotificationBox()
         let observers = [
             center.addObserver(forName: .contextDidSave, object: context, queue: nil) { saves.append($0) },
@@ -97,24 +109,21 @@ struct SavePayloadTests {
             return products
         }
         #expect(saves.notes.count == 1 && idSaves.notes.count == 1 && changes.notes.count == 1)
-        #expect(saves.notes[0].userInfo?.isEmpty ?? true)
-        #expect(idSaves.notes[0].userInfo?.isEmpty ?? true)
+        #expect(objects(saves.notes[0], NSInsertedObjectsKey) == nil && objects(saves.notes[0], NSUpdatedObjectsKey) == nil)
+        #expect(ids(idSaves.notes[0], NSInsertedObjectIDsKey) == nil)
         #expect(changes.notes[0].userInfo?.isEmpty ?? true)
         // The save itself is whole: rows in the store, store IDs, nothing pending.
         #expect(products.allSatisfy { !$0.objectID.isTemporaryID && !$0.isInserted && !$0.hasChanges })
         let reader = container.newBackgroundContext()
         #expect(try reader.performAndWait { try reader.count(for: NSFetchRequest<Products>(entityName: "Products")) } == 3)
 
-        // Once something may read DidSave's sets, it gets them; the ID sets only once noted in turn.
-        context.notificationInterest.note(.didSave)
+        // Turned on again, the sets come back with the next save.
+        container.persistentStoreCoordinator.postsChangeSets = true
         let saved = try context.performAndWait { try secondSave(context) }
         let last = saves.notes.last
         #expect(objects(last, NSInsertedObjectsKey) == [saved.inserted])
         #expect(objects(last, NSUpdatedObjectsKey) == [saved.updated])
         #expect(objects(last, NSDeletedObjectsKey) == [saved.deleted])
-        #expect(last?.userInfo?[SavedChanges.userInfoKey] is SavedChanges)
-        #expect(ids(idSaves.notes.last, NSInsertedObjectIDsKey) == nil)
-        context.notificationInterest.note(.didSaveObjectIDs)
         let again = try context.performAndWait { try secondSave(context) }
         #expect(ids(idSaves.notes.last, NSInsertedObjectIDsKey) == [again.inserted.objectID])
         #expect(ids(idSaves.notes.last, NSUpdatedObjectIDsKey) == [again.updated.objectID])
@@ -127,11 +136,8 @@ struct SavePayloadTests {
         let container = try store.container()
         let view = container.viewContext
         view.automaticallyMergesChangesFromParent = true
-        #expect(NotificationInterest.process.wanted.rows)
+        container.persistentStoreCoordinator.postsChangeSets = false
         let writer = container.newBackgroundContext()
-        // What the merging context noted for the process, and nothing else.
-        writer.notificationInterest = NotificationInterest()
-        writer.notificationInterest.note(.savedRows)
         let saves = NotificationBox()
         let observer = NotificationCenter.default.addObserver(forName: .contextDidSave, object: writer, queue: nil) { saves.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -165,8 +171,9 @@ struct SavePayloadTests {
     @Test func aControllerFollowsSavesOfAContextNobodyElseObserves() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }
-        let context = try store.container().newBackgroundContext()
-        context.notificationInterest = NotificationInterest()
+        let container = try store.container()
+        container.persistentStoreCoordinator.postsChangeSets = false
+        let context = container.newBackgroundContext()
         let request = NSFetchRequest<Products>(entityName: "Products")
         request.sortDescriptors = [NSSortDescriptor(key: "price", ascending: true)]
         let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)

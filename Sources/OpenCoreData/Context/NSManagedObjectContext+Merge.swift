@@ -202,8 +202,6 @@ extension NSManagedObjectContext {
             if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
             mergeObserver = nil
             guard newValue else { return }
-            // It reads the saved rows of every save, not the sets of objects.
-            NotificationInterest.process.note(.savedRows)
             mergeObserver = NotificationCenter.default.addObserver(forName: .contextDidSave, object: nil, queue: nil) { [weak self] note in
                 guard let self, let saved = note.userInfo?[SavedChanges.userInfoKey] as? SavedChanges,
                       saved.source != ObjectIdentifier(self) else { return }

@@ -15,26 +15,14 @@ public let NSInvalidatedAllObjectsKey = "invalidatedAll"
 
 extension NSManagedObjectContext {
     /// Mirrors `NSManagedObjectContext.didChangeObjectsNotification` (`NSManagedObjectContextObjectsDidChange`).
-    /// Reading it notes that the notification's sets may be read (docs/Store.md, "Notifications and who
-    /// reads them").
-    public static var didChangeObjectsNotification: Notification.Name {
-        NotificationInterest.noting(.objectsDidChange, .contextObjectsDidChange)
-    }
+    public static let didChangeObjectsNotification = Notification.Name.contextObjectsDidChange
     /// Mirrors `NSManagedObjectContext.willSaveObjectsNotification` (`NSManagedObjectContextWillSave`).
     public static let willSaveObjectsNotification = Notification.Name.contextWillSave
     /// Mirrors `NSManagedObjectContext.didSaveObjectsNotification` (`NSManagedObjectContextDidSave`).
-    /// Reading it notes that the notification's sets may be read (docs/Store.md, "Notifications and who
-    /// reads them").
-    public static var didSaveObjectsNotification: Notification.Name {
-        NotificationInterest.noting(.didSave, .contextDidSave)
-    }
+    public static let didSaveObjectsNotification = Notification.Name.contextDidSave
     /// Mirrors `NSManagedObjectContext.didSaveObjectIDsNotification`: the same save, by object ID
     /// (`NSInsertedObjectIDsKey`, `NSUpdatedObjectIDsKey`, `NSDeletedObjectIDsKey`), safe to read on any thread.
-    /// Reading it notes that the notification's sets may be read (docs/Store.md, "Notifications and who
-    /// reads them").
-    public static var didSaveObjectIDsNotification: Notification.Name {
-        NotificationInterest.noting(.didSaveObjectIDs, .contextDidSaveObjectIDs)
-    }
+    public static let didSaveObjectIDsNotification = Notification.Name.contextDidSaveObjectIDs
     /// Mirrors `NSManagedObjectContext.didMergeChangesObjectIDsNotification`: posted by a context after it
     /// merged a save (`mergeChanges(fromContextDidSave:)`, `automaticallyMergesChangesFromParent`,
     /// `mergeChanges(fromRemoteContextSave:into:)`), with the merged object IDs under
@@ -72,15 +60,15 @@ extension NSManagedObjectContext {
     /// ``processPendingChanges()``, returning the set of inserted objects it announced when that was every
     /// inserted object of the context, with the inserted list's mark at that moment (`save()` posts the
     /// same set in `DidSave` rather than hashing every object again, if it is still the whole list).
-    /// The sets are made only when something may read them: the context's fetched results controllers,
-    /// or an observer by name (``NotificationInterest``); else the notification is posted without them.
+    /// The sets are made unless the coordinator's ``NSPersistentStoreCoordinator/postsChangeSets`` is off
+    /// and no fetched results controller of the context needs them; then the notification has none.
     func announcePendingChanges() -> AnnouncedInserts? {
         if !deletesToPropagate.isEmpty, propagatesDeletesAtEndOfEvent { propagateDeletes() }
         if undoRecording != nil { registerUndoEvent() }
         let changes = unprocessed
         guard !changes.isEmpty else { return nil }
         unprocessed = UnannouncedChanges()
-        let wanted = notificationInterest.readsObjectsDidChange || !changeObservers.isEmpty
+        let wanted = savePayloads.objects || !changeObservers.isEmpty
         var insertedSet = Set<NSManagedObject>(minimumCapacity: wanted ? changes.inserted.count : 0)
         var insertedCount = 0
         for object in changes.inserted where object.announceInsert() {

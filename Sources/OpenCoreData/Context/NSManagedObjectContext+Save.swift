@@ -274,7 +274,7 @@ extension NSManagedObjectContext {
     /// The end of every save: deleted objects leave the context, pending changes are cleared, `DidSave`
     /// is posted and the objects hear `didSave()`. `insertsListed` says whether `saved` lists the draft's
     /// inserted objects already (a child context's save); a store save's are listed here, and its payloads
-    /// built, only when something in the process may read them (``NotificationInterest``). `insertedSet`,
+    /// built as the coordinator says (``NSPersistentStoreCoordinator/postsChangeSets``). `insertedSet`,
     /// when given, is the draft's inserted objects as a set already made.
     func finishSave(_ saved: SavedChanges, _ draft: SaveDraft, insertsListed: Bool = true, insertedSet: Set<NSManagedObject>? = nil) {
         var saved = saved
@@ -286,7 +286,7 @@ extension NSManagedObjectContext {
         }
         for object in draft.updated { object.clearSaveMarks() }
         touched.removeAll()
-        let payloads = insertsListed ? NotificationInterest.Payloads.all : notificationInterest.wanted
+        let payloads = insertsListed ? SavePayloads.all : savePayloads
         if !insertsListed, payloads.rows { saved.inserted = Self.savedRows(ofInserted: draft.inserted) }
         let inserted = payloads.objects || !changeObservers.isEmpty ? insertedSet ?? Set(draft.inserted) : []
         changeObservers.tell(.saved(inserted: inserted))
@@ -305,7 +305,7 @@ extension NSManagedObjectContext {
 
     /// Posts `DidSave` and `didSaveObjectIDsNotification` with the payloads asked for: each set, and the
     /// saved rows, only when `payloads` has them (the notifications are posted either way).
-    private func postDidSave(_ saved: SavedChanges, _ payloads: NotificationInterest.Payloads, inserted: Set<NSManagedObject>,
+    private func postDidSave(_ saved: SavedChanges, _ payloads: SavePayloads, inserted: Set<NSManagedObject>,
                              updated: [NSManagedObject], deleted: [NSManagedObject]) {
         let center = NotificationCenter.default
         var info: [AnyHashable: Any] = [:]

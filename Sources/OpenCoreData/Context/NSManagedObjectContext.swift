@@ -49,8 +49,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var mergeObserver: NSObjectProtocol?
     /// The context's fetched results controllers, told of its changes as typed values (see ``ContextChange``).
     let changeObservers = ContextObservers()
-    /// What may read its notifications' payloads: the process's (a test gives a context its own).
-    var notificationInterest = NotificationInterest.process
     var _parent: NSManagedObjectContext?
     /// Store keys taken by objects its children inserted (see ``ChildStoreKeys``).
     var childStoreKeys = ChildStoreKeys()

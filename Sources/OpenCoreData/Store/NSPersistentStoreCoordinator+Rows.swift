@@ -13,7 +13,7 @@ extension NSPersistentStoreCoordinator {
         if let preloaded = plan.preloaded?.rows(withValues: withValues) { return preloaded }
         let backend = try backend(root: plan.layout.rootEntityID)
         let rows = try backend.fetchRows(plan, withValues: withValues, limited: limited)
-        if withValues, rows.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil, backend.usesRowCache {
+        if withValues, admitsToCache(rows.count, from: backend) {
             let root = plan.layout.rootEntityID
             rowCache.put(rows.map { (.permanent(root: root, pk: $0.pk), $0) })
         }
@@ -57,7 +57,7 @@ extension NSPersistentStoreCoordinator {
         var missing: [Int] = []
         // A context pinned to a query generation reads its own snapshot, never the shared cache.
         let backend = try backend(root: root)
-        let bypassingCache = bypassingCache || maxAge == 0 || QueryGenerationScope.snapshot != nil || !backend.usesRowCache
+        let bypassingCache = bypassingCache || maxAge == 0 || !cachesRows(of: backend)
         if bypassingCache {
             missing = Array(pks.indices)
         } else {
@@ -72,12 +72,9 @@ extension NSPersistentStoreCoordinator {
             for (i, row) in zip(missing, loaded) { result[i] = row }
         }
         let keys = missing.lazy.map { ObjectKey.permanent(root: root, pk: pks[$0]) }
-        if QueryGenerationScope.snapshot != nil || !backend.usesRowCache {
-            // Rows of an older generation are not the store's current rows; an incremental store's are
-            // asked of it each time.
-        } else if loaded.count <= RowCache.largestBatchCached {
+        if admitsToCache(loaded.count, from: backend) {
             rowCache.put(zip(keys, loaded).map { ($0, $1) })
-        } else {
+        } else if cachesRows(of: backend) {
             rowCache.remove(keys)
         }
         return result
@@ -164,7 +161,7 @@ extension NSPersistentStoreCoordinator {
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
         let backend = try backend(root: r.destinationRootID)
         let members = try backend.prefetchToMany(r, owners: owners)
-        if members.count <= RowCache.largestBatchCached, QueryGenerationScope.snapshot == nil, backend.usesRowCache {
+        if admitsToCache(members.count, from: backend) {
             let root = r.destination.layout.rootEntityID
             rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
         }
@@ -173,6 +170,19 @@ extension NSPersistentStoreCoordinator {
 
     /// The save generation of the store that holds a hierarchy.
     func generation(root: Int) throws -> String { try backend(root: root).generation() }
+
+    /// Whether rows read from `backend` now are ones the row cache keeps: the store's current rows (not a
+    /// query generation's) of a store whose rows may be cached (an incremental store's are asked of the
+    /// app's store class every time).
+    private func cachesRows(of backend: any StoreBackend) -> Bool {
+        QueryGenerationScope.snapshot == nil && backend.usesRowCache
+    }
+
+    /// The row cache's admission rule for `count` rows just read from `backend`: rows it keeps, and no
+    /// more at once than ``RowCache/largestBatchCached`` (a larger read would push out what others use).
+    private func admitsToCache(_ count: Int, from backend: any StoreBackend) -> Bool {
+        count <= RowCache.largestBatchCached && cachesRows(of: backend)
+    }
 
     /// Forgets a cached row (a refreshed object reads its row again).
     func forgetCachedRow(_ key: ObjectKey) { rowCache.remove(key) }

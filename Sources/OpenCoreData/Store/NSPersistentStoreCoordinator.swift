@@ -17,6 +17,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let lock = NSRecursiveLock()
     /// Rows last read or written, shared by every context of this coordinator (see `+Rows`).
     let rowCache = RowCache()
+    /// ``postsChangeSets``.
+    let changeSets = LockedValue(true)
     /// The queue of `perform(_:)` / `performAndWait(_:)`.
     let queue = DispatchQueue(label: "NSPersistentStoreCoordinator")
 
