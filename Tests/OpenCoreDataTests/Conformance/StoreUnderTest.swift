@@ -60,7 +60,7 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
     static let xml = StoreUnderTest(name: "XML", type: NSXMLStoreType, fileName: "Store.xml",
                                     capabilities: [.persistsAcrossCoordinators, .uniquenessConstraints, .optimisticLocking, .dictionaryResults])
     static let incremental = StoreUnderTest(name: "incremental", type: DictionaryIncrementalStore.type, fileName: "Store.records",
-                                            capabilities: [.persistsAcrossCoordinators, .optimisticLocking],
+                                            capabilities: [.persistsAcrossCoordinators, .uniquenessConstraints, .optimisticLocking],
                                             prepare: { NSPersistentStoreCoordinator.registerStoreClass(DictionaryIncrementalStore.self, forStoreType: DictionaryIncrementalStore.type) })
 
     /// Every store type the suite runs against.
