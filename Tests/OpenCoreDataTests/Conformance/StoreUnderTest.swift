@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import OpenCoreData
+import OpenCoreData
 
 /// What a store type offers beyond fetching and saving, which every store must do. A conformance test of
 /// a capability runs on the stores that declare it; a companion test checks that the stores that do not
@@ -108,10 +108,4 @@ struct StorePlace {
         context.persistentStoreCoordinator = coordinator
         return context
     }
-}
-
-/// The Core Data error code of `error` (`nil` for another kind of error).
-func coreDataCode(_ error: any Error) -> Int? {
-    let error = error as NSError
-    return error.domain == NSCocoaErrorDomain ? error.code : nil
 }
