@@ -18,9 +18,16 @@ extension NSPersistentHistoryChangeRequest: ExecutableRequest {
         }
     }
 
-    /// The stores keeping history the request reads (its `affectedStores`, else every such store).
+    /// The stores keeping history the request reads (its `affectedStores`, else every such store). A
+    /// request that reaches stores of which none keeps history (atomic and incremental stores) is refused,
+    /// not answered with an empty history.
     private func historyStores(_ coordinator: NSPersistentStoreCoordinator) throws -> [any HistoryStore] {
-        let stores = coordinator.persistentStores.filter { reaches($0) }.compactMap { $0.backend as? HistoryStore }
+        let reached = coordinator.persistentStores.filter { reaches($0) }
+        let stores = reached.compactMap { $0.backend as? HistoryStore }
+        if stores.isEmpty, let store = reached.first {
+            throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
+                                "Persistent history is kept by SQLite and in-memory stores only; the request reaches a store of type \(store.type) at \(store.url?.path ?? "no URL").")
+        }
         if case .fetch(.token(let token?)) = operation, !stores.contains(where: { $0.identifier == token.storeID }) {
             throw CoreDataError(NSPersistentStoreOperationError, "The history token names store \(token.storeID), which is not one of the coordinator's stores.")
         }
