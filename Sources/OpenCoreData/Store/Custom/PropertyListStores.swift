@@ -45,6 +45,11 @@ class PropertyListStore: NSAtomicStore, @unchecked Sendable {
             metadata = file.metadata
         } else {
             metadata = [NSStoreTypeKey: Self.kind.storeType, NSStoreUUIDKey: UUID().uuidString]
+            if let model = persistentStoreCoordinator?.managedObjectModel {
+                // The model's version hashes, so that opening the file with another model is refused.
+                metadata[NSStoreModelVersionHashesKey] = model.entityVersionHashesByName
+                metadata[storeModelVersionHashesVersionKey] = 3
+            }
         }
     }
 

@@ -52,6 +52,7 @@ extension NSPersistentStoreCoordinator {
             throw CoreDataError(NSPersistentStoreTypeMismatchError, "The store at \(url.path) is of type \(stored), not \(type).",
                                 userInfo: [NSFilePathErrorKey: url.path])
         }
+        try checkModelVersion(of: store, configuration: configuration, options: options)
         switch store {
         case let atomic as NSAtomicStore: store.attach(try AtomicStoreBackend(atomic, model: managedObjectModel))
         case let incremental as NSIncrementalStore: store.attach(try IncrementalStoreBackend(incremental, model: managedObjectModel))
@@ -60,5 +61,22 @@ extension NSPersistentStoreCoordinator {
                                 "\(storeClass) (registered for \(type)) is neither an NSAtomicStore nor an NSIncrementalStore subclass")
         }
         return store
+    }
+
+    /// The model an app's store was made with, against this coordinator's: a store whose metadata records
+    /// other version hashes is refused with `NSPersistentStoreIncompatibleVersionHashError` (as Core Data
+    /// refuses it; these stores do not migrate in place), unless `NSIgnorePersistentStoreVersioningOption`.
+    /// A store whose metadata records none cannot tell, and opens (the built-in binary and XML stores record
+    /// them; an app's store records what its `loadMetadata()` sets).
+    private func checkModelVersion(of store: NSPersistentStore, configuration: String?, options: [AnyHashable: Any]?) throws {
+        guard let metadata = store.metadata, metadata[NSStoreModelVersionHashesKey] != nil else { return }
+        guard !StoreOptionValue.flag(options?[NSIgnorePersistentStoreVersioningOption]),
+              !managedObjectModel.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else { return }
+        let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
+        let computed = managedObjectModel.entityVersionHashesByName
+        let differing = Set(stored.keys).union(computed.keys).sorted().filter { (stored[$0] as? Data) != computed[$0] }
+        throw CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
+                            "The model used to open the store is incompatible with the one used to create the store at \(store.url?.path ?? "?") (a store of type \(store.type), which does not migrate in place): the version hashes of \(differing.joined(separator: ", ")) differ; it was left untouched.",
+                            userInfo: [NSFilePathErrorKey: store.url?.path ?? "", "metadata": metadata])
     }
 }
