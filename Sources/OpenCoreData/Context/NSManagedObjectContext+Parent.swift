@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
         // Limit and offset are applied here, after this context's own changes.
         return try parent.performAndWait {
             try parent.fetch(copy).map { object in
-                if object.isFault { object.fireFault() }
+                if object.isFault { try object.fulfillFault() }
                 return ParentRow(id: object.objectID, values: object.values, version: object.version)
             }
         }
@@ -69,14 +69,14 @@ extension NSManagedObjectContext {
         return result
     }
 
-    /// Fires a child's fault with the parent's current values.
-    func readRowsFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) {
+    /// Fires a child's fault with the parent's current values. A row the parent does not have is gone
+    /// (the child's fault stays unread); a store error of the parent's is thrown.
+    func readRowsFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) throws {
         let ids = objects.map(\.objectID)
-        let rows: [ParentRow?] = parent.performAndWait {
-            ids.map { id in
-                let object = parent.registeredObject(for: id) ?? (try? parent.existingObject(with: id))
-                guard let object else { return nil }
-                if object.isFault { object.fireFault() }
+        let rows: [ParentRow?] = try parent.performAndWait {
+            try ids.map { id in
+                guard let object = try parent.registeredObject(for: id) ?? parent.existingObjectUnlessGone(with: id) else { return nil }
+                if object.isFault { try object.fulfillFault() }
                 return ParentRow(id: id, values: object.values, version: object.version)
             }
         }

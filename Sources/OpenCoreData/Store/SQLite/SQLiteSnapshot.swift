@@ -34,9 +34,22 @@ final class SQLiteSnapshot: @unchecked Sendable {
         Self.live.withLock { $0[store.identifier, default: [:]][number] = Weak(snapshot: self) }
     }
 
+    /// A read transaction on a connection of the store's reader pool that the caller holds for as long
+    /// as this object lives (a batched fetch's key reader): not a query generation (no token finds it).
+    init(_ store: SQLiteStore, borrowing connection: SQLiteConnection) throws {
+        self.store = store
+        try connection.execute("BEGIN DEFERRED")
+        do { try connection.execute("SELECT count(*) FROM sqlite_master") } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        self.connection = connection
+        self.number = 0
+    }
+
     deinit {
         try? connection.execute("ROLLBACK")
-        Self.live.withLock { _ = $0[store.identifier]?.removeValue(forKey: number) }
+        if number != 0 { Self.live.withLock { _ = $0[store.identifier]?.removeValue(forKey: number) } }
     }
 
     /// Runs `body` on the snapshot's connection.
