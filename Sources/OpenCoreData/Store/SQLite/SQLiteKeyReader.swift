@@ -13,6 +13,13 @@ final class SQLiteKeyReader: @unchecked Sendable {
     /// The thread exists.
     private var isRunning = false
 
+    /// For tests: no fetch's keys are being read.
+    var isIdle: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !isBusy
+    }
+
     /// Runs `job` on the reader's thread; `false` (and `job` is not run) when it is busy with another.
     func start(_ job: @escaping () -> Void) -> Bool {
         condition.lock()
