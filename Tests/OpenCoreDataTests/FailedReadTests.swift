@@ -50,9 +50,11 @@ struct FailedReadTests {
 
     /// The zoo, saved; a context (as ``products()``'s) and the Atelidae classification, loaded there
     /// with its `animals` still a fault.
-    static func zoo() throws -> (TemporaryStore, NSPersistentContainer, NSManagedObjectContext, Classification) {
+    static func zoo(denyingDelete: Bool = false) throws -> (TemporaryStore, NSPersistentContainer, NSManagedObjectContext, Classification) {
         let file = TemporaryStore()
-        let container = try container(file, ZooModel.make())
+        let model = ZooModel.make()
+        if denyingDelete { model.entitiesByName["Classification"]!.relationshipsByName["animals"]!.deleteRule = .denyDeleteRule }
+        let container = try container(file, model)
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
             ZooModel.seed(writer)
@@ -173,6 +175,20 @@ struct FailedReadTests {
         try lock.release()
         #expect(Set(atelidae.animals.compactMap(\.commonName)) == ["Mantled Howler", "Geoffroy’s Spider Monkey"])
         #expect(!context.hasChanges)
+    }
+
+    /// `save()` throws: a relationship it reads to validate a delete (delete rule deny) that the store
+    /// cannot read is the store's error, not a validation error and not an empty relationship.
+    @Test func aSaveWhoseValidationReadFailsThrowsTheStoresError() throws {
+        let (file, _, context, atelidae) = try Self.zoo(denyingDelete: true)
+        defer { file.cleanUp() }
+        context.delete(atelidae)
+        let lock = try FileLock(file.url)
+        #expect { try context.save() } throws: { error in
+            (error as NSError).code == NSSQLiteError && "\(error)".contains("FROM ZANIMAL")
+        }
+        try lock.release()
+        #expect { try context.save() } throws: { ($0 as NSError).code == NSValidationRelationshipDeniedDeleteError }
     }
 
     @Test func aMergeWhoseReadFailsStopsWithTheStoresErrorAndAnID() async {

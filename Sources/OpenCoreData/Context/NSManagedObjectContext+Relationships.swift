@@ -185,12 +185,13 @@ extension NSManagedObjectContext {
     }
 
     /// The deny-rule relationships of a deleted object that still hold objects: Core Data's
-    /// `NSValidationRelationshipDeniedDeleteError`, one per relationship.
-    static func deniedDeleteErrors(_ object: NSManagedObject) -> [CoreDataError] {
+    /// `NSValidationRelationshipDeniedDeleteError`, one per relationship. Throws the store's error when
+    /// a relationship that is still a fault cannot be read.
+    static func deniedDeleteErrors(_ object: NSManagedObject) throws -> [CoreDataError] {
         var errors: [CoreDataError] = []
         for slot in object.layout.relationshipSlots {
             guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
-            let holds = r.isToMany ? object.loadedToMany(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
+            let holds = r.isToMany ? try object.loadedToManyOrThrow(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
             guard holds else { continue }
             let name = object.layout.properties[slot].name
             errors.append(CoreDataError(NSValidationRelationshipDeniedDeleteError,

@@ -544,7 +544,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// Mirrors `validateForDelete()`: called by `save()` for each deleted object. The default refuses the
     /// delete while a relationship whose delete rule is deny still holds objects
-    /// (`NSValidationRelationshipDeniedDeleteError`).
+    /// (`NSValidationRelationshipDeniedDeleteError`); reading one that is still a fault may throw the
+    /// store's error.
     open func validateForDelete() throws {
         try NSManagedObjectContext.throwing(NSManagedObjectContext.deniedDeleteErrors(self))
     }
