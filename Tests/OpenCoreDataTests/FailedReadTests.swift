@@ -109,6 +109,25 @@ struct FailedReadTests {
         #expect(product.name == "product-1")
     }
 
+    /// A child context reads its faults through its parent: the parent's store error reaches the child,
+    /// whose fault stays a fault (before: a row "gone", the object deleted).
+    @Test func aChildReadingThroughItsFailingParentThrows() throws {
+        let (file, _, parent, ids) = try Self.products()
+        defer { file.cleanUp() }
+        let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        child.parent = parent
+        _ = parent.object(with: ids[0])  // a fault in the parent, which reads the store
+        let lock = try FileLock(file.url)
+        try child.performAndWait {
+            let fault = child.object(with: ids[0])
+            #expect { try child.existingObject(with: ids[0]) } throws: { ($0 as NSError).code == NSSQLiteError }
+            #expect(fault.isFault)
+            #expect(!fault.isDeleted)
+            try lock.release()
+            #expect((try child.existingObject(with: ids[0]) as? Products)?.name == "product-0")
+        }
+    }
+
     @Test func aFetchOfALockedStoreThrows() throws {
         let (file, _, context, _) = try Self.products()
         defer { file.cleanUp() }

@@ -95,7 +95,14 @@ extension NSManagedObjectContext {
         let inserts = draft.inserted.map { ($0.objectID, $0.values) }
         let updates = zip(draft.updated, changed).map { object, slots in (object.objectID, slots, object.values) }
         let deletes = draft.deleted.map(\.objectID)
-        parent.performAndWait {
+        try parent.performAndWait {
+            // The parent's objects to update read their rows first: a store that fails leaves the
+            // parent as it was, and the save throws.
+            let targets = try updates.map { id, _, _ in
+                let object = parent.object(with: id)
+                if object.isFault { try object.fulfillFault() }
+                return object
+            }
             for (id, values) in inserts {
                 let object = id.entity.layout.objectClass.init(entity: id.entity, insertInto: nil)
                 object.objectID = id
@@ -103,9 +110,7 @@ extension NSManagedObjectContext {
                 parent.insert(object)
                 parent.childStoreKeys.noteInserted(id.key)
             }
-            for (id, slots, values) in updates {
-                let object = parent.object(with: id)
-                if object.isFault { object.fireFault() }
+            for (object, (_, slots, values)) in zip(targets, updates) {
                 for slot in slots where object.values[slot] != values[slot] {
                     object.values[slot] = values[slot]
                     parent.objectDidChange(object, slot: slot)
