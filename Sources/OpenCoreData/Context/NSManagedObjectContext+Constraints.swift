@@ -97,7 +97,7 @@ extension NSManagedObjectContext {
                 let stored = changed ? try storedObjectID(constraint, key: key, excluding: pending) : nil
                 guard stored != nil || group.count > 1 else { continue }
                 let database = stored.map { object(with: $0) }
-                database?.fireFault()
+                try database?.fulfillFault()
                 conflicts.append(NSConstraintConflict(constraint: constraint, key: key, database: database, conflicting: group, context: self))
             }
         }

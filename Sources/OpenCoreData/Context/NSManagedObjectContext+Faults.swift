@@ -17,6 +17,24 @@ extension NSManagedObjectContext {
         unprocessed.updated[id] = nil
     }
 
+    /// Where a read of the store fails and the API cannot throw (a property's getter, a to-many's
+    /// members, `refresh(_:mergeChanges:)`, a merge): Core Data raises ("could not fulfill a fault"); the
+    /// process stops here with the store's error and the object's ID. A failure is never shown as nil, an
+    /// empty set or a deleted object (a row that is gone is not a failure: ``inaccessibleFaultFired(_:)``).
+    static func storeReadFailed(_ error: any Error, reading what: String, _ id: NSManagedObjectID) -> Never {
+        fatalError("CoreData could not fulfill a fault: reading \(what) \(id.uriRepresentation().absoluteString) failed: \(error)")
+    }
+
+    /// `existingObject(with:)`, `nil` when the row is gone (`NSManagedObjectReferentialIntegrityError`);
+    /// any other error (the store's) is thrown.
+    func existingObjectUnlessGone(with id: NSManagedObjectID) throws -> NSManagedObject? {
+        do {
+            return try existingObject(with: id)
+        } catch let error as CoreDataError where error.code == NSManagedObjectReferentialIntegrityError {
+            return nil
+        }
+    }
+
     /// What ``shouldHandleInaccessibleFault(_:for:triggeredByProperty:)`` does by default: logs the fault
     /// and answers ``shouldDeleteInaccessibleFaults``.
     func defaultHandlesInaccessibleFault(_ fault: NSManagedObject, _ oid: NSManagedObjectID) -> Bool {

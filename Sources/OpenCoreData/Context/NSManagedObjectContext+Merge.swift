@@ -54,7 +54,12 @@ extension NSManagedObjectContext {
         var saved = SavedChanges(source: ObjectIdentifier(coordinator), coordinator: ObjectIdentifier(coordinator))
         func rows(_ ids: [NSManagedObjectID]) -> [SavedChanges.Row] {
             let saved = ids.filter { $0.primaryKey != nil }
-            let loaded = (try? coordinator.loadRows(saved.map(\.key), bypassingCache: true)) ?? [:]
+            guard !saved.isEmpty else { return [] }
+            let loaded: [ObjectKey: StoreRow]
+            do { loaded = try coordinator.loadRows(saved.map(\.key), bypassingCache: true) } catch {
+                // A row that is gone is left out (below); a store that fails is not a merge of nothing.
+                Self.storeReadFailed(error, reading: "the merged rows (\(saved.count)) of", saved[0])
+            }
             return saved.compactMap { id in
                 guard let row = loaded[id.key], let values = row.values else { return nil }
                 let entity = coordinator.managedObjectModel.entity(number: row.entityID) ?? id.entity
@@ -233,7 +238,12 @@ extension NSManagedObjectContext {
             persistentStoreCoordinator?.forgetCachedRow(key)
             return
         }
-        guard let row = try? persistentStoreCoordinator?.loadRows([key], bypassingCache: true)[key], let values = row.values else { return }
+        let row: StoreRow?
+        do { row = try persistentStoreCoordinator?.loadRows([key], bypassingCache: true)[key] } catch {
+            Self.storeReadFailed(error, reading: "the row to refresh of", object.objectID)
+        }
+        // A row that is gone leaves the object as it is (its next save reports the conflict).
+        guard let row, let values = row.values else { return }
         absorb(object, .init(id: object.objectID, values: values, version: row.version, changedSlots: []))
         object.snapshotEventsDidApply(.refresh)
     }

@@ -30,7 +30,7 @@ extension NSManagedObjectContext {
         // Limit and offset are applied here, after this context's own changes.
         return try parent.performAndWait {
             try parent.fetch(copy).map { object in
-                if object.isFault { object.fireFault() }
+                if object.isFault { try object.fulfillFault() }
                 return ParentRow(id: object.objectID, values: object.values, version: object.version)
             }
         }
@@ -69,14 +69,14 @@ extension NSManagedObjectContext {
         return result
     }
 
-    /// Fires a child's fault with the parent's current values.
-    func readRowsFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) {
+    /// Fires a child's fault with the parent's current values. A row the parent does not have is gone
+    /// (the child's fault stays unread); a store error of the parent's is thrown.
+    func readRowsFromParent(_ parent: NSManagedObjectContext, _ objects: [NSManagedObject]) throws {
         let ids = objects.map(\.objectID)
-        let rows: [ParentRow?] = parent.performAndWait {
-            ids.map { id in
-                let object = parent.registeredObject(for: id) ?? (try? parent.existingObject(with: id))
-                guard let object else { return nil }
-                if object.isFault { object.fireFault() }
+        let rows: [ParentRow?] = try parent.performAndWait {
+            try ids.map { id in
+                guard let object = try parent.registeredObject(for: id) ?? parent.existingObjectUnlessGone(with: id) else { return nil }
+                if object.isFault { try object.fulfillFault() }
                 return ParentRow(id: id, values: object.values, version: object.version)
             }
         }
@@ -95,7 +95,14 @@ extension NSManagedObjectContext {
         let inserts = draft.inserted.map { ($0.objectID, $0.values) }
         let updates = zip(draft.updated, changed).map { object, slots in (object.objectID, slots, object.values) }
         let deletes = draft.deleted.map(\.objectID)
-        parent.performAndWait {
+        try parent.performAndWait {
+            // The parent's objects to update read their rows first: a store that fails leaves the
+            // parent as it was, and the save throws.
+            let targets = try updates.map { id, _, _ in
+                let object = parent.object(with: id)
+                if object.isFault { try object.fulfillFault() }
+                return object
+            }
             for (id, values) in inserts {
                 let object = id.entity.layout.objectClass.init(entity: id.entity, insertInto: nil)
                 object.objectID = id
@@ -103,9 +110,7 @@ extension NSManagedObjectContext {
                 parent.insert(object)
                 parent.childStoreKeys.noteInserted(id.key)
             }
-            for (id, slots, values) in updates {
-                let object = parent.object(with: id)
-                if object.isFault { object.fireFault() }
+            for (object, (_, slots, values)) in zip(targets, updates) {
                 for slot in slots where object.values[slot] != values[slot] {
                     object.values[slot] = values[slot]
                     parent.objectDidChange(object, slot: slot)

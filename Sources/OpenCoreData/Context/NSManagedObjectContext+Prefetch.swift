@@ -241,8 +241,7 @@ extension NSManagedObjectContext {
         if parent != nil {
             // A child context reads the sets from its parent, which prefetched them.
             for owner in pending {
-                if owner.isFault { owner.fireFault() }
-                for ref in owner.loadedToMany(node.slot).objectRefs { if let object = object(for: ref) { add(object) } }
+                for ref in try owner.loadedToManyOrThrow(node.slot).objectRefs { if let object = object(for: ref) { add(object) } }
             }
             return result
         }

@@ -62,8 +62,9 @@ extension NSManagedObjectContext {
     /// batch whose same fault has not fired yet, in the same one query (`IN` their keys), so that
     /// walking a batched result and reading a to-many of each costs one query per batch, not one per
     /// object (see docs/Relationships.md, "Prefetching and batches").
-    /// Returns the slot's value read (`fault`, the slot's value, is left when it cannot be read).
-    func readToMany(of object: NSManagedObject, slot: Int, fault: ToManyFault) -> Value {
+    /// Returns the slot's value read. A store error is thrown, the slot still a fault: a failed read is
+    /// never an empty relationship.
+    func readToMany(of object: NSManagedObject, slot: Int, fault: ToManyFault) throws -> Value {
         guard case .toMany(let r) = object.layout.kinds[slot] else { return object.values[slot] }
         if parent == nil, let chunk = fault.batch, chunk.range.count > 1, let coordinator = persistentStoreCoordinator {
             var owners: [NSManagedObject] = []
@@ -75,7 +76,8 @@ extension NSManagedObjectContext {
                 owners.append(owner)
                 keys.append(batch.primaryKey(i))
             }
-            if owners.count > 1, let members = try? readingStore({ try coordinator.loadRelationship(r, owners: keys) }) {
+            if owners.count > 1 {
+                let members = try readingStore { try coordinator.loadRelationship(r, owners: keys) }
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }
                 let filled = object.values[slot]
                 if !filled.isToManyFault { return filled }
@@ -84,12 +86,14 @@ extension NSManagedObjectContext {
         var refs: [ObjectRef] = []
         if let parent {
             let id = object.objectID
-            refs = parent.performAndWait {
-                guard let source = parent.registeredObject(for: id) ?? (try? parent.existingObject(with: id)) else { return [] }
-                return source.loadedToMany(slot).objectRefs
+            refs = try parent.performAndWait {
+                // A row the parent does not have is gone: it relates to nothing.
+                guard let source = try parent.registeredObject(for: id) ?? parent.existingObjectUnlessGone(with: id) else { return [] }
+                if source.isFault { try source.fulfillFault() }
+                return try source.loadedToManyOrThrow(slot).objectRefs
             }
         } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
-            refs = (try? readingStore { try coordinator.loadRelationship(r, owner: pk) }) ?? []
+            refs = try readingStore { try coordinator.loadRelationship(r, owner: pk) }
         }
         let value = Self.toManyValue(refs, r)
         object.fillToManyFault(slot, value)
@@ -181,12 +185,13 @@ extension NSManagedObjectContext {
     }
 
     /// The deny-rule relationships of a deleted object that still hold objects: Core Data's
-    /// `NSValidationRelationshipDeniedDeleteError`, one per relationship.
-    static func deniedDeleteErrors(_ object: NSManagedObject) -> [CoreDataError] {
+    /// `NSValidationRelationshipDeniedDeleteError`, one per relationship. Throws the store's error when
+    /// a relationship that is still a fault cannot be read.
+    static func deniedDeleteErrors(_ object: NSManagedObject) throws -> [CoreDataError] {
         var errors: [CoreDataError] = []
         for slot in object.layout.relationshipSlots {
             guard let r = object.layout.relationship(slot), r.relationship.deleteRule == .denyDeleteRule else { continue }
-            let holds = r.isToMany ? object.loadedToMany(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
+            let holds = r.isToMany ? try object.loadedToManyOrThrow(slot).referenceCount > 0 : object.value(at: slot).objectRef != nil
             guard holds else { continue }
             let name = object.layout.properties[slot].name
             errors.append(CoreDataError(NSValidationRelationshipDeniedDeleteError,

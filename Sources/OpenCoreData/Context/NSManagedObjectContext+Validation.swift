@@ -7,8 +7,10 @@ extension NSManagedObjectContext {
     /// `NSValidationMultipleErrorsError` with every single error under `NSDetailedErrorsKey`.
     func validate(inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) throws {
         var errors: [NSError] = []
-        func note(_ error: Error) {
+        func note(_ error: Error) throws {
             let error = error as NSError
+            // A store that failed to answer (a relationship read to validate it): not a validation error.
+            if error.domain == NSCocoaErrorDomain, (134000...134999).contains(error.code) { throw error }
             if error.domain == NSCocoaErrorDomain, error.code == NSValidationMultipleErrorsError {
                 errors += (error.userInfo[NSDetailedErrorsKey] as? [NSError]) ?? [error]
             } else {
@@ -17,13 +19,13 @@ extension NSManagedObjectContext {
         }
         // Called directly (a method reference per object would make a closure for each).
         for object in deleted {
-            do { try object.validateForDelete() } catch { note(error) }
+            do { try object.validateForDelete() } catch { try note(error) }
         }
         for object in inserted {
-            do { try object.validateForInsert() } catch { note(error) }
+            do { try object.validateForInsert() } catch { try note(error) }
         }
         for object in updated {
-            do { try object.validateForUpdate() } catch { note(error) }
+            do { try object.validateForUpdate() } catch { try note(error) }
         }
         try Self.throwing(errors)
     }

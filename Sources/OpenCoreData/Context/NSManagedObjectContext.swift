@@ -405,7 +405,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     // MARK: - Faults
 
     /// Reads a fault's row: the rows of its whole batch when it came from a batched fetch, else its own.
-    func readRowOfFault(_ object: NSManagedObject) {
+    /// A row that is not in the store is gone: the object holds nils and is handled as Core Data handles
+    /// an inaccessible fault (``inaccessibleFaultFired(_:)``). A store that fails to answer is not a row
+    /// that is gone: its error is thrown and the object stays a fault (see docs/Faults.md, "When the
+    /// store fails").
+    func readRowOfFault(_ object: NSManagedObject) throws {
         var group = [object]
         var prefetching: [PrefetchNode] = []
         var chunk: BatchChunk?
@@ -420,19 +424,13 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             prefetching = batch.prefetch
             chunk = BatchChunk(batch, range)
         }
-        var failed = false
-        do {
-            try readRows(of: group)
-            if let chunk { markBatch(chunk, of: group) }
-            try prefetch(prefetching, for: group)
-        } catch {
-            // Core Data raises here; a fault whose row cannot be read holds nils (below).
-            failed = true
-        }
+        try readRows(of: group)
+        if let chunk { markBatch(chunk, of: group) }
+        try prefetch(prefetching, for: group)
         if object.isFault {
             object.takeRow(object.layout.properties.map { _ in .null }, version: 0)
             object.faultState = .rowGone
-            if !failed { inaccessibleFaultFired(object) }
+            inaccessibleFaultFired(object)
         }
     }
 
@@ -441,7 +439,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     func readRows(of objects: [NSManagedObject], bypassingCache: Bool = false) throws {
         if let parent {
             adoptParentsStoreKeys(parent)
-            return readRowsFromParent(parent, objects)
+            return try readRowsFromParent(parent, objects)
         }
         guard let coordinator = persistentStoreCoordinator else { return }
         if queryGeneration != nil && QueryGenerationScope.snapshot == nil

@@ -22,6 +22,8 @@ extension FetchedResultsCore {
     /// results; with `fetchLimit`/`fetchOffset` also with the window (see ``processWindowed(_:plan:)``).
     func process(_ announced: AnnouncedChanges) {
         guard state != nil, let plan, isTracking else { return }
+        // A step that failed earlier left the results short of a change: this change fetches them again.
+        if isStale { return refetch(keepingOnFailure: true) }
         // The rows registered to be evaluated that are not shown are forgotten again (the context had not
         // registered them), whatever happens.
         var made: [NSManagedObject] = []
@@ -69,14 +71,21 @@ extension FetchedResultsCore {
         }
     }
 
-    /// After the context's `reset()` (every object it held is gone): fetches the results again and
-    /// delivers the difference. Objects whose sort values or section changed are reported as updated
-    /// (moved if their order changed); the others keep their relative order. If the fetch fails, the
-    /// results are empty (``trackingFailed(_:)``).
-    private func refetch() {
+    /// After the context's `reset()` (every object it held is gone), or at the first change after a
+    /// failed step (``isStale``): fetches the results again and delivers the difference. Objects whose
+    /// sort values or section changed are reported as updated (moved if their order changed); the others
+    /// keep their relative order. If the fetch fails (``trackingFailed(_:)``), the results after `reset()`
+    /// are empty, as the objects they held are gone; a stale controller keeps its results, still stale.
+    private func refetch(keepingOnFailure: Bool = false) {
         guard let plan, let state, isTracking else { return }
         var fresh: (FetchedResultsState, FetchedWindow?)?
-        do { fresh = try fetchState(plan) } catch { trackingFailed(error) }
+        do {
+            fresh = try fetchState(plan)
+            isStale = false
+        } catch {
+            trackingFailed(error)
+            if keepingOnFailure { return }
+        }
         if plan.limit > 0 || plan.offset > 0 {
             window = fresh?.1 ?? FetchedWindow(offset: plan.offset, limit: plan.limit, order: order)
         }
@@ -94,16 +103,18 @@ extension FetchedResultsCore {
     /// The one policy for a store error while tracking (a related row, a to-many relationship, a
     /// window's edge, the fetch after `reset()`): the error is logged with the controller's request, the
     /// change it kept from the results is not applied (the delegate hears nothing of it; after `reset()`
-    /// the results are empty, as the objects they held are gone), and the controller is marked: its
-    /// next `performFetch()` fetches from the store, never from the cache file. Later changes are
-    /// tracked as usual. Never silently stale.
+    /// the results are empty, as the objects they held are gone), and the controller is marked stale:
+    /// the context's next change makes it fetch its results again and deliver the difference (the change
+    /// included), and its next `performFetch()` fetches from the store, never from the cache file. Never
+    /// silently stale, and not stale for longer than until the next change.
     func trackingFailed(_ error: any Error) {
         needsRefetch = true
+        isStale = true
         let predicate = request.predicate.map { ", predicate \($0.predicateFormat)" } ?? ""
         let sorts = (request.sortDescriptors ?? []).map(\.description).joined(separator: ", ")
         controllerLogger.error("""
             NSFetchedResultsController of \(request.entityName ?? "?")\(predicate), sorted by \(sorts): a store error kept a \
-            change from its results, which miss it until the next performFetch(): \(error)
+            change from its results, which miss it until the context's next change fetches them again: \(error)
             """)
     }
 

@@ -30,6 +30,9 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     /// Set when a store error kept a change from the results (see ``trackingFailed(_:)``): the next
     /// `performFetch()` fetches from the store, never from the cache file.
     var needsRefetch = false
+    /// Set when a store error kept a change from the results, cleared when they are fetched again: the
+    /// context's next change fetches them (see ``trackingFailed(_:)``), as does `performFetch()`.
+    var isStale = false
     /// Whether the controller observes its context's changes (from its first `performFetch()` on).
     private var observing = false
     private(set) var plan: FetchPlan? { didSet { includedEntityIDs = Set(plan.map { $0.entityIDs ?? $0.layout.root.layout.entityIDs } ?? []) } }
@@ -88,6 +91,7 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
             }
         }
         needsRefetch = false
+        isStale = false
         if !observing {
             context.changeObservers.add(self)
             observing = true

@@ -3,7 +3,9 @@ import Synchronization
 
 /// The store keys of a batched fetch's objects, in result order: all of them at once, or the first
 /// window at once and the rest as a reader delivers them (``ProgressiveKeyStore/progressiveKeys(_:)``). Their
-/// number is known from the start. Reading a key the reader has not delivered yet waits for it.
+/// number is known from the start. Reading a key the reader has not delivered yet waits for it; if the
+/// reader failed, the keys are read again at once (``rereading``), and only if that fails too does the
+/// process stop, with the store's errors (a subscript cannot throw; Core Data's batched array raises).
 ///
 /// The keys live in a buffer of `count` slots made up front, each written once before ``delivered``
 /// counts it, so a reader thread writes while the context reads the slots already counted.
@@ -17,7 +19,9 @@ package final class BatchKeys: @unchecked Sendable {
     private let condition = NSCondition()
     /// The reader ended: normally (every key delivered), or with this failure.
     private var ended = false
-    private var failure: String?
+    private var failure: (any Error)?
+    /// Reads every key again, in result order (the reader's query, outside its transaction).
+    private let rereading: (() throws -> [Int64])?
 
     /// Every key, known now.
     init(_ keys: [Int64]) {
@@ -26,11 +30,13 @@ package final class BatchKeys: @unchecked Sendable {
         slots.initialize(from: keys, count: keys.count)
         delivered = Atomic(keys.count)
         ended = true
+        rereading = nil
     }
 
     /// `count` keys of which `first` are known now; a reader delivers the rest (``deliver(_:)``,
-    /// then ``end(failure:)``).
-    init(count: Int, first: [Int64]) {
+    /// then ``end(failure:)``); `rereading` reads them all again should it fail.
+    init(count: Int, first: [Int64], rereading: (() throws -> [Int64])? = nil) {
+        self.rereading = rereading
         precondition(first.count <= count, "the first window is part of the results")
         self.count = count
         slots = .allocate(capacity: max(count, 1))
@@ -53,14 +59,36 @@ package final class BatchKeys: @unchecked Sendable {
     @inline(never) private func waitForKey(_ index: Int) -> Int64 {
         precondition(index >= 0 && index < count, "index \(index) of a batched fetch of \(count) objects")
         condition.lock()
+        defer { condition.unlock() }
         while index >= delivered.load(ordering: .acquiring), !ended {
             // Timed: the reader signals every so many keys, not each one.
             _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
         }
-        let failure = failure
-        condition.unlock()
         if index < delivered.load(ordering: .acquiring) { return slots[index] }
-        fatalError("The keys of a batched fetch could not be read past \(deliveredCount) of \(count): \(failure ?? "the reader stopped")")
+        do {
+            try readRestAgain()
+        } catch {
+            fatalError("""
+                CoreData could not read the keys of a batched fetch (object at index \(index) of \(count), which has no \
+                ID until its key is read): the key reader stopped after \(deliveredCount) (\(failure.map { "\($0)" } ?? "no error")), \
+                and reading them again failed: \(error)
+                """)
+        }
+        return slots[index]
+    }
+
+    /// The reader ended before the last key: every key is read again, now, and those it had not
+    /// delivered are taken, provided the ones it had are still the first (else the store changed since
+    /// the fetch counted its objects, and its order cannot be kept). Called holding `condition`.
+    private func readRestAgain() throws {
+        guard let rereading else { throw CoreDataError(NSCoreDataError, "the keys cannot be read again") }
+        let all = try rereading()
+        let known = deliveredCount
+        guard all.count == count, (0..<known).allSatisfy({ all[$0] == slots[$0] }) else {
+            throw CoreDataError(NSCoreDataError, "the store's matches changed since the fetch counted \(count) (\(all.count) now, or in another order)")
+        }
+        (slots + known).initialize(from: Array(all[known...]), count: count - known)
+        delivered.store(count, ordering: .releasing)
     }
 
     // MARK: - The reader's side
@@ -81,10 +109,12 @@ package final class BatchKeys: @unchecked Sendable {
     }
 
     /// The reader ended; `failure` says why when it did not deliver every key.
-    func end(failure: String?) {
+    func end(failure: (any Error)?) {
         condition.lock()
         ended = true
-        if deliveredCount < count { self.failure = failure ?? "the store gave \(deliveredCount) keys of \(count)" }
+        if deliveredCount < count {
+            self.failure = failure ?? CoreDataError(NSCoreDataError, "the store gave \(deliveredCount) keys of \(count)")
+        }
         condition.broadcast()
         condition.unlock()
     }

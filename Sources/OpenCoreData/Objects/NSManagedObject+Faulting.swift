@@ -41,7 +41,7 @@ extension NSManagedObject {
         case .attribute(.compositeAttributeType):
             // The object's values with the given composite's in its elements' slots.
             guard let composite = layout.composite(atSlot: slot) else { return }
-            if isFault { fireFault() }
+            if isFault { try fulfillFault() }
             var values = self.values
             for (leaf, element) in try composite.tree.leafValues(of: given, keyPath: key) {
                 let raw = Value(any: element), type = layout.kinds[leaf].attributeType

@@ -5,12 +5,20 @@ extension NSManagedObject {
     var ref: ObjectRef { ObjectRef(key: objectID.key, entityID: layout.entityID) }
 
     /// A to-many slot's value with its objects read (one query the first time, or none for an object
-    /// not saved yet).
+    /// not saved yet). When the store fails the process stops with its error and the object's ID, as
+    /// Core Data raises (see ``loadedToManyOrThrow(_:)``).
     func loadedToMany(_ slot: Int) -> Value {
-        if isFault { fireFault() }
+        do { return try loadedToManyOrThrow(slot) } catch {
+            NSManagedObjectContext.storeReadFailed(error, reading: "\(layout.properties[slot].name) of", objectID)
+        }
+    }
+
+    /// ``loadedToMany(_:)`` for a caller that throws: the store's error is thrown, the slot still a fault.
+    func loadedToManyOrThrow(_ slot: Int) throws -> Value {
+        if isFault { try fulfillFault() }
         let value = values[slot]
         guard let fault = value.slotContent(ToManyFault.self), let context = managedObjectContext else { return value }
-        return context.readToMany(of: self, slot: slot, fault: fault)
+        return try context.readToMany(of: self, slot: slot, fault: fault)
     }
 
     /// Puts what a loaded object's to-many slot holds once its fault is read: in the values, and in what

@@ -303,13 +303,20 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         return layout.persistentSlots.contains { snapshot[$0] != values[$0] }
     }
 
-    /// Fires the fault: the values come from the row it holds, or its context reads them (its batch's
-    /// rows, or its own).
+    /// Fires the fault where the caller cannot throw (a property's getter, `willAccessValue(forKey:)`):
+    /// as ``fulfillFault()``, and when the store fails the process stops with the store's error and the
+    /// object's ID, as Core Data raises when it cannot fulfill a fault.
     func fireFault() {
+        do { try fulfillFault() } catch { NSManagedObjectContext.storeReadFailed(error, reading: "the row of", objectID) }
+    }
+
+    /// Fires the fault: the values come from the row it holds, or its context reads them (its batch's
+    /// rows, or its own). Throws the store's error, the object still a fault.
+    func fulfillFault() throws {
         switch faultState {
         case .loaded, .rowGone: return
         case .holdingRow(let row, let version): takeRow(row, version: version)
-        case .fault, .inBatch: managedObjectContext?.readRowOfFault(self)
+        case .fault, .inBatch: try managedObjectContext?.readRowOfFault(self)
         }
     }
 
@@ -537,7 +544,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     /// Mirrors `validateForDelete()`: called by `save()` for each deleted object. The default refuses the
     /// delete while a relationship whose delete rule is deny still holds objects
-    /// (`NSValidationRelationshipDeniedDeleteError`).
+    /// (`NSValidationRelationshipDeniedDeleteError`); reading one that is still a fault may throw the
+    /// store's error.
     open func validateForDelete() throws {
         try NSManagedObjectContext.throwing(NSManagedObjectContext.deniedDeleteErrors(self))
     }

@@ -29,9 +29,22 @@ final class SQLiteSnapshot: StoreSnapshot, @unchecked Sendable {
         LiveSnapshots.add(self)
     }
 
+    /// A read transaction on a connection of the store's reader pool that the caller holds for as long
+    /// as this object lives (a batched fetch's key reader): not a query generation (no token finds it).
+    init(_ store: SQLiteStore, borrowing connection: SQLiteConnection) throws {
+        self.store = store
+        try connection.execute("BEGIN DEFERRED")
+        do { try connection.execute("SELECT count(*) FROM sqlite_master") } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        self.connection = connection
+        self.number = 0
+    }
+
     deinit {
         try? connection.execute("ROLLBACK")
-        LiveSnapshots.remove(storeIdentifier, number)
+        if number != 0 { LiveSnapshots.remove(storeIdentifier, number) }
     }
 
     /// Runs `body` on the snapshot's connection.

@@ -1,46 +1,65 @@
 import Foundation
 
 extension SQLiteStore {
-    /// The keys of a batched fetch in time proportional to its first batch: in a read transaction of its
-    /// own (``SQLiteSnapshot``), the number of matches (`COUNT(*)`) and the first batch's keys (`LIMIT`,
-    /// the fetch's order with `Z_PK` breaking ties); then, on a thread of its own in the same transaction,
-    /// every key in that order, delivered as it is read, the transaction ending with the last. So the
-    /// keys are the ones a full fetch would have read when this one began, whatever is saved meanwhile.
+    /// The keys of a batched fetch in time proportional to its first batch: on the store's key reader
+    /// (``SQLiteKeyReader``), on a connection of its reader pool, in one read transaction, the number of
+    /// matches (`COUNT(*)`) and the first batch's keys (`LIMIT`, the fetch's order with `Z_PK` breaking
+    /// ties), handed back at once; then every key in that order, delivered as it is read, the transaction
+    /// ending with the last. So the keys are the ones a full fetch would have read when this one began,
+    /// whatever is saved meanwhile. Should the reader fail, the keys still to come are read again when an
+    /// object needs one (``BatchKeys``).
     ///
     /// The objects' entity comes back too: the fetched entity's. `nil` when the fetch is not one this
     /// serves (the caller reads every key first, as before): a match of a subentity (each object's class
     /// depends on its row; asked in the same transaction, through the table's `Z_ENT` index), a
-    /// `fetchLimit` or `fetchOffset`, a context pinned to a query generation, an in-memory store.
+    /// `fetchLimit` or `fetchOffset`, a context pinned to a query generation, an in-memory store or a
+    /// pool of one reader, or when the key reader or the pool's readers past the first are busy.
     func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys? {
         guard plan.limit == 0, plan.offset == 0, plan.batchSize > 0, QueryGenerationScope.snapshot == nil,
-              let snapshot = try makeSQLiteSnapshot() else { return nil }
-        let found: (count: Int, first: [Int64])? = try QueryGenerationScope.reading(snapshot) {
-            if plan.layout.entityIDs.count > 1, try matchesOtherEntities(plan) { return nil }
-            return (try self.count(plan), try fetchKeys(plan.range(offset: 0, limit: plan.batchSize)).pks)
-        }
-        guard let found else { return nil }
-        let keys = BatchKeys(count: found.count, first: found.first)
-        if found.first.count < found.count {
-            // The keys alone (every match is of the plan's entity): an index matching the sort covers them.
-            let (sql, arguments) = try selectSQL(plan, .objects([FetchSelection.key]), limited: false)
-            let gate = keyReaderGate
-            Thread.detachNewThread {
-                Self.yieldToForeground()
-                gate?()
-                Self.deliverKeys(sql, arguments, after: found.first.count, from: snapshot, to: keys)
-            }
-        }
-        return keys
+              readerConnectionCount > 1 else { return nil }
+        // The keys alone (every match is of the plan's entity): an index matching the sort covers them.
+        let (sql, arguments) = try selectSQL(plan, .objects([FetchSelection.key]), limited: false)
+        let start = KeyReaderStart()
+        guard keyReader.start({ self.readKeys(plan, sql, arguments, start) }) else { return nil }
+        return try start.wait()
     }
 
-    /// Lowers the calling thread's scheduling priority (nice 10; on Linux a thread's own), so that the key
-    /// reader takes what the cores have spare: the context's thread, making the array and loading the first
-    /// batch, comes first when both want a core. Touching an object whose key is still to come waits for the
-    /// reader, which then has the core to itself.
-    private static func yieldToForeground() {
-        #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #endif
+    /// The key reader's work for one fetch: the count and the first batch handed to `start`, then the
+    /// rest delivered to the keys, all in one read transaction on a free reader of the pool.
+    private func readKeys(_ plan: FetchPlan, _ sql: String, _ arguments: [Value], _ start: KeyReaderStart) {
+        let served: Void? = readIfIdle { db in
+            var snapshot: SQLiteSnapshot!
+            let keys: BatchKeys
+            do {
+                try wrap { snapshot = try SQLiteSnapshot(self, borrowing: db) }
+                let found: (count: Int, first: [Int64])? = try QueryGenerationScope.reading(snapshot) {
+                    if plan.layout.entityIDs.count > 1, try matchesOtherEntities(plan) { return nil }
+                    return (try self.count(plan), try fetchKeys(plan.range(offset: 0, limit: plan.batchSize)).pks)
+                }
+                guard let found else { return start.finish(nil) }
+                keys = BatchKeys(count: found.count, first: found.first, rereading: rereader(sql, arguments))
+                start.finish(keys)
+                if found.first.count == found.count { return }
+            } catch {
+                return start.fail(error)
+            }
+            keyReaderGate?()
+            Self.deliverKeys(sql, arguments, after: keys.deliveredCount, from: snapshot, to: keys)
+        }
+        if served == nil { start.finish(nil) }
+    }
+
+    /// Reads every key of `sql` again, now, on the store's readers: what a batched fetch falls back on
+    /// when its key reader failed. It keeps no store alive.
+    private func rereader(_ sql: String, _ arguments: [Value]) -> () throws -> [Int64] {
+        { [weak self] in
+            guard let self else {
+                throw CoreDataError(NSPersistentStoreOperationError, "The store of the batched fetch was removed.")
+            }
+            var pks: [Int64] = []
+            try wrap { try read { db in try db.query(sql, arguments) { pks.append($0.int64(0)) } } }
+            return pks
+        }
     }
 
     /// Whether a row of another entity than the plan's own (a subentity's) matches it.
@@ -60,7 +79,7 @@ extension SQLiteStore {
     /// the last or until nobody wants them.
     private static func deliverKeys(_ sql: String, _ arguments: [Value], after known: Int, from snapshot: SQLiteSnapshot, to keys: BatchKeys) {
         var seen = 0
-        var failure: String?
+        var failure: (any Error)?
         do {
             try snapshot.read { db in
                 try db.query(sql, arguments) { row in
@@ -70,10 +89,37 @@ extension SQLiteStore {
                 }
             }
         } catch is CancellationError {
-            failure = "nobody holds the fetch's objects"
+            failure = CancellationError()
+        } catch let error as SQLiteError {
+            failure = error.coreDataError
         } catch {
-            failure = "\(error)"
+            failure = error
         }
         keys.end(failure: failure)
+    }
+}
+
+/// How a batched fetch hears from the key reader that its count and first batch are read: the keys,
+/// `nil` (the fetch is not one it serves, or no reader was free), or the store's error.
+private final class KeyReaderStart: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<BatchKeys?, any Error>?
+
+    func finish(_ keys: BatchKeys?) { hand(.success(keys)) }
+    func fail(_ error: any Error) { hand(.failure(error)) }
+
+    private func hand(_ result: Result<BatchKeys?, any Error>) {
+        condition.lock()
+        self.result = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for the reader's answer.
+    func wait() throws -> BatchKeys? {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return try result!.get()
     }
 }

@@ -129,6 +129,17 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return try reader.lock.withLock { try body(reader.connection) }
     }
 
+    /// Runs `body` on a reader connection other than the first, if one is free now (`nil` otherwise):
+    /// for work that holds its connection long (a batched fetch's key reader), leaving the first reader,
+    /// which ``read(_:)`` tries first, to the contexts.
+    func readIfIdle<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T? {
+        for reader in readers.dropFirst() where reader.lock.try() {
+            defer { reader.lock.unlock() }
+            return try body(reader.connection)
+        }
+        return nil
+    }
+
     /// The reader connections beside the writer (`NSPersistentStoreConnectionPoolMaxSizeKey`).
     var readerConnectionCount: Int { readers.count }
 
@@ -162,6 +173,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// For tests: what a batched fetch's key reader runs before it reads (``progressiveKeys(_:)``), to
     /// let other contexts save first.
     nonisolated(unsafe) var keyReaderGate: (@Sendable () -> Void)?
+
+    /// The thread that reads batched fetches' keys (``progressiveKeys(_:)``), one fetch at a time.
+    let keyReader = SQLiteKeyReader()
 
     /// The queries of the store's snapshot connections (query generations, batched fetches' key readers).
     let snapshotQueries = QueryTally()
