@@ -65,7 +65,7 @@ extension NSManagedObjectContext {
                 let entity = coordinator.managedObjectModel.entity(number: row.entityID) ?? id.entity
                 let real = NSManagedObjectID(entity: entity, key: id.key, storeIdentifier: id.storeIdentifier)
                 let old = registry[id.key]?.snapshot
-                return .init(id: real, values: values, version: row.version, changedSlots: entity.layout.changedSlots(from: old, to: values))
+                return .init(id: real, values: values, version: row.version, changedSlots: entity.layout.changedSlotSet(from: old, to: values))
             }
         }
         saved.inserted = rows(inserted)
@@ -195,7 +195,7 @@ extension NSManagedObjectContext {
         object.values = values
         object.snapshot = row.values
         object.version = row.version
-        return Set(object.layout.properties.indices.filter { before[$0] != values[$0] })
+        return Set(object.layout.changedSlots(from: before, to: values, among: Array(object.layout.properties.indices)))
     }
 
     /// Mirrors `automaticallyMergesChangesFromParent`: when true, saves of the parent context (or, for a

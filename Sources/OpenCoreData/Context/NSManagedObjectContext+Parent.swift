@@ -91,7 +91,7 @@ extension NSManagedObjectContext {
     /// posts `ObjectsDidChange` and its fetched results controllers follow, as for its own edits.
     func saveToParent(_ parent: NSManagedObjectContext) throws {
         let draft = try prepareSave(policy: nil)
-        let changed = draft.updated.map { $0.layout.changedSlots(from: $0.snapshot!, to: $0.values) }
+        let changed = draft.updated.map { $0.layout.changedSlotSet(from: $0.snapshot!, to: $0.values) }
         let inserts = draft.inserted.map { ($0.objectID, $0.values) }
         let updates = zip(draft.updated, changed).map { object, slots in (object.objectID, slots, object.values) }
         let deletes = draft.deleted.map(\.objectID)

@@ -94,7 +94,7 @@ extension NSManagedObjectContext {
         var changes = RelatedChanges(keyPaths: keyPaths)
         for object in touched.values where object.isUpdated && !object.isDeleted && !object.isFault {
             guard let snapshot = object.snapshot else { continue }
-            changes.note(.object(object), entity: object.entity, changed: object.layout.changedSlots(from: snapshot, to: object.values))
+            changes.note(.object(object), entity: object.entity, changed: object.layout.changedSlotSet(from: snapshot, to: object.values))
         }
         for object in deleted.values { changes.note(.object(object), entity: object.entity, changed: nil) }
         return (try? rows(of: plan, reading: changes))?.objects

@@ -205,7 +205,7 @@ extension NSManagedObjectContext {
             object.snapshot = values
             object.version = row.version
             saved.updated.append(.init(id: object.objectID, values: values, version: row.version,
-                                       changedSlots: object.layout.changedSlots(from: read, to: values)))
+                                       changedSlots: object.layout.changedSlotSet(from: read, to: values)))
         }
     }
 

@@ -86,13 +86,18 @@ package final class EntityLayout: @unchecked Sendable {
     /// The composite whose slot is `slot`.
     func composite(atSlot slot: Int) -> CompositeLayout? { composites.first { $0.slot == slot } }
 
-    /// The persistent slots whose values differ between `old` and `new` (every one when there is no
-    /// `old`: a row new to the reader).
-    func changedSlots(from old: [Value]?, to new: [Value]) -> Set<Int> {
+    /// The slots whose values differ between `old` and `new`, in slot order: of `slots` (the persistent
+    /// slots unless given; a store writes its ``columnSlots``). What a save writes, history records and a
+    /// merge reports are all this one comparison.
+    func changedSlots(from old: [Value], to new: [Value], among slots: [Int]? = nil) -> [Int] {
+        (slots ?? persistentSlots).filter { old[$0] != new[$0] }
+    }
+
+    /// The persistent slots whose values differ between `old` and `new`, as a set (every one when there
+    /// is no `old`: a row new to the reader).
+    func changedSlotSet(from old: [Value]?, to new: [Value]) -> Set<Int> {
         guard let old else { return persistentSlotSet }
-        var changed = Set<Int>()
-        for slot in persistentSlots where old[slot] != new[slot] { changed.insert(slot) }
-        return changed
+        return Set(changedSlots(from: old, to: new))
     }
 
     /// Slots of persistent derived attributes (`NSDerivedAttributeDescription`): the store computes them.

@@ -33,7 +33,7 @@ extension SQLiteStore {
             let keys = KeyResolver(inserted: KeyRenaming([]))
             let asGiven = bindsAsGiven(layout)
             for i in inserted {
-                try write(StoreChanges.Insert(key: nil, layout: layout, values: rows[i].values), pk: next, keys: keys, with: statement,
+                try write(layout, rows[i].values, pk: next, keys: keys, with: statement,
                           asGiven: asGiven, db)
                 result[i] = BatchRow(root: root, pk: next, entityID: layout.entityID)
                 next += 1

@@ -65,7 +65,7 @@ extension SQLiteStore {
             records.append(HistoryRecord(kind: .insert, entityID: insert.layout.entityID, pk: pk))
         }
         for update in changes.updates {
-            let slots = update.layout.persistentSlots.filter { update.snapshot[$0] != update.values[$0] }
+            let slots = update.layout.changedSlots(from: update.snapshot, to: update.values)
             records.append(HistoryRecord(kind: .update, entityID: update.layout.entityID, pk: update.key.primaryKey!, columns: slots))
         }
         for delete in changes.deletes {

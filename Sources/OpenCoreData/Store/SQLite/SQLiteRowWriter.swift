@@ -1,0 +1,68 @@
+import Foundation
+
+/// The SQLite store's row operations for the save algorithm (``StoreSave``), on the writer connection
+/// inside the save's transaction: one prepared `INSERT` per entity and one `UPDATE` per entity and set of
+/// columns, each bound and stepped for every row of the save; external files follow the transaction
+/// (``SQLiteStore/fileTransaction(_:)``).
+struct SQLiteRowWriter: StoreRowWriter {
+    let store: SQLiteStore
+    let db: SQLiteConnection
+    private var inserts: [Int: SQLiteStatement] = [:]
+    /// The last entity inserted, its statement and whether its values bind as given (most saves insert
+    /// runs of one entity).
+    private var last: (entityID: Int, statement: SQLiteStatement, plain: Bool)?
+    private var updates = UpdateStatements()
+
+    init(store: SQLiteStore, db: SQLiteConnection) {
+        self.store = store
+        self.db = db
+    }
+
+    /// SQLite checks unique indexes as each row is written.
+    var insertsLast: Bool { store.hasUniqueIndexes }
+
+    mutating func reserveKeys(root: Int, count: Int) throws -> Int64 {
+        try store.reserveKeys(root: root, count: count, db)
+    }
+
+    mutating func insert(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver) throws {
+        let entityID = layout.entityID
+        if last?.entityID != entityID {
+            let statement = try inserts[entityID] ?? db.statement(store.insertSQL[entityID]!)
+            inserts[entityID] = statement
+            last = (entityID, statement, store.bindsAsGiven(layout))
+        }
+        try store.write(layout, values, pk: pk, version: version, keys: keys, with: last!.statement, asGiven: last!.plain, db)
+    }
+
+    mutating func writeRelationships(_ layout: EntityLayout, pk: Int64, values: [Value], old: [Value]?, keys: KeyResolver) throws {
+        try store.writeRelationships(layout, pk: pk, values: values, old: old, keys: keys, db)
+    }
+
+    mutating func update(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64, expected: Int64,
+                         keys: KeyResolver) throws -> Bool {
+        try store.writeRow(layout, pk: pk, slots: slots, values: values, newVersion: newVersion, expected: expected, keys: keys, &updates, db)
+    }
+
+    /// The row's externally stored files go once the transaction commits.
+    mutating func delete(_ layout: EntityLayout, pk: Int64, version: Int64) throws -> Bool {
+        let files = try store.externalFiles(layout, pk: pk, slots: store.attributeSlots(layout), db)
+        guard try db.run("DELETE FROM \(store.table(for: layout).name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(version)]) > 0 else {
+            return false
+        }
+        store.saveFiles?.obsolete += files
+        return true
+    }
+
+    mutating func deleteRelationships(_ layout: EntityLayout, pk: Int64) throws {
+        try store.deleteJoinRows(layout, pk: pk, db)
+    }
+
+    mutating func currentRow(root: Int, pk: Int64) throws -> StoreRow? {
+        try store.loadRows(root: root, pks: [pk], db)[pk]
+    }
+
+    mutating func finish(_ outcome: inout StoreSaveOutcome) throws {
+        try store.applyDerived(&outcome, db)
+    }
+}
