@@ -37,7 +37,7 @@ extension NSPersistentStoreCoordinator {
 
     /// Mirrors `destroyPersistentStore(at:type:options:)`: removes the store at `url` from this coordinator
     /// if it was added, then deletes the SQLite file, its `-wal` and `-shm` files and the folder of its
-    /// externally stored values. A file that does not exist is not an error (as in Core Data); a file that
+    /// externally stored values (a binary or XML store: its file). A file that does not exist is not an error (as in Core Data); a file that
     /// exists but is not a SQLite database throws `NSPersistentStoreInvalidTypeError` and is left as it is.
     public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
         try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)
@@ -47,6 +47,9 @@ extension NSPersistentStoreCoordinator {
     /// ``destroyPersistentStore(at:type:options:)``). A file that is not a SQLite database is refused and
     /// kept, unless `options` has ``NSPersistentStoreForceDestroyOption`` set to true.
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
+        if storeType == NSBinaryStoreType || storeType == NSXMLStoreType {
+            return try destroyPropertyListStore(at: url, kind: storeType == NSBinaryStoreType ? .binary : .xml, options: options)
+        }
         guard storeType == NSSQLiteStoreType || storeType == NSInMemoryStoreType else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }
@@ -67,6 +70,21 @@ extension NSPersistentStoreCoordinator {
                 throw CoreDataError(NSPersistentStoreOperationError, "Could not destroy the store at \(url.path): \(error.localizedDescription)",
                                     userInfo: [NSUnderlyingErrorKey: error])
             }
+        }
+    }
+
+    /// ``destroyPersistentStore(at:ofType:options:)`` of a binary or XML store: removes the store from this
+    /// coordinator if it was added and deletes its file; a file that is not a store of that type throws
+    /// `NSPersistentStoreInvalidTypeError` and is kept, unless `NSPersistentStoreForceDestroyOption` is set.
+    private func destroyPropertyListStore(at url: URL, kind: PropertyListStoreFile.Kind, options: [AnyHashable: Any]?) throws {
+        if let store = persistentStore(for: url) { try remove(store) }
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        if !StoreOpenOptions.flag(options?[NSPersistentStoreForceDestroyOption]) { _ = try PropertyListStoreFile.read(at: url, kind) }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw CoreDataError(NSPersistentStoreOperationError, "Could not destroy the store at \(url.path): \(error.localizedDescription)",
+                                userInfo: [NSUnderlyingErrorKey: error])
         }
     }
 
