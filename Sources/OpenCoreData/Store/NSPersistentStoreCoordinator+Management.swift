@@ -2,8 +2,9 @@ import Foundation
 
 extension NSPersistentStore {
     /// Mirrors `NSPersistentStore.StoreType`: a store type for the coordinator's `type:` methods, beside
-    /// the older string constants (`NSSQLiteStoreType`, …) that Apple now marks deprecated. Core Data's
-    /// binary and XML store types are not here yet: adding one throws "Unknown store type".
+    /// the older string constants (`NSSQLiteStoreType`, …) that Apple now marks deprecated. The binary and
+    /// XML stores are property-list files of this project (docs/Store.md), added and destroyed by their
+    /// types as the others.
     public struct StoreType: Hashable, Sendable, RawRepresentable {
         /// The type's string, as the older constants spell it.
         public let rawValue: String
