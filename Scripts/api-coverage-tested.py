@@ -72,7 +72,8 @@ def member_patterns(kind, member):
     base, labels = m.group(1), [l for l in m.group(2).split(':') if l]
     named = [l for l in labels if l != '_']
     def after(ls):
-        return ''.join(rf'[^;{{}}]*?\b{re.escape(l)}\s*:' for l in ls)
+        # `label:` at a call, `label name:` in an override's declaration
+        return ''.join(rf'[^;{{}}]*?\b{re.escape(l)}(?:\s+\w+)?\s*:' for l in ls)
     if base == 'init':                                    # an initializer: every label, in order
         call = r'(?:\b[A-Z]\w*|\.init|\binit|\bsuper\.init|\bself\.init)\s*'
         if not labels:

@@ -66,6 +66,7 @@ struct StoreAndErrorKeyTests {
         let predicate = try #require(error.userInfo[NSValidationPredicateErrorKey] as? NSPredicate)
         #expect(predicate.predicateFormat == "SELF >= 0")
         #expect(error.userInfo[NSValidationObjectErrorKey] as? NSManagedObject === item)
+        #expect(error.userInfo[NSValidationValueErrorKey] as? Int == -1)
     }
 
     @Test func aMultipleValidationErrorListsTheObjectsThatFailed() throws {
