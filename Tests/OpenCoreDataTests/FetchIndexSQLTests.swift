@@ -18,6 +18,18 @@ struct FetchIndexSQLTests {
         #expect(!ModelIndexes.sql([book]).contains { $0.contains("Z_Book_heavy") })
     }
 
+    @Test func aSQLiteStoreCreatesThePartialIndex() throws {
+        let model = makeProductsModel()
+        let index = NSFetchIndexDescription(name: "pricey", elements: [NSFetchIndexElementDescription(propertyName: "price", collationType: .binary)])
+        index.partialIndexPredicate = NSPredicate(format: "price > 3")
+        model.entitiesByName["Products"]!.indexes = [index]
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        _ = try store.container(model)
+        let sql = try SQLiteTestAccess.values("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'Z_Products_pricey'", store.url)
+        #expect(sql == [[.string("CREATE INDEX Z_Products_pricey ON ZPRODUCTS (ZPRICE COLLATE BINARY ASC) WHERE ZPRICE > 3")]])
+    }
+
     @Test func shouldRefreshRefetchedObjectsUpdatesLoadedObjects() throws {
         let container = try FetchedPropertyTests.container(FetchedPropertyTests.model(predicate: "weight > 0"))
         let context = container.viewContext
