@@ -19,7 +19,7 @@ struct FetchIndexCodingTests {
         #expect(back.elements.allSatisfy { $0.collationType == .binary && $0.indexDescription === back })
         #expect(back.partialIndexPredicate?.predicateFormat == "price > 3")
 
-        back.partialIndexPredicate = nil  // the store creates indexes without one (docs/Store.md, "Fetch indexes")
+        back.partialIndexPredicate = nil  // the plain index here; a partial one: FetchIndexSQLTests
         let model = makeProductsModel()
         model.entitiesByName["Products"]!.indexes = [back]
         let store = TemporaryStore()

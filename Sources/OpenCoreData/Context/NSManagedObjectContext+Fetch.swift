@@ -7,7 +7,22 @@ extension NSManagedObjectContext {
     /// Throws if a key is not in the model (naming entity and key) or the results are not `ResultType`.
     public func fetch<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> [ResultType] {
         checkQueue("fetch(_:)")
-        return try fetch(request, preloaded: nil)
+        guard request.shouldRefreshRefetchedObjects, request.resultType == .managedObjectResultType else {
+            return try fetch(request, preloaded: nil)
+        }
+        return try fetchRefreshingRefetched(request)
+    }
+
+    /// A fetch with `shouldRefreshRefetchedObjects`: each result that was registered here with its values
+    /// before the fetch rereads its row from the store, its unsaved changes kept on top (as
+    /// `refresh(_:mergeChanges: true)`); by default such an object keeps the values it had.
+    private func fetchRefreshingRefetched<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> [ResultType] {
+        let loaded = Set(allRegisteredObjects.lazy.filter { !$0.isFault && !$0.isInserted }.map(ObjectIdentifier.init))
+        let results = try fetch(request, preloaded: nil)
+        for case let object as NSManagedObject in results where loaded.contains(ObjectIdentifier(object)) {
+            refresh(object, mergeChanges: true)
+        }
+        return results
     }
 
     /// `fetch(_:)` in the context's query generation, with what an asynchronous fetch read from the

@@ -225,6 +225,7 @@ extension NSManagedObjectContext {
     /// unsaved changes; with `true` it rereads its row from the store and keeps its unsaved changes on top.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
         guard object.managedObjectContext === self, !object.isInserted, object.objectID.primaryKey != nil else { return }
+        object.forgetFetchedValues()
         let key = object.objectID.key
         if !flag || object.isFault {
             object.turnIntoFault {

@@ -35,13 +35,17 @@ extension NSManagedObjectContext {
         if !errors.isEmpty { try throwing(errors as [NSError]) }
     }
 
-    /// Throws nothing, one error as itself, or several as `NSValidationMultipleErrorsError`.
+    /// Throws nothing, one error as itself, or several as `NSValidationMultipleErrorsError` (the objects
+    /// that failed under `NSAffectedObjectsErrorKey`).
     static func throwing(_ errors: [NSError]) throws {
         if errors.count == 1 { throw errors[0] }
         if errors.count > 1 {
             let messages = errors.map { ($0 as? CoreDataError)?.message ?? $0.localizedDescription }
+            // The objects that failed, once each, in the order of their errors.
+            var seen = Set<ObjectIdentifier>()
+            let objects = errors.compactMap { $0.userInfo[NSValidationObjectErrorKey] as? NSManagedObject }.filter { seen.insert(ObjectIdentifier($0)).inserted }
             throw CoreDataError(NSValidationMultipleErrorsError, "Multiple validation errors occurred: " + messages.joined(separator: " "),
-                                userInfo: [NSDetailedErrorsKey: errors])
+                                userInfo: [NSDetailedErrorsKey: errors, NSAffectedObjectsErrorKey: objects])
         }
     }
 

@@ -189,7 +189,7 @@ struct KeyPathResolver {
             }
             let property = layout.properties[slot]
             if property is NSFetchedPropertyDescription {
-                throw CoreDataError(NSCoreDataError, "fetched property \(key) of entity \(entityName) cannot be used in a fetch (fetched properties are not evaluated yet)",
+                throw CoreDataError(NSCoreDataError, "fetched property \(key) of entity \(entityName) cannot be used in a fetch (its value is no column: read it on the object)",
                                     userInfo: [NSValidationKeyErrorKey: text])
             }
             if property.isTransient, !use.allowsTransient {

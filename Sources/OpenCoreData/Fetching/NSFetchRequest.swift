@@ -70,7 +70,9 @@ open class NSFetchRequest<ResultType>: NSPersistentStoreRequest, @unchecked Send
     /// to-many sets read. A key that is not a relationship of the entity it is read from makes the fetch
     /// throw, naming the entity and the key. Ignored by ID, dictionary and count results, as in Core Data.
     public var relationshipKeyPathsForPrefetching: [String]?
-    /// Mirrors `shouldRefreshRefetchedObjects`.
+    /// Mirrors `shouldRefreshRefetchedObjects` (default `false`): `true` makes a fetch of managed objects
+    /// update the objects it finds already registered with their values to the store's current values,
+    /// unsaved changes kept on top; by default they keep the values they have.
     public var shouldRefreshRefetchedObjects = false
 
     /// Mirrors `init()`.

@@ -19,6 +19,7 @@ extension NSAttributeDescription {
             if let text = warning as? String { message += " (\(model?.localized(errorString: text) ?? text))" }
             errors.append(CoreDataError(code, message + ".", userInfo: [
                 NSValidationObjectErrorKey: object, NSValidationKeyErrorKey: name, NSValidationValueErrorKey: value.anyValue ?? NSNull(),
+                NSValidationPredicateErrorKey: predicate,
             ]))
         }
         return errors

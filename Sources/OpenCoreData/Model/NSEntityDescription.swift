@@ -27,8 +27,8 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
     /// stored properties, `versionHashModifier`, uniqueness constraints), computed as Core Data computes it
     /// (see VersionHashes.swift): equal to the hash a store written by Core Data records for the entity.
     public var versionHash: Data { VersionHashes.entity(self) }
-    /// Mirrors `indexes`: the entity's fetch indexes (a model file's `fetchIndex` elements). Stored and
-    /// written back; the SQLite store does not create them yet.
+    /// Mirrors `indexes`: the entity's fetch indexes (a model file's `fetchIndex` elements). The SQLite
+    /// store creates them when it opens (``NSFetchIndexDescription``; docs/Store.md, "Fetch indexes").
     public var indexes: [NSFetchIndexDescription] = [] {
         willSet { checkMutable() }
         didSet { for i in indexes { i.entity = self } }

@@ -4,7 +4,8 @@ import Foundation
 public enum NSFetchIndexElementType: UInt, Sendable {
     /// Mirrors `.binary`: an ordinary (B-tree) index.
     case binary = 0
-    /// Mirrors `.rTree`: a spatial index over a range of values.
+    /// Mirrors `.rTree`: a spatial index over a range of values. Kept in the model and its files; the SQLite
+    /// store does not create an index with such an element (docs/APICoverage.md).
     case rTree = 1
 }
 
@@ -12,8 +13,9 @@ public enum NSFetchIndexElementType: UInt, Sendable {
 /// listed in ``NSEntityDescription/indexes``.
 ///
 /// The SQLite store creates it as `CREATE INDEX Z_<Entity>_<name> ON <table> (…)`, as Core Data names it,
-/// when its elements are properties of binary type and it has no partial index predicate; others are
-/// not created (see docs/Store.md, "Fetch indexes").
+/// when its elements are stored properties of binary type, with `WHERE` and its partial index predicate
+/// when it has one (comparisons of attributes with constants); R-tree elements and expression elements
+/// are not created (see docs/Store.md, "Fetch indexes").
 open class NSFetchIndexDescription: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Mirrors `name`.
     public var name: String
@@ -27,7 +29,7 @@ open class NSFetchIndexDescription: NSObject, NSSecureCoding, @unchecked Sendabl
         set { entityReference = WeakEntityReference(newValue) }
     }
     private var entityReference = WeakEntityReference()
-    /// Mirrors `partialIndexPredicate`: only rows matching it are indexed.
+    /// Mirrors `partialIndexPredicate`: only rows matching it are indexed (the SQLite index's `WHERE`).
     public var partialIndexPredicate: NSPredicate?
 
     /// Mirrors `init(name:elements:)`.
@@ -143,10 +145,13 @@ open class NSFetchIndexElementDescription: NSObject, NSSecureCoding, @unchecked 
 /// request, evaluated lazily (a model file's `fetchedProperty`). The request's predicate may name
 /// `$FETCH_SOURCE` (the object) and `$FETCHED_PROPERTY` (this description).
 ///
-/// Stored and written back; reading the property does not run the fetch yet (its value is `nil`), and a
-/// fetch request cannot name it.
+/// Reading the property (`value(forKey:)`) runs the request in the object's context the first time and
+/// gives the results as an array, kept until the object is refreshed (`refresh(_:mergeChanges:)`); the
+/// request's predicate may name `$FETCH_SOURCE.key`. A fetch request of another entity cannot name a
+/// fetched property (its value is no column).
 open class NSFetchedPropertyDescription: NSPropertyDescription, @unchecked Sendable {
-    /// Mirrors `fetchRequest`.
+    /// Mirrors `fetchRequest`: the request whose results are the property's value (its entity, predicate
+    /// and sort descriptors are used; `$FETCH_SOURCE` is the object read, `$FETCHED_PROPERTY` this description).
     public var fetchRequest: NSFetchRequest<NSFetchRequestResult>?
 
     public override init() { super.init() }

@@ -17,7 +17,8 @@ open class NSPropertyDescription: NSObject, @unchecked Sendable {
     /// Mirrors `userInfo`.
     public var userInfo: [AnyHashable: Any]? = nil
     /// Mirrors `renamingIdentifier`: the property's name in an earlier model version, for migration (a model
-    /// file's `elementID`). Stored; migration does not read it yet.
+    /// file's `elementID`). Inferred mapping models and lightweight migration match a property of the new model
+    /// to the old property of this name (docs/Migration.md).
     public var renamingIdentifier: String? = nil
     /// Mirrors `versionHashModifier`: a string that changes the property's ``versionHash`` (and so its
     /// entity's), to mark a change the schema does not show.

@@ -376,6 +376,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         }
         noteObservedRead(slot)
         if let r = layout.relationship(slot) { return relationshipValue(slot, r) }
+        if case .attribute(.undefinedAttributeType) = layout.kinds[slot], let fetched = layout.properties[slot] as? NSFetchedPropertyDescription {
+            return try fetchedValue(fetched)
+        }
         return value(at: slot).anyValue
     }
 

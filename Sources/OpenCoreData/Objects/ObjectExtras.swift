@@ -18,6 +18,8 @@ final class ObjectExtras {
     var transition = 0
     /// Made when a property is first read inside `withObservationTracking`.
     var observation: ObjectObservation?
+    /// The arrays fetched properties read, by property name, until the object is refreshed.
+    var fetchedValues: [String: [Any]] = [:]
 }
 
 extension NSManagedObject {

@@ -158,10 +158,10 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         try StoreRegistry.defaultKind.setMetadata(metadata ?? [:], at: url)
     }
 
-    /// Mirrors `migrationManagerClass()`: the class that migrates stores of this type. `NSMigrationManager`
-    /// is not built yet (the SQLite store's lightweight migration runs in place when it is added,
-    /// docs/Migration.md): this is the store class itself.
-    open class func migrationManagerClass() -> AnyClass { self }
+    /// Mirrors `migrationManagerClass()`: the class of migration manager for stores of this type,
+    /// ``NSMigrationManager`` (a store class may name a subclass). The SQLite store's lightweight migration
+    /// runs in place when it is added (docs/Migration.md) and asks for no manager.
+    open class func migrationManagerClass() -> AnyClass { NSMigrationManager.self }
 
     /// The stores added to coordinators, by identifier, for ``NSManagedObjectID/persistentStore``.
     static let addedStores = LockedValue<[String: WeakStore]>([:])
@@ -180,7 +180,8 @@ open class NSPersistentStoreDescription: NSObject, @unchecked Sendable {
     public var configuration: String?
     /// Mirrors `options`.
     public private(set) var options: [String: NSObject] = [:]
-    /// Mirrors `shouldAddStoreAsynchronously` (stores are added synchronously on Linux; the flag is kept).
+    /// Mirrors `shouldAddStoreAsynchronously`. Kept and copied, with no effect: a store is always added
+    /// before `addPersistentStore(with:completionHandler:)` returns (docs/APICoverage.md).
     public var shouldAddStoreAsynchronously = false
     /// Mirrors `isReadOnly`: as in Core Data, a convenience for `NSReadOnlyPersistentStoreOption` in `options`.
     public var isReadOnly: Bool {

@@ -2,8 +2,9 @@ import Foundation
 
 extension NSPersistentStore {
     /// Mirrors `NSPersistentStore.StoreType`: a store type for the coordinator's `type:` methods, beside
-    /// the older string constants (`NSSQLiteStoreType`, …) that Apple now marks deprecated. Core Data's
-    /// binary and XML store types are not here yet: adding one throws "Unknown store type".
+    /// the older string constants (`NSSQLiteStoreType`, …) that Apple now marks deprecated. The binary and
+    /// XML stores are property-list files of this project (docs/Store.md), added and destroyed by their
+    /// types as the others.
     public struct StoreType: Hashable, Sendable, RawRepresentable {
         /// The type's string, as the older constants spell it.
         public let rawValue: String
@@ -37,7 +38,7 @@ extension NSPersistentStoreCoordinator {
 
     /// Mirrors `destroyPersistentStore(at:type:options:)`: removes the store at `url` from this coordinator
     /// if it was added, then deletes the SQLite file, its `-wal` and `-shm` files and the folder of its
-    /// externally stored values. A file that does not exist is not an error (as in Core Data); a file that
+    /// externally stored values (a binary or XML store: its file). A file that does not exist is not an error (as in Core Data); a file that
     /// exists but is not a SQLite database throws `NSPersistentStoreInvalidTypeError` and is left as it is.
     public func destroyPersistentStore(at url: URL, type: NSPersistentStore.StoreType, options: [AnyHashable: Any]? = nil) throws {
         try destroyPersistentStore(at: url, ofType: type.rawValue, options: options)
@@ -47,12 +48,31 @@ extension NSPersistentStoreCoordinator {
     /// ``destroyPersistentStore(at:type:options:)``). A file that is not a SQLite database is refused and
     /// kept, unless `options` has ``NSPersistentStoreForceDestroyOption`` set to true.
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
-        guard let kind = StoreRegistry.kind(for: storeType) else {
+        switch StoreRegistry.entry(for: storeType) {
+        case .kind(let kind):
+            guard kind.needsURL else { return }
+            if let store = persistentStore(for: url) { try remove(store) }
+            try kind.destroy(at: url, options: options)
+        case .storeClass(let propertyList as PropertyListStore.Type):
+            try destroyPropertyListStore(at: url, kind: propertyList.kind, options: options)
+        case .storeClass, nil:
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }
-        guard kind.needsURL else { return }
+    }
+
+    /// ``destroyPersistentStore(at:ofType:options:)`` of a binary or XML store: removes the store from this
+    /// coordinator if it was added and deletes its file; a file that is not a store of that type throws
+    /// `NSPersistentStoreInvalidTypeError` and is kept, unless `NSPersistentStoreForceDestroyOption` is set.
+    private func destroyPropertyListStore(at url: URL, kind: PropertyListStoreFile.Kind, options: [AnyHashable: Any]?) throws {
         if let store = persistentStore(for: url) { try remove(store) }
-        try kind.destroy(at: url, options: options)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        if !StoreOptionValue.flag(options?[NSPersistentStoreForceDestroyOption]) { _ = try PropertyListStoreFile.read(at: url, kind) }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw CoreDataError(NSPersistentStoreOperationError, "Could not destroy the store at \(url.path): \(error.localizedDescription)",
+                                userInfo: [NSUnderlyingErrorKey: error])
+        }
     }
 
     /// Mirrors `managedObjectID(for:)`: the object ID a URI string names (``managedObjectID(forURIRepresentation:)``

@@ -112,10 +112,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
 
     /// Mirrors `remove(_:)`: posts `NSPersistentStoreCoordinatorWillRemoveStore` (the store as object) and
     /// `NSPersistentStoreCoordinatorStoresWillChange` before, `NSPersistentStoreCoordinatorStoresDidChange`
-    /// after (`NSRemovedPersistentStoresKey`). A store this coordinator does not hold throws.
+    /// after (`NSRemovedPersistentStoresKey`). A store this coordinator does not hold throws (the store under
+    /// `NSAffectedStoresErrorKey`).
     public func remove(_ store: NSPersistentStore) throws {
         guard persistentStores.contains(where: { $0 === store }) else {
-            throw CoreDataError(NSPersistentStoreOperationError, "The store at \(store.url?.path ?? "?") is not one of this coordinator's stores.")
+            throw CoreDataError(NSPersistentStoreOperationError, "The store at \(store.url?.path ?? "?") is not one of this coordinator's stores.",
+                                userInfo: [NSAffectedStoresErrorKey: [store]])
         }
         let center = NotificationCenter.default
         center.post(name: .NSPersistentStoreCoordinatorWillRemoveStore, object: store)

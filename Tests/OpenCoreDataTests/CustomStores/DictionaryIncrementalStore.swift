@@ -39,6 +39,8 @@ final class DictionaryIncrementalStore: NSIncrementalStore, @unchecked Sendable 
     private(set) var fetches: [NSFetchRequest<NSFetchRequestResult>] = []
     private(set) var contexts: [NSManagedObjectContext?] = []
     private(set) var saves = 0
+    /// The last save request the store executed.
+    private(set) var lastSave: NSSaveChangesRequest?
 
     override func loadMetadata() throws {
         server = Self.server(at: url!)
@@ -50,6 +52,7 @@ final class DictionaryIncrementalStore: NSIncrementalStore, @unchecked Sendable 
     override func execute(_ request: NSPersistentStoreRequest, with context: NSManagedObjectContext?) throws -> Any {
         contexts.append(context)
         if let save = request as? NSSaveChangesRequest {
+            lastSave = save
             try apply(save)
             return [Any]()
         }

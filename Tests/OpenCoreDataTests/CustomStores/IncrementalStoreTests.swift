@@ -106,6 +106,20 @@ struct IncrementalStoreTests {
         #expect(id.uriRepresentation() == store.newObjectID(for: id.entity, referenceObject: store.referenceObject(for: id)).uriRepresentation())
     }
 
+    /// Objects flagged with `detectConflicts(for:)` reach the store as the save's `lockedObjects`, not as
+    /// updated objects when they did not change.
+    @Test func objectsFlaggedForConflictDetectionAreTheSavesLockedObjects() throws {
+        let (_, store, context) = try seeded()
+        let animals = try context.fetch(ZooModel.tableRequest())
+        let (flagged, changed) = (animals[0], animals[1])
+        context.detectConflicts(for: flagged)
+        changed.habitat = "Elsewhere"
+        try context.save()
+        let save = try #require(store.lastSave)
+        #expect(save.lockedObjects == [flagged])
+        #expect(save.updatedObjects == [changed])
+    }
+
     @Test func insertsUpdatesAndDeletesReachTheStoreThroughExecute() throws {
         let (url, store, context) = try seeded()
         let animals = try context.fetch(ZooModel.tableRequest())

@@ -45,8 +45,10 @@ extension IncrementalStoreBackend {
                 }
             }
         }
-        let request = NSSaveChangesRequest(insertedObjects: Set(inserted), updatedObjects: Set(updated.values),
-                                           deletedObjects: Set(deleted.values), lockedObjects: nil)
+        // Objects `detectConflicts(for:)` flagged are locked; they are updated only if they also changed.
+        let locked = Set(updated.values.filter { $0.existingExtras?.checksVersion == true })
+        let request = NSSaveChangesRequest(insertedObjects: Set(inserted), updatedObjects: Set(updated.values.filter { !locked.contains($0) || $0.isUpdated }),
+                                           deletedObjects: Set(deleted.values), lockedObjects: locked.isEmpty ? nil : locked)
         _ = try store.execute(request, with: context)
         outcome.insertedPrimaryKeys = changes.inserts.map { insert in
             if case .permanent(_, let pk)? = insert.key { return pk }

@@ -4,9 +4,10 @@ import Foundation
 ///
 /// - each fetch index (`NSFetchIndexDescription`, a model file's `fetchIndex`) of property elements
 ///   becomes `CREATE INDEX Z_<Entity>_<name> ON <table> (<column> COLLATE BINARY ASC|DESC, …)`, as Core Data writes
-///   them; an element of a to-one relationship indexes its key column. `compoundIndexes` come here as
-///   the fetch indexes they make. Indexes with an expression element, an R-tree element, a partial
-///   index predicate or a name that is no stored property of the entity are not made (logged);
+///   them; an element of a to-one relationship indexes its key column. A partial index predicate becomes
+///   the index's `WHERE` clause (``PartialIndexWhere``). `compoundIndexes` come here as the fetch indexes
+///   they make. Indexes with an expression element, an R-tree element, a partial index predicate SQLite
+///   cannot hold, or a name that is no stored property of the entity are not made (logged);
 /// - each attribute or to-one with `isIndexed` (deprecated in Core Data) becomes
 ///   `CREATE INDEX <table>_<column>_INDEX ON <table> (<column>)`, the naming of the foreign key indexes.
 ///
@@ -22,7 +23,7 @@ enum ModelIndexes {
             let table = layout.tableName
             for index in entity.indexes {
                 var columns: [String] = []
-                var usable = index.partialIndexPredicate == nil && !index.elements.isEmpty
+                var usable = !index.elements.isEmpty
                 for element in index.elements {
                     guard usable, element.collationType == .binary, let name = element.propertyName,
                           let slot = layout.slotByName[name], let column = layout.columns[slot],
@@ -30,10 +31,17 @@ enum ModelIndexes {
                     columns.append(column + (element.isAscending ? " COLLATE BINARY ASC" : " COLLATE BINARY DESC"))
                 }
                 guard usable else {
-                    storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only elements naming stored properties of the entity, of binary type, without a partial index predicate, are supported")
+                    storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only elements naming stored properties of the entity, of binary type, are supported")
                     continue
                 }
-                add("CREATE INDEX IF NOT EXISTS Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))")
+                var scope = ""
+                if let predicate = index.partialIndexPredicate {
+                    do { scope = " WHERE " + (try PartialIndexWhere.sql(predicate, layout)) } catch {
+                        storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: \(error)")
+                        continue
+                    }
+                }
+                add("CREATE INDEX IF NOT EXISTS Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))\(scope)")
             }
             // (The layout's properties: a composite's indexed elements are among them, under their key paths.)
             for property in layout.properties where property.isIndexed && !property.isTransient {
