@@ -8,12 +8,7 @@ import Testing
 struct ConformanceFetchTests {
     @Test(arguments: StoreUnderTest.all)
     func predicateSortAndWindow(_ store: StoreUnderTest) throws {
-        let place = store.fresh()
-        defer { place.cleanUp() }
-        let context = try place.context()
-        try ConformanceModel.seedAuthors(context)
-        try context.performAndWait { () throws in
-            context.reset()
+        try store.withSeededAuthors { context throws in
             let request = ConformanceModel.request("Book", "pages >= 200", sortedBy: "title")
             #expect(try context.fetch(request).map { $0.value(forKey: "title") as? String } == ["Engine", "Sketch"])
             request.sortDescriptors = [NSSortDescriptor(key: "pages", ascending: false)]
@@ -26,12 +21,7 @@ struct ConformanceFetchTests {
 
     @Test(arguments: StoreUnderTest.all)
     func countsAndObjectIDs(_ store: StoreUnderTest) throws {
-        let place = store.fresh()
-        defer { place.cleanUp() }
-        let context = try place.context()
-        try ConformanceModel.seedAuthors(context)
-        try context.performAndWait { () throws in
-            context.reset()
+        try store.withSeededAuthors { context throws in
             #expect(try context.count(for: ConformanceModel.request("Book")) == 4)
             #expect(try context.count(for: ConformanceModel.request("Book", "title BEGINSWITH[c] 'e'")) == 1)
             let ids = NSFetchRequest<NSManagedObjectID>(entityName: "Author")

@@ -8,12 +8,7 @@ import Testing
 struct ConformanceRelationshipTests {
     @Test(arguments: StoreUnderTest.all)
     func bothSidesReadBackAsFaultsFire(_ store: StoreUnderTest) throws {
-        let place = store.fresh()
-        defer { place.cleanUp() }
-        let context = try place.context()
-        try ConformanceModel.seedAuthors(context)
-        try context.performAndWait { () throws in
-            context.reset()
+        try store.withSeededAuthors { context throws in
             let ada = try #require(try context.fetch(ConformanceModel.request("Author", "name == 'Ada'")).first)
             let books = try #require(ada.value(forKey: "books") as? Set<NSManagedObject>)
             #expect(Set(books.map { $0.value(forKey: "title") as? String }) == ["Notes", "Sketch", "Engine"])
@@ -25,12 +20,7 @@ struct ConformanceRelationshipTests {
 
     @Test(arguments: StoreUnderTest.all)
     func predicatesAcrossRelationships(_ store: StoreUnderTest) throws {
-        let place = store.fresh()
-        defer { place.cleanUp() }
-        let context = try place.context()
-        try ConformanceModel.seedAuthors(context)
-        try context.performAndWait { () throws in
-            context.reset()
+        try store.withSeededAuthors { context throws in
             let adasBooks = ConformanceModel.request("Book", "author.name == 'Ada'", sortedBy: "title")
             #expect(try context.fetch(adasBooks).map { $0.value(forKey: "title") as? String } == ["Engine", "Notes", "Sketch"])
             #expect(try ConformanceModel.values("Author", "name", in: context).count == 2)

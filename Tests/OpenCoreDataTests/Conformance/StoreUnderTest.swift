@@ -109,3 +109,18 @@ struct StorePlace {
         return context
     }
 }
+
+extension StoreUnderTest {
+    /// Runs `body` on a context of a fresh store of this kind seeded with ``ConformanceModel``'s authors
+    /// and books, the context reset first (so that every object is read from the store), then removes the store.
+    func withSeededAuthors(_ body: (NSManagedObjectContext) throws -> Void) throws {
+        let place = fresh()
+        defer { place.cleanUp() }
+        let context = try place.context()
+        try ConformanceModel.seedAuthors(context)
+        try context.performAndWait { () throws in
+            context.reset()
+            try body(context)
+        }
+    }
+}
