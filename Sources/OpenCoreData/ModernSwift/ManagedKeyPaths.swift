@@ -98,7 +98,7 @@ public struct KeyPathKeyError: Error, CustomStringConvertible, Sendable {
 
 extension NSSortDescriptor {
     /// Mirrors `init(keyPath:ascending:)`: the key of a key path over `@Managed` properties, through to-one
-    /// relationships (`\Animal.classification?.order` sorts by `classification.order`); ``keyPath`` gives
+    /// relationships (`\Animal.classification?.order` sorts by `classification.order`); `keyPath` gives
     /// the key path back, as Foundation's does. A key path that
     /// names no modeled property traps with ``KeyPathKeyError``'s message, as Core Data raises; use
     /// ``init(validatingKeyPath:ascending:)`` to get the error.
