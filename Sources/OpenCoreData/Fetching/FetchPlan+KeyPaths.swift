@@ -36,13 +36,15 @@ extension FetchPlan {
     /// relationships if any (`classification.order`); a transient attribute is fine, as in Core Data
     /// (section names are read from the objects, in memory). Returns it resolved (for
     /// ``RequestKeyPaths``), or `nil` when its first key is a `@KeyValue` property of the entity's class
-    /// (read by key-value coding, whatever it reads in turn).
+    /// or a property of the object itself (`entity.name`; read by key-value coding, whatever it reads in turn).
     func checkSectionNameKeyPath(_ path: String) throws -> ResolvedKeyPath? {
         do {
             return try KeyPathResolver(use: .sectionNameKeyPath).single(path, from: layout, named: entity.name ?? "?")
         } catch {
             let first = String(path.prefix { $0 != "." })
-            guard layout.slotByName[first] == nil, ManagedClasses.keyValueProperty(of: layout.objectClass, named: first) != nil else { throw error }
+            guard layout.slotByName[first] == nil,
+                  ManagedClasses.keyValueProperty(of: layout.objectClass, named: first) != nil || ManagedObjectOwnKey(key: first) != nil
+            else { throw error }
             return nil
         }
     }
@@ -94,6 +96,8 @@ private struct PredicateKeyPathCheck {
     /// (`nil`: a `SUBQUERY`'s).
     mutating func check(_ node: ExpressionNode, _ role: KeyPathRole, modifier: NSComparisonPredicate.Modifier? = .direct) throws {
         switch node {
+        case .keyPath(let path) where role == .single && PredicateTranslator.readsEntity(path, of: layout):
+            return  // the Z_ENT column (PredicateTranslator)
         case .keyPath(let path):
             _ = try resolve(path, from: layout, named: entityName, prefix: [], role, modifier: modifier)
         case .member(.variable(let name), let path):

@@ -180,6 +180,8 @@ struct KeyPathResolver {
                 return ResolvedKeyPath(text: text, hops: hops, terminal: .aggregate(aggregate, inner))
             }
             guard var slot = layout.slotByName[key] else {
+                // The object's own properties (`isDeleted`, `entity.name`) are read in memory only.
+                if let refusal = ManagedObjectOwnKey.sqlRefusal(key, keyPath: text, entityName: base) { throw refusal }
                 throw notFound(index == components.startIndex ? nil : "entity \(entityName) has no property \(key)")
             }
             // A composite is read through its elements (`address.city`), each a column of its own.

@@ -30,6 +30,25 @@ open class NSEntityMapping: NSObject {
     /// Mirrors `init()`.
     public override init() { super.init() }
 
+    /// Mirrors `isEqual(_:)`: as on Apple platforms, equal when every property of the two mappings is
+    /// (names, type, entities and their version hashes, property mappings in order, source expression,
+    /// policy class, user info): two mappings read from one `.xcmappingmodel` are equal.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSEntityMapping else { return false }
+        if other === self { return true }
+        return name == other.name && mappingType == other.mappingType
+            && sourceEntityName == other.sourceEntityName && sourceEntityVersionHash == other.sourceEntityVersionHash
+            && destinationEntityName == other.destinationEntityName
+            && destinationEntityVersionHash == other.destinationEntityVersionHash
+            && attributeMappings == other.attributeMappings && relationshipMappings == other.relationshipMappings
+            && sourceExpression == other.sourceExpression
+            && entityMigrationPolicyClassName == other.entityMigrationPolicyClassName
+            && NSPropertyMapping.equalUserInfo(userInfo, other.userInfo)
+    }
+
+    /// Mirrors `hash`: of the name (equal mappings have the same).
+    open override var hash: Int { name.hashValue }
+
     open override var description: String {
         "NSEntityMapping(\(name ?? "nil"): \(sourceEntityName ?? "nil") -> \(destinationEntityName ?? "nil"), type \(mappingType.rawValue))"
     }

@@ -17,6 +17,17 @@ open class NSMappingModel: NSObject {
     /// Mirrors `init()`.
     public override init() { super.init() }
 
+    /// Mirrors `isEqual(_:)`: as on Apple platforms, two mapping models are equal when their entity
+    /// mappings are, in order (``NSEntityMapping/isEqual(_:)``): two mapping models read from one
+    /// `.xcmappingmodel`, or inferred from the same two models, are equal (and so `==`).
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? NSMappingModel else { return false }
+        return other === self || (entityMappings ?? []) == (other.entityMappings ?? [])
+    }
+
+    /// Mirrors `hash`: of the entity mappings' names (equal mapping models have the same).
+    open override var hash: Int { (entityMappings ?? []).map(\.name).hashValue }
+
     /// Mirrors `inferredMappingModel(forSourceModel:destinationModel:)`: the mapping Core Data's
     /// lightweight migration infers between the two models, or `NSInferredMappingModelError` (134190)
     /// naming the change it cannot infer.

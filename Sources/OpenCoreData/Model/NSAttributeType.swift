@@ -143,6 +143,8 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
 enum ValueKind: Equatable {
     case number, string, date, data, uuid, url, any, other
     case object(root: Int)
+    /// An entity: the `Z_ENT` column an object's `entity` reads, an `NSEntityDescription` constant.
+    case entity
 
     init?(_ value: Value) {
         switch value {

@@ -98,7 +98,8 @@ public struct KeyPathKeyError: Error, CustomStringConvertible, Sendable {
 
 extension NSSortDescriptor {
     /// Mirrors `init(keyPath:ascending:)`: the key of a key path over `@Managed` properties, through to-one
-    /// relationships (`\Animal.classification?.order` sorts by `classification.order`). A key path that
+    /// relationships (`\Animal.classification?.order` sorts by `classification.order`); `keyPath` gives
+    /// the key path back, as Foundation's does. A key path that
     /// names no modeled property traps with ``KeyPathKeyError``'s message, as Core Data raises; use
     /// ``init(validatingKeyPath:ascending:)`` to get the error.
     public convenience init<Root, Value>(keyPath: KeyPath<Root, Value>, ascending: Bool) {
@@ -108,7 +109,7 @@ extension NSSortDescriptor {
     /// Not in Core Data: ``init(keyPath:ascending:)`` that throws ``KeyPathKeyError`` for a key path that
     /// names no modeled property.
     public convenience init<Root, Value>(validatingKeyPath keyPath: KeyPath<Root, Value>, ascending: Bool) throws {
-        self.init(key: try ManagedKeyPaths.key(for: keyPath).get(), ascending: ascending)
+        self.init(key: try ManagedKeyPaths.key(for: keyPath).get(), ascending: ascending, selector: nil, keyPath: keyPath)
     }
 
     /// Mirrors `init(_:)` with Foundation's `SortDescriptor`: its key path's key (as
@@ -120,7 +121,7 @@ extension NSSortDescriptor {
             fatalError("NSSortDescriptor(_:): \(sortDescriptor) has no key path (a SortDescriptor made from a comparator cannot be run by a store)")
         }
         switch ManagedKeyPaths.key(for: keyPath) {
-        case .success(let key): self.init(key: key, ascending: sortDescriptor.order == .forward)
+        case .success(let key): self.init(key: key, ascending: sortDescriptor.order == .forward, selector: nil, keyPath: keyPath)
         case .failure(let error): fatalError("\(error)")
         }
     }

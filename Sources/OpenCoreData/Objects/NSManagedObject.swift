@@ -357,7 +357,8 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     // MARK: - Values
 
     /// Mirrors `value(forKey:)`. Numbers come back as `NSNumber`, as in Core Data, so `as? Int`,
-    /// `as? Int32` and `as? Double` all work. An unknown key traps (Core Data raises).
+    /// `as? Int32` and `as? Double` all work. The object's own properties are keys too (`entity`,
+    /// `objectID`, `isInserted`…: NSManagedObject+OwnKeys.swift). An unknown key traps (Core Data raises).
     open func value(forKey key: String) -> Any? {
         checkQueue("value(forKey:)")
         do { return try readValue(forKey: key) } catch { fatalError("\(error)") }
@@ -371,8 +372,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
 
     private func readValue(forKey key: String) throws -> Any? {
         guard let slot = layout.slotByName[key] else {
-            guard let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) else { throw undefinedKey(key) }
-            return property.get(self)
+            if let property = ManagedClasses.keyValueProperty(of: type(of: self), named: key) { return property.get(self) }
+            guard let own = ManagedObjectOwnKey(key: key) else { throw undefinedKey(key) }
+            return own.value(of: self)
         }
         noteObservedRead(slot)
         if let r = layout.relationship(slot) { return relationshipValue(slot, r) }

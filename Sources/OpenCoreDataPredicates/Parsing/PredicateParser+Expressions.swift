@@ -66,7 +66,7 @@ extension PredicateParser {
         }
     }
 
-    /// postfix ::= primary ("." key | "[" index "]")*
+    /// postfix ::= primary ("." key | "[" index "]")*   (a key may be `%K`: see ``parseKey()``)
     mutating func parsePostfix() throws(PredicateFormatError) -> ExpressionNode {
         var node = try parsePrimary()
         var chain = 0
@@ -121,7 +121,9 @@ extension PredicateParser {
         }
     }
 
-    /// key ::= name | "#" name | "@" name
+    /// key ::= name | "#" name | "@" name | "%K"
+    ///
+    /// A `%K` argument after a `.` continues the key path (`$FETCH_SOURCE.%K`, `author.%K`), as on Darwin.
     mutating func parseKey() throws(PredicateFormatError) -> String {
         switch current.kind {
         case .identifier(let name, _):
@@ -130,6 +132,13 @@ extension PredicateParser {
         case .atIdentifier(let name):
             advance()
             return "@" + name
+        case .specifier("K"):
+            let token = current
+            advance()
+            guard case .keyPath(let path) = try arguments.next("K", at: token, format: format, scalars: scalars) else {
+                fatalError("%K always yields a key path")
+            }
+            return path
         default:
             throw unexpected("a key (reserved words as keys are written with #, as in #size)")
         }

@@ -30,7 +30,7 @@ import Foundation
 ///                        | "CAST" "(" expression "," expression ")"
 ///                        | function-name "(" [expression ("," expression)*] ")"
 ///     function-name    ::= name | (name ":")+           e.g. now, sum:, modulus:by:
-///     key              ::= name | "#" name | "@" name
+///     key              ::= name | "#" name | "@" name | "%K"
 ///     literal          ::= string | number | "TRUE" | "YES" | "FALSE" | "NO" | "NULL" | "NIL"
 ///     number           ::= decimal digits ["." digits] [exponent] | "0x" hex | "0o" octal | "0b" binary
 ///

@@ -19,12 +19,23 @@ public class NSSortDescriptor: NSObject, @unchecked Sendable {
         self.init(key: key, ascending: ascending, selector: nil)
     }
 
+    /// Mirrors `keyPath`: the Swift key path the descriptor was made from (`init(keyPath:ascending:)`),
+    /// `nil` for one made from a string key (or decoded from an archive), as in Foundation.
+    public private(set) var keyPath: AnyKeyPath?
+
     /// Mirrors `init(key:ascending:selector:)`.
     public init(key: String?, ascending: Bool, selector: Selector?) {
         self.key = key
         self.ascending = ascending
         self.selector = selector
         super.init()
+    }
+
+    /// A descriptor by `key`, remembering the Swift key path it was made from (OpenCoreData's
+    /// `init(keyPath:ascending:)`, in ModernSwift/, finds the key).
+    package convenience init(key: String?, ascending: Bool, selector: Selector?, keyPath: AnyKeyPath?) {
+        self.init(key: key, ascending: ascending, selector: selector)
+        self.keyPath = keyPath
     }
 
     /// Set when decoded from an archive: closed until ``allowEvaluation()``, as on Darwin.
@@ -59,7 +70,7 @@ public class NSSortDescriptor: NSObject, @unchecked Sendable {
 
     /// Mirrors `reversedSortDescriptor`.
     public var reversedSortDescriptor: Any {
-        NSSortDescriptor(key: key, ascending: !ascending, selector: selector)
+        NSSortDescriptor(key: key, ascending: !ascending, selector: selector, keyPath: keyPath)
     }
 
     /// Mirrors `compare(_:to:)`: the order of two objects by this descriptor's key, selector and direction.

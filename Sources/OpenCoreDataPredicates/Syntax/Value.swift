@@ -62,6 +62,9 @@ extension Value {
         case let v as Value: self = v
         // Before the numeric casts: on Linux an NSDecimalNumber casts `as Double` too, inexactly.
         case let v as NSDecimalNumber: self = .decimal(v.decimalValue)
+        // An NSNumber object before the Swift casts: on Linux any NSNumber of 0 or 1 casts `as Bool`
+        // (NSNumber(value: -0.0) would become false, losing its type and its sign).
+        case let v as NSNumber where type(of: unwrapped) is NSNumber.Type: self = Value(number: v)
         case let v as String: self = .string(v)
         case let v as Substring: self = .string(String(v))
         case let v as Bool: self = .bool(v)

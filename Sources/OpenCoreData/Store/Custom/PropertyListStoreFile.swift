@@ -76,6 +76,8 @@ struct PropertyListStoreFile {
         switch stored {
         case .string(let s): return s
         case .int(let i): return NSNumber(value: i)
+        // −0.0 as text: swift-corelibs-foundation's XML property-list writer prints it as 0.0.
+        case .double(let d) where d == 0 && d.sign == .minus: return "-0.0"
         case .double(let d): return NSNumber(value: d)
         case .bool(let b): return NSNumber(value: b)
         case .date(let d): return NSNumber(value: d.timeIntervalSinceReferenceDate)  // an XML plist's dates keep whole seconds only
@@ -98,6 +100,7 @@ struct PropertyListStoreFile {
         guard let attribute = property as? NSAttributeDescription else { return stored }
         switch attribute.attributeType {
         case .decimalAttributeType: return (stored as? String).flatMap { Decimal(string: $0) }
+        case .doubleAttributeType, .floatAttributeType: return (stored as? String).flatMap(Double.init) ?? stored
         case .dateAttributeType: return (stored as? NSNumber).map { Date(timeIntervalSinceReferenceDate: $0.doubleValue) }
         case .UUIDAttributeType: return (stored as? String).flatMap(UUID.init(uuidString:))
         case .URIAttributeType: return (stored as? String).flatMap(URL.init(string:))

@@ -17,6 +17,10 @@ extension PredicateTranslator {
         if let ref = v.objectRef, case .permanent(let root, let pk) = ref.key {
             return Operand(expression: .parameter(.int(pk)), kind: .object(root: root), nullable: false)
         }
+        // An entity: its number, which the `Z_ENT` column holds (`entity == %@`, as Core Data translates it).
+        if case .object(let boxed) = v, let entity = boxed.base as? NSEntityDescription, let layout = entity.layout {
+            return Operand(expression: .parameter(.int(Int64(layout.entityID))), kind: .entity, nullable: false)
+        }
         return Operand(expression: .parameter(v), kind: ValueKind(v), nullable: false)
     }
 
@@ -56,6 +60,9 @@ extension PredicateTranslator {
         switch node {
         case .keyPath(let path):
             if let grouped = try groupOperand(path) { return grouped }
+            if PredicateTranslator.readsEntity(path, of: scopes[0].layout) {
+                return Operand(expression: .column(alias: SQLGenerationContext.rootAlias, name: "Z_ENT"), kind: .entity, nullable: false)
+            }
             return try keyPathOperand(path, scope: 0)
         case .evaluatedObject:
             return objectKey([], scope: 0)
@@ -100,6 +107,12 @@ extension PredicateTranslator {
             throw unsupported("\(op.rawValue) used as a value (in SQL a set expression is translated only as the collection of IN, CONTAINS, ANY or ALL)")
         case .constant: fatalError("handled above")
         }
+    }
+
+    /// Whether the key path `path` is the object's `entity` (written `entity` or `self.entity`), which
+    /// SQL reads as the `Z_ENT` column, as Core Data does; not when the entity has a property of that name.
+    static func readsEntity(_ path: String, of layout: EntityLayout) -> Bool {
+        path == "entity" && layout.slotByName[path] == nil
     }
 
     /// Arithmetic (`add:to:`, …), `abs:`, `uppercase:`, `lowercase:` and `length:` of row values (also

@@ -189,10 +189,11 @@ struct PredicateTranslator {
         return a == b || a == .any || b == .any
     }
 
-    /// Whether the kind is an object's key (ordered comparisons with keys are false, as in memory).
+    /// Whether the kind is an object's key or an entity (ordered comparisons with them are false, as in
+    /// memory).
     static func isObject(_ kind: ValueKind?) -> Bool {
         if case .object = kind { return true }
-        return false
+        return kind == .entity
     }
 
     private mutating func equality(_ left: ExpressionNode, _ right: ExpressionNode, negated: Bool,

@@ -57,9 +57,18 @@ struct TableInfo {
     }
 
     /// Core Data's text: `CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, … )`.
-    var createSQL: String {
+    var createSQL: String { createSQL(typedFloats: true) }
+
+    /// ``createSQL`` with double and float columns declared without a type (no affinity), which keep
+    /// −0.0: for in-memory stores, whose tables are no file Core Data reads.
+    var createSQLKeepingNegativeZero: String { createSQL(typedFloats: false) }
+
+    private func createSQL(typedFloats: Bool) -> String {
         "CREATE TABLE \(name) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
-            + columns.map { ", \($0.name) \($0.type.sqlType)" }.joined() + " )"
+            + columns.map { column in
+                let isFloat = column.type == .doubleAttributeType || column.type == .floatAttributeType
+                return ", \(column.name)" + (isFloat && !typedFloats ? "" : " \(column.type.sqlType)")
+            }.joined() + " )"
     }
 
     /// One index per foreign key column (`Z<TABLE>_<COLUMN>_INDEX`, Core Data's naming), and the `Z_ENT`

@@ -295,8 +295,12 @@ extension SQLiteStore {
         let plist = StoreMetadata.plist(for: model)
         try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        // An in-memory store (`NSInMemoryStoreType`, and the mirror of an atomic store) is not a SQLite
+        // file on Apple platforms: it keeps −0.0. Its double and float columns have no declared type, as
+        // a REAL column would keep −0.0 as the integer 0 (docs/Store.md).
+        let keepsNegativeZero = db.path == ":memory:"
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            try db.execute(table.createSQL)
+            try db.execute(keepsNegativeZero ? table.createSQLKeepingNegativeZero : table.createSQL)
             for index in table.indexSQL { try db.execute(index) }
         }
         for join in TableInfo.joinTables(of: model, within: tables) {
