@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
-        // The inspector's reports (exact text, on the Apple-written fixture stores in ../shared/fixtures), its
+        // The inspector's reports (exact text, on the Apple-written fixture stores in Tests/Fixtures/AppleStores), its
         // fetches, its bad input, and that it never writes a store; it runs ocd-store as a user would.
         .testTarget(name: "OpenCoreDataInspectorTests", dependencies: ["OpenCoreDataInspector", "OpenCoreDataTesting", "CSQLite", "ocd-store"]),
         // The terminal table's renderer and batches, and `products --live` / `zoo --live` driven in tmux as a
