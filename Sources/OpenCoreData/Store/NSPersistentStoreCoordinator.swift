@@ -7,8 +7,8 @@ import Synchronization
 /// was added with (every entity without one); requests, saves and object IDs go to the store that holds
 /// their entity (see `+Routing`).
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
-    /// Mirrors `managedObjectModel`. (Set once, by an initializer: a `var` only so that
-    /// ``init(unvalidatedModel:)`` can be a convenience initializer.)
+    /// Mirrors `managedObjectModel`. (Set once, by an initializer: a `var` only so that the coordinator
+    /// a container makes for a model that does not validate comes from a convenience initializer.)
     public private(set) var managedObjectModel: NSManagedObjectModel
     private var stores: [NSPersistentStore] = []
     /// The store of each entity hierarchy.
