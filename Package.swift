@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
-        // The inspector's reports (exact text, on the Apple-written fixture stores in ../shared/fixtures), its
+        // The inspector's reports (exact text, on the Apple-written fixture stores in Tests/Fixtures/AppleStores), its
         // fetches, its bad input, and that it never writes a store; it runs ocd-store as a user would.
         .testTarget(name: "OpenCoreDataInspectorTests", dependencies: ["OpenCoreDataInspector", "OpenCoreDataTesting", "CSQLite", "ocd-store"]),
         // The terminal table's renderer and batches, and `products --live` / `zoo --live` driven in tmux as a
@@ -105,6 +105,11 @@ let package = Package(
         .executableTarget(name: "zoo-codegen", dependencies: ["OpenCoreData"],
                           resources: [.copy("Zootastic.xcdatamodeld")],
                           plugins: ["OpenCoreDataCodegen"]),
+        // Core Data's idioms that capture what is not Sendable in `perform`, `performAndWait`,
+        // `performBackgroundTask` and notification blocks, compiled in the Swift 6 language mode (pinned
+        // here, whatever the package's default) as a library written for Swift 6 is (docs/APICoverage.md).
+        .testTarget(name: "OpenCoreDataSwift6Tests", dependencies: ["OpenCoreData"],
+                    swiftSettings: [.swiftLanguageMode(.v6)]),
         // The macros' expansions and diagnostics, through swift-syntax's expansion test support (its generic
         // form, reporting to Swift Testing).
         .testTarget(name: "OpenCoreDataMacrosTests", dependencies: [

@@ -144,9 +144,30 @@ func zooKeepers() throws {
     }
 }
 
+/// A controller sectioned by a `@KeyValue` property declared in an extension of a generated class.
+func sectionsByFirstInitial() throws {
+    let (container, folder) = try makeContainer()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let context = container.viewContext
+    for name in ["Gorilla", "Flamingo", "Giraffe", "Stork"] {
+        Animal(context: context).commonName = name
+    }
+    try context.save()
+    let request: NSFetchRequest<Animal> = Animal.fetchRequest()
+    request.sortDescriptors = [NSSortDescriptor(key: "commonName", ascending: true)]
+    let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context,
+                                                sectionNameKeyPath: "firstInitial", cacheName: nil)
+    try controller.performFetch()
+    let sections = controller.sections?.map { "\($0.name): \($0.numberOfObjects)" } ?? []
+    print("sections by firstInitial: \(sections.joined(separator: ", "))")
+    check(sections == ["F: 1", "G: 2", "S: 1"], "a controller sections by a @KeyValue property of an extension of a generated class")
+    check(controller.fetchedObjects?.first?.value(forKey: "firstInitial") as? String == "F", "value(forKey:) reads it")
+}
+
 do {
     try zoosAndAnimals()
     try zooKeepers()
+    try sectionsByFirstInitial()
 } catch {
     print("FAILED: \(error)")
     failures += 1

@@ -87,4 +87,25 @@ func observationBefore(book: Book, fetch: NSFetchRequest<Book>, context: NSManag
     // end-doc
 }
 
+// doc: porting-required-before
+final class LabelledContainer: NSPersistentContainer {
+    let label: String
+
+    init(name: String, managedObjectModel model: NSManagedObjectModel, label: String) {
+        self.label = label
+        super.init(name: name, managedObjectModel: model)
+    }
+}
+// end-doc
+
+// doc: porting-generic-archive-before
+func archive<T: NSObject & NSSecureCoding>(_ value: T) throws -> Data {
+    try NSKeyedArchiver.archivedData(withRootObject: value, requiringSecureCoding: true)
+}
+
+func unarchive<T: NSObject & NSSecureCoding>(_ type: T.Type, from data: Data) throws -> T? {
+    try NSKeyedUnarchiver.unarchivedObject(ofClass: type, from: data)
+}
+// end-doc
+
 #endif

@@ -15,12 +15,12 @@ struct TemporaryFolder {
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
-/// The store files Core Data wrote on Apple platforms (../shared/fixtures/apple-stores; its README lists
+/// The store files Core Data wrote on Apple platforms (Tests/Fixtures/AppleStores; its README lists
 /// every value the tests expect). Tests read copies, never the fixtures.
 enum AppleStores {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/fixtures/apple-stores").standardizedFileURL
+        .appendingPathComponent("Tests/Fixtures/AppleStores").standardizedFileURL
 
     /// Copies a fixture's store with its `-wal` and `-shm` files into `folder` (writable, as a file a user
     /// sent would be); returns the copy's path.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 
-/// A fixture store (../shared/fixtures/apple-stores) copied with its `-wal` and `-shm` into a temporary
+/// A fixture store (Tests/Fixtures/AppleStores) copied with its `-wal` and `-shm` into a temporary
 /// directory: tests open, write and damage the copy, never the fixture.
 struct FixtureCopy {
     let pair: VersionHashTests.Pair

@@ -4,11 +4,11 @@ import Testing
 @testable import OpenCoreData
 
 /// Core Data's version hashes, proven against store files Core Data wrote on Apple platforms
-/// (../shared/fixtures/apple-stores: each store with the model that wrote it; its README pairs them).
+/// (Tests/Fixtures/AppleStores: each store with the model that wrote it; its README pairs them).
 @Suite struct VersionHashTests {
     static let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/fixtures/apple-stores").standardizedFileURL
+        .appendingPathComponent("Tests/Fixtures/AppleStores").standardizedFileURL
 
     /// One store of the fixtures and the model version that wrote it, as the README lists them.
     struct Pair: CustomStringConvertible {

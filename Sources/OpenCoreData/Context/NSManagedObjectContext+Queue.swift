@@ -39,6 +39,11 @@ extension NSManagedObjectContext {
     /// A main-queue context's blocks run when the program runs the main queue: `dispatchMain()`,
     /// `RunLoop.main.run()`, or an `async` `main` (Swift concurrency drains it). A command-line tool that
     /// only ever calls `performAndWait` from the main thread needs none of that.
+    ///
+    /// `@preconcurrency`, as Core Data's Objective-C block is imported: in Swift 6 mode, a block that
+    /// captures what is not `Sendable` (the context's objects, a did-save notification) compiles, with
+    /// a warning where Apple's gives one.
+    @preconcurrency
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async { self.runningOnQueue(block) }
     }

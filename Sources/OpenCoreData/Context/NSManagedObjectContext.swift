@@ -108,8 +108,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         self.init(concurrencyType: type.legacy)
     }
 
-    /// Mirrors `init(concurrencyType:)`.
-    public init(concurrencyType ct: NSManagedObjectContextConcurrencyType) {
+    /// Mirrors `init(concurrencyType:)`. `required`, so that a subclass or an extension reaches it through
+    /// a metatype (`Self(concurrencyType:)`), as Objective-C lets Core Data's.
+    public required init(concurrencyType ct: NSManagedObjectContextConcurrencyType) {
         self.concurrencyType = ct
         self.queue = NSManagedObjectContext.makeQueue(for: ct, name: "NSManagedObjectContext \(ct)")
         super.init()

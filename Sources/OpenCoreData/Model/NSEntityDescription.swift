@@ -96,6 +96,15 @@ open class NSEntityDescription: NSObject, @unchecked Sendable {
         handle = EntityHandle(self)
     }
 
+    /// The entity of an object made by `NSManagedObject()` (Core Data's object of no entity): no name, no
+    /// properties, no model; its layout has no slots, so that any property access names the key it lacks.
+    static let noEntity: NSEntityDescription = {
+        let entity = NSEntityDescription()
+        entity.layout = EntityLayout(entityID: 0, root: entity, rootEntityID: 0, tableName: "", properties: [], kinds: [],
+                                     columns: [], entityIDs: [], objectClass: NSManagedObject.self)
+        return entity
+    }()
+
     /// Mirrors `init(coder:)` (`NSSecureCoding`): an entity as Core Data archives it in a compiled model (a
     /// `.mom` file, a store's model cache), with Apple's keys (Model/Files/CompiledModel/
     /// NSEntityDescription+Coding.swift). Its properties (ordered by name) and subentities come with it; its

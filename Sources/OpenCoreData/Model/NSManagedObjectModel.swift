@@ -46,6 +46,22 @@ open class NSManagedObjectModel: NSObject, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    /// Mirrors `init?(contentsOf:)`: the model in a compiled `.momd` folder (its current version, named by
+    /// its `VersionInfo.plist`) or `.mom` file, as Xcode's model compiler makes them and Core Data reads
+    /// them, and also in the source folders Xcode saves, a `.xcdatamodeld` (its current version) or a
+    /// `.xcdatamodel`; `nil` for anything else or a model that does not read, as Core Data returns `nil`.
+    /// ``init(validatingContentsOf:)`` says why a model does not read. `required` (and so declared here, not
+    /// with the other file initializers in NSManagedObjectModel+Files.swift), so that a subclass or an
+    /// extension reaches it through a metatype (`Self(contentsOf:)`), as Objective-C lets Core Data's.
+    public required convenience init?(contentsOf url: URL) {
+        self.init()
+        do {
+            try ModelFileReader.read(url, into: self)
+        } catch {
+            return nil
+        }
+    }
+
     /// Mirrors `init(coder:)` (`NSSecureCoding`): a compiled model — what a `.mom` file or a store's
     /// `Z_MODELCACHE` holds — with Apple's keys (Model/Files/CompiledModel/, docs/ModelFiles.md "Compiled
     /// models"): its entities ordered by name, fetch request templates, configurations and version

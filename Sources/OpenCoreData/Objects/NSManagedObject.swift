@@ -246,13 +246,25 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         if let context { context.insert(self) }
     }
 
-    /// Mirrors `init(context:)`: inserts a new object of the entity whose class is this class.
-    public convenience init(context: NSManagedObjectContext) {
+    /// Mirrors `init(context:)`: inserts a new object of the entity whose class is this class. `required`,
+    /// so that generic code reaches it through a metatype (`Self(context: context)` in a protocol extension
+    /// constrained to `NSManagedObject`, `T(context:)`), as Objective-C lets Core Data's.
+    public required convenience init(context: NSManagedObjectContext) {
         guard let model = context.persistentStoreCoordinator?.managedObjectModel,
               let entity = model.entities.first(where: { $0.layout?.objectClass == Self.self }) else {
             fatalError("No entity of the context's model has the class \(NSStringFromClass(Self.self)) (set managedObjectClassName)")
         }
         self.init(entity: entity, insertInto: context)
+    }
+
+    /// Mirrors `init()`, which Core Data allows though it is not a designated initializer of
+    /// `NSManagedObject`: it logs "Failed to call designated initializer on NSManagedObject class" (as an
+    /// error of the `OpenCoreData.context` logger) and gives an object of no entity, in no context. Here
+    /// its ``entity`` is an entity with no name and no properties: reading or setting a property of it
+    /// traps, as it raises in Core Data. Use ``init(context:)`` or ``init(entity:insertInto:)``.
+    public convenience override init() {
+        contextLogger.error("Failed to call designated initializer on NSManagedObject class '\(NSStringFromClass(Self.self))'")
+        self.init(entity: NSEntityDescription.noEntity, insertInto: nil)
     }
 
     /// An object for a row of the store, not inserted. Called by contexts only.

@@ -18,8 +18,9 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
 
     /// Mirrors `init(name:managedObjectModel:)`. An invalid model (names, reserved columns, clashing
     /// tables) does not trap here: `loadPersistentStores` reports it to its completion handler, an
-    /// `NSError` naming the entity and what is wrong.
-    public init(name: String, managedObjectModel model: NSManagedObjectModel) {
+    /// `NSError` naming the entity and what is wrong. `required`, so that a subclass or an extension
+    /// reaches it through a metatype (`Self(name:managedObjectModel:)`), as Objective-C lets Core Data's.
+    public required init(name: String, managedObjectModel model: NSManagedObjectModel) {
         self.name = name
         self.managedObjectModel = model
         do {
@@ -79,7 +80,9 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
         return context
     }
 
-    /// Mirrors `performBackgroundTask(_:)`: runs `block` on a new private-queue context.
+    /// Mirrors `performBackgroundTask(_:)`: runs `block` on a new private-queue context. `@preconcurrency`,
+    /// as Core Data's Objective-C block is imported (see ``NSManagedObjectContext/perform(_:)``).
+    @preconcurrency
     open func performBackgroundTask(_ block: @escaping @Sendable (NSManagedObjectContext) -> Void) {
         let context = newBackgroundContext()
         context.perform { block(context) }

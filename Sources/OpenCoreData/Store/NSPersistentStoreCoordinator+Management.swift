@@ -81,7 +81,9 @@ extension NSPersistentStoreCoordinator {
         URL(string: uriString).flatMap(managedObjectID(forURIRepresentation:))
     }
 
-    /// Mirrors `perform(_:)`: runs `block` asynchronously on the coordinator's queue.
+    /// Mirrors `perform(_:)`: runs `block` asynchronously on the coordinator's queue. `@preconcurrency`,
+    /// as Core Data's Objective-C block is imported (see ``NSManagedObjectContext/perform(_:)``).
+    @preconcurrency
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async(execute: block)
     }

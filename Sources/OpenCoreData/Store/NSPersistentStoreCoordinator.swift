@@ -7,8 +7,9 @@ import Synchronization
 /// was added with (every entity without one); requests, saves and object IDs go to the store that holds
 /// their entity (see `+Routing`).
 open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
-    /// Mirrors `managedObjectModel`.
-    public let managedObjectModel: NSManagedObjectModel
+    /// Mirrors `managedObjectModel`. (Set once, by an initializer: a `var` only so that the coordinator
+    /// a container makes for a model that does not validate comes from a convenience initializer.)
+    public private(set) var managedObjectModel: NSManagedObjectModel
     private var stores: [NSPersistentStore] = []
     /// The store of each entity hierarchy.
     var routes = StoreRoutes()
@@ -23,8 +24,10 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let queue = DispatchQueue(label: "NSPersistentStoreCoordinator")
 
     /// Mirrors `init(managedObjectModel:)`. Traps if the model is invalid (Core Data raises); use
-    /// ``init(validatingModel:)`` to get the error.
-    public convenience init(managedObjectModel model: NSManagedObjectModel) {
+    /// ``init(validatingModel:)`` to get the error. `required`, so that a subclass or an extension reaches
+    /// it through a metatype (`self.init(managedObjectModel:)` in a `static func`), as Objective-C lets
+    /// Core Data's.
+    public required convenience init(managedObjectModel model: NSManagedObjectModel) {
         do { try self.init(validatingModel: model) } catch { fatalError("\(error)") }
     }
 
@@ -37,11 +40,12 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     }
 
     /// A coordinator whose model did not validate (a container reports the error when it loads its
-    /// stores); adding a store to it throws that error.
-    init(unvalidatedModel model: NSManagedObjectModel) {
-        self.managedObjectModel = model
-        super.init()
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    /// stores); adding a store to it throws that error. A convenience initializer (made with an empty
+    /// model, then given this one): a designated initializer that is not public would keep subclasses in
+    /// other modules from inheriting the `required` ``init(managedObjectModel:)``.
+    convenience init(unvalidatedModel model: NSManagedObjectModel) {
+        do { try self.init(validatingModel: NSManagedObjectModel()) } catch { fatalError("an empty model validates: \(error)") }
+        managedObjectModel = model
     }
 
     /// Mirrors `name`: a name for the coordinator, shown in debugging output (`nil` unless set).

@@ -3,7 +3,7 @@ import Foundation
 @testable import OpenCoreData
 @testable import OpenCoreDataPredicates
 
-/// The compiled models of the Apple fixture stores (../shared/fixtures/apple-stores): each store's
+/// The compiled models of the Apple fixture stores (Tests/Fixtures/AppleStores): each store's
 /// `Z_MODELCACHE`, read from a copy of the store (the fixtures are never touched), and what of a model the
 /// tests compare.
 enum CompiledModelFixtures {

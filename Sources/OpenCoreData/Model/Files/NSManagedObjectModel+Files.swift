@@ -3,20 +3,6 @@ import Foundation
 /// Reading and writing Xcode's model format — the `.xcdatamodeld` / `.xcdatamodel` folders Xcode edits —
 /// without Xcode or its model compiler (docs/ModelFiles.md).
 extension NSManagedObjectModel {
-    /// Mirrors `init?(contentsOf:)`: the model in a compiled `.momd` folder (its current version, named by
-    /// its `VersionInfo.plist`) or `.mom` file, as Xcode's model compiler makes them and Core Data reads
-    /// them, and also in the source folders Xcode saves, a `.xcdatamodeld` (its current version) or a
-    /// `.xcdatamodel`; `nil` for anything else or a model that does not read, as Core Data returns `nil`.
-    /// ``init(validatingContentsOf:)`` says why a model does not read.
-    public convenience init?(contentsOf url: URL) {
-        self.init()
-        do {
-            try ModelFileReader.read(url, into: self)
-        } catch {
-            return nil
-        }
-    }
-
     /// Not in Core Data: as ``init(contentsOf:)``, but throws a ``ModelFileError`` naming the file, the
     /// line and column, and the element at fault (a malformed `contents` file, an unknown `attributeType`,
     /// a relationship to a missing entity, a `parentEntity` cycle, a `.xccurrentversion` naming a missing
