@@ -86,6 +86,24 @@ struct BinaryStoreTests {
         #expect(try context.fetch(request).count == animals.filter { $0.zoos.contains { $0.location != nil } }.count)
     }
 
+    /// Core Data writes an atomic store's file when the store is added at a new URL, before any save: its
+    /// metadata is readable at once, and the store reopens empty under the same UUID.
+    @Test(arguments: [NSPersistentStore.StoreType.binary, .xml])
+    func addingAStoreAtANewURLWritesItsFile(_ type: NSPersistentStore.StoreType) throws {
+        let directory = TemporaryStore()
+        defer { directory.cleanUp() }
+        let url = directory.directory.appendingPathComponent("New.store")
+        let coordinator = NSPersistentStoreCoordinator(managedObjectModel: Self.model())
+        let store = try coordinator.addPersistentStore(type: type, at: url)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: type, at: url)
+        #expect(metadata[NSStoreUUIDKey] as? String == store.identifier)
+        #expect(metadata[NSStoreTypeKey] as? String == type.rawValue)
+        let reopened = try context(url, type: type)
+        #expect(try reopened.count(for: NSFetchRequest<NSManagedObject>(entityName: "V")) == 0)
+        #expect(reopened.persistentStoreCoordinator?.persistentStores.first?.identifier == store.identifier)
+    }
+
     @Test func metadataIsReadAndWrittenWithoutAddingTheStore() throws {
         let directory = TemporaryStore()
         defer { directory.cleanUp() }

@@ -53,8 +53,15 @@ class PropertyListStore: NSAtomicStore, @unchecked Sendable {
         }
     }
 
+    /// Reads the file's records; a store added at a new URL writes its file now (its metadata, no
+    /// records), as Core Data does, unless it is read-only.
     override func load() throws {
-        guard let url, let file = try PropertyListStoreFile.read(at: url, Self.kind), let model = persistentStoreCoordinator?.managedObjectModel else { return }
+        guard let url else { return }
+        guard let file = try PropertyListStoreFile.read(at: url, Self.kind) else {
+            if !isReadOnly { try PropertyListStoreFile(metadata: metadata ?? [:], records: []).write(to: url, Self.kind) }
+            return
+        }
+        guard let model = persistentStoreCoordinator?.managedObjectModel else { return }
         var nodes: [String: (NSAtomicStoreCacheNode, [String: Any])] = [:]
         for record in file.records {
             guard let entity = model.entitiesByName[record.entity] else {
