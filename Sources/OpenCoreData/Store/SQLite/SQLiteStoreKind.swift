@@ -19,8 +19,21 @@ struct SQLiteStoreKind: StoreKind {
     func open(_ request: StoreOpenRequest) throws -> any StoreBackend {
         var options = StoreOpenOptions(request.options)
         options.configuration = request.configuration
+        if let url = request.url, Self.isNamedDevNull(url) {
+            throw CoreDataError(NSPersistentStoreOpenError,
+                                "A named in-memory SQLite store (\(url.path), shared by the coordinators of a process) is not supported yet; /dev/null gives a store in memory for one coordinator",
+                                userInfo: [NSFilePathErrorKey: url.path])
+        }
+        let inMemory = inMemory || request.url.map(Self.isDevNull) == true
         return try SQLiteStore(url: inMemory ? nil : request.url, model: request.model, options: options, logger: request.logger)
     }
+
+    /// `/dev/null`: Apple's documented idiom for a SQLite store in memory, private to its coordinator.
+    static func isDevNull(_ url: URL) -> Bool { url.path == "/dev/null" }
+
+    /// `/dev/null/<name>`: Core Data's named in-memory SQLite database, shared by the coordinators of a
+    /// process that open the same URL.
+    static func isNamedDevNull(_ url: URL) -> Bool { url.path.hasPrefix("/dev/null/") }
 
     func metadata(at url: URL) throws -> [String: Any] {
         try requireFile()
@@ -40,7 +53,8 @@ struct SQLiteStoreKind: StoreKind {
     /// Removes the file, its WAL and shared-memory files and its externally stored values; a file that is
     /// not a SQLite database is refused (unless `NSPersistentStoreForceDestroyOption`), untouched.
     func destroy(at url: URL, options: [AnyHashable: Any]?) throws {
-        guard !inMemory else { return }
+        // An in-memory store (`/dev/null` among them) has no file: nothing to remove, and never the device.
+        guard !inMemory, !Self.isDevNull(url), !Self.isNamedDevNull(url) else { return }
         let manager = FileManager.default
         if manager.fileExists(atPath: url.path) {
             guard Self.isSQLiteFile(url) || StoreOptionValue.flag(options?[NSPersistentStoreForceDestroyOption]) else {
