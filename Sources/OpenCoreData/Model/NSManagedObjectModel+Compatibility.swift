@@ -3,6 +3,16 @@ import Foundation
 /// A model against a store's metadata, and models merged into one (Core Data's `isConfiguration(withName:
 /// compatibleWithStoreMetadata:)`, `init(byMerging:)` and their metadata forms).
 extension NSManagedObjectModel {
+    /// The entities whose version hashes differ between this model and a store's metadata, by name, each
+    /// marked when only one side has it: what an incompatible-model error names.
+    func entitiesDiffering(fromStoreMetadata metadata: [String: Any]) -> [String] {
+        let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
+        let computed = entityVersionHashesByName
+        return Set(stored.keys).union(computed.keys).sorted().filter { (stored[$0] as? Data) != computed[$0] }.map { name in
+            stored[name] == nil ? "\(name) (not in the store)" : computed[name] == nil ? "\(name) (not in the model)" : name
+        }
+    }
+
     /// Mirrors `isConfiguration(withName:compatibleWithStoreMetadata:)`: whether the metadata's
     /// `NSStoreModelVersionHashes` are this model's entity version hashes, byte for byte.
     ///

@@ -584,17 +584,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// here with ``setPrimitiveValue(_:forKey:)`` so that they are not recorded as changes.
     open func awake(fromSnapshotEvents flags: NSSnapshotEventType) {}
 
-    private func value(shownAt slot: Int) -> Value {
-        layout.composite(atSlot: slot)?.value(in: values) ?? values[slot]
-    }
-
-    private static func describe(_ value: Value) -> String {
-        if value.isToManyFault { return "<relationship fault>" }
-        if let ref = value.objectRef { return "\(ref.key)" }
-        if let members = value.toManyMembers { return "(\(members.refs.map { "\($0.key)" }.joined(separator: ", ")))" }
-        return PredicatePrinter.plainText(value)
-    }
-
     open override var description: String {
         // A composite shows as its dictionary, its elements not on their own.
         let shown = layout.properties.indices.filter { !(layout.properties[$0] is CompositeElementAttribute) }

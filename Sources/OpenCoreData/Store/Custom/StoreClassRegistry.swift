@@ -72,9 +72,7 @@ extension NSPersistentStoreCoordinator {
         guard let metadata = store.metadata, metadata[NSStoreModelVersionHashesKey] != nil else { return }
         guard !StoreOptionValue.flag(options?[NSIgnorePersistentStoreVersioningOption]),
               !managedObjectModel.isConfiguration(withName: configuration, compatibleWithStoreMetadata: metadata) else { return }
-        let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
-        let computed = managedObjectModel.entityVersionHashesByName
-        let differing = Set(stored.keys).union(computed.keys).sorted().filter { (stored[$0] as? Data) != computed[$0] }
+        let differing = managedObjectModel.entitiesDiffering(fromStoreMetadata: metadata)
         throw CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
                             "The model used to open the store is incompatible with the one used to create the store at \(store.url?.path ?? "?") (a store of type \(store.type), which does not migrate in place): the version hashes of \(differing.joined(separator: ", ")) differ; it was left untouched.",
                             userInfo: [NSFilePathErrorKey: store.url?.path ?? "", "metadata": metadata])

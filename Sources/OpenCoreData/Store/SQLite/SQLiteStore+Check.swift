@@ -58,12 +58,7 @@ extension SQLiteStore {
 
     /// `NSPersistentStoreIncompatibleVersionHashError`, naming the entities whose hashes differ.
     static func incompatibleModelError(_ metadata: [String: Any], model: NSManagedObjectModel, path: String) -> CoreDataError {
-        let stored = metadata[NSStoreModelVersionHashesKey] as? [String: Any] ?? [:]
-        let computed = model.entityVersionHashesByName
-        let names = Set(stored.keys).union(computed.keys).sorted()
-        let differing = names.filter { (stored[$0] as? Data) != computed[$0] }.map { name -> String in
-            stored[name] == nil ? "\(name) (not in the store)" : computed[name] == nil ? "\(name) (not in the model)" : name
-        }
+        let differing = model.entitiesDiffering(fromStoreMetadata: metadata)
         return CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
                              "The model used to open the store is incompatible with the one used to create the store at \(path): the version hashes of \(differing.joined(separator: ", ")) differ; it was left untouched.",
                              userInfo: [NSFilePathErrorKey: path, "metadata": metadata])
