@@ -245,3 +245,15 @@ struct StoreSnapshot {
         integrity = try strings("PRAGMA integrity_check").first?.first ?? ""
     }
 }
+
+extension SQLiteMigration {
+    /// A `CREATE INDEX` statement without `IF NOT EXISTS`, as `sqlite_master` keeps it.
+    static func plain(_ statement: String) -> String { statement.replacingOccurrences(of: " IF NOT EXISTS ", with: " ") }
+
+    /// The name in `CREATE [UNIQUE] INDEX [IF NOT EXISTS] <name> ON <table> …`.
+    static func indexName(_ statement: String) -> String {
+        let words = statement.split(separator: " ").map(String.init)
+        guard let on = words.firstIndex(of: "ON"), on > 0 else { return statement }
+        return words[on - 1]
+    }
+}

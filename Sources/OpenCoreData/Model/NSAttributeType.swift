@@ -27,22 +27,6 @@ public enum NSAttributeType: UInt, Sendable, Hashable, CaseIterable {
     /// elements may be of any type but undefined, object ID, and binary data with external storage.
     case compositeAttributeType = 2100
 
-    /// The SQLite column type Core Data uses for the attribute.
-    var sqlType: String {
-        switch self {
-        case .integer16AttributeType, .integer32AttributeType, .integer64AttributeType, .booleanAttributeType: return "INTEGER"
-        case .decimalAttributeType: return "DECIMAL"
-        // REAL affinity, as Core Data declares it: SQLite then keeps −0.0 as 0 (docs/StoreFormat.md).
-        case .doubleAttributeType, .floatAttributeType: return "FLOAT"
-        case .dateAttributeType: return "TIMESTAMP"
-        case .stringAttributeType, .URIAttributeType: return "VARCHAR"
-        case .binaryDataAttributeType, .UUIDAttributeType, .transformableAttributeType: return "BLOB"
-        case .undefinedAttributeType, .objectIDAttributeType: return "BLOB"
-        // No column of its own: each element has one.
-        case .compositeAttributeType: return ""
-        }
-    }
-
     /// The kind of value a comparison with this attribute can meet (numbers compare with numbers, …).
     var valueKind: ValueKind {
         switch self {

@@ -10,8 +10,16 @@ import Foundation
 package indirect enum SQLExpression: Hashable {
     /// A column of the table with the given alias (`t0.ZNAME`).
     case column(alias: String, name: String)
+    /// A column of a statement's one table, named bare (`ZNAME` in an `UPDATE`, a `DELETE`, an index's
+    /// condition).
+    case name(String)
     /// A bound value (a placeholder in the text); never `.null` (see ``null``).
     case parameter(Value)
+    /// A placeholder whose value each run of a prepared statement binds (statements run for many rows).
+    case placeholder
+    /// A value written into the text, where the database takes no bound values (a partial index's
+    /// condition): a number, a string, a truth value. Everywhere else values are ``parameter(_:)``s.
+    case constant(Value)
     /// The `NULL` literal.
     case null
     /// A literal truth value (`1`/`0` in SQLite, `TRUE`/`FALSE` elsewhere).
@@ -54,6 +62,9 @@ package indirect enum SQLExpression: Hashable {
 /// The ordering and equality operators of ``SQLExpression/compare(_:_:_:)``.
 package enum SQLComparisonOperator: Hashable {
     case equal, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
+    /// `<>`: `NULL` when either side is; only in a partial index's condition (a predicate's `!=` is
+    /// null-safe, ``SQLExpression/isDistinct(_:_:)``).
+    case notEqual
 
     /// The operator for an ordering comparison of a predicate (`<`, `<=`, `>`, `>=`), `nil` for others.
     init?(ordering op: NSComparisonPredicate.Operator) {

@@ -21,6 +21,9 @@ package struct SQLGenerationContext {
     /// The relationship path of each join, by alias.
     private var joinedPaths: [[String]: String] = [:]
 
+    /// Placeholders printed so far, bound now (``arguments``) or when the statement runs.
+    private(set) var placeholderCount = 0
+
     /// Aliases handed out so far (`t0` not counted).
     private var aliasCount = 0
 
@@ -51,6 +54,12 @@ package struct SQLGenerationContext {
     /// placeholders, such as PostgreSQL's `$1`).
     mutating func bind(_ value: Value) -> Int {
         arguments.append(value)
-        return arguments.count
+        return placeholder()
+    }
+
+    /// The next placeholder, whose value the statement's runs bind; returns its 1-based position.
+    mutating func placeholder() -> Int {
+        placeholderCount += 1
+        return placeholderCount
     }
 }

@@ -18,9 +18,14 @@ enum SQLitePrinter {
     static func sql(_ expression: SQLExpression, _ context: inout SQLGenerationContext) -> String {
         switch expression {
         case .column(let alias, let name): return "\(alias).\(name)"
+        case .name(let name): return name
         case .parameter(let value):
             _ = context.bind(value)
             return "?"
+        case .placeholder:
+            _ = context.placeholder()
+            return "?"
+        case .constant(let value): return constant(value)
         case .null: return "NULL"
         case .literal(let b): return b ? "1" : "0"
         case .integer(let i): return String(i)
@@ -121,6 +126,18 @@ enum SQLitePrinter {
         return text
     }
 
+    /// A value in the text: SQLite's literal of a truth value, number or string (quotes doubled).
+    private static func constant(_ value: Value) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .bool(let b): return b ? "1" : "0"
+        case .int(let i): return String(i)
+        case .double(let d) where d.isFinite: return String(d)
+        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        default: preconditionFailure("a SQL constant is a truth value, a finite number or a string, not \(value)")
+        }
+    }
+
     private static func text(_ op: SQLComparisonOperator) -> String {
         switch op {
         case .equal: return "="
@@ -128,6 +145,7 @@ enum SQLitePrinter {
         case .lessThanOrEqual: return "<="
         case .greaterThan: return ">"
         case .greaterThanOrEqual: return ">="
+        case .notEqual: return "<>"
         }
     }
 

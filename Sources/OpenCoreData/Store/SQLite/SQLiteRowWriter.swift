@@ -47,7 +47,8 @@ struct SQLiteRowWriter: StoreRowWriter {
     /// The row's externally stored files go once the transaction commits.
     mutating func delete(_ layout: EntityLayout, pk: Int64, version: Int64) throws -> Bool {
         let files = try store.externalFiles(layout, pk: pk, slots: store.attributeSlots(layout), db)
-        guard try db.run("DELETE FROM \(store.table(for: layout).name) WHERE Z_PK = ? AND Z_OPT = ?", [.int(pk), .int(version)]) > 0 else {
+        let delete = SQLDelete(table: store.table(for: layout).name, conditions: [.equals("Z_PK", .parameter(.int(pk))), .equals("Z_OPT", .parameter(.int(version)))])
+        guard try db.run(.delete(delete)) > 0 else {
             return false
         }
         store.saveFiles?.obsolete += files

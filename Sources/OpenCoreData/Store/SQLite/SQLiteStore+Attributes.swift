@@ -14,7 +14,7 @@ extension SQLiteStore {
     func prepareAttributes() throws {
         try wrap {
             try write { db in
-                for statement in ModelIndexes.sql(entities) { try db.execute(statement) }
+                for index in ModelIndexes.indexes(entities) { try db.execute(.createIndex(index)) }
                 try createUniqueIndexes(db)
                 guard !derivedColumns.isEmpty else { return }
                 try db.execute(DerivedColumn.createDirtyTableSQL)
@@ -42,13 +42,13 @@ extension SQLiteStore {
     /// a constraint keeps its rows: the store is not added, and the error names the entity, the
     /// properties and how many values are taken more than once (the values themselves are not shown).
     private func createUniqueIndexes(_ db: SQLiteConnection) throws {
-        for (constraint, sql) in ModelIndexes.uniqueSQL(model, within: tables) {
+        for (constraint, index) in ModelIndexes.unique(model, within: tables) {
             do {
-                try db.execute(sql)
+                try db.execute(.createIndex(index))
             } catch {
                 let layout = constraint.entity.layout!
                 let columns = constraint.slots.map { SQLiteStore.columnNames(layout, slots: [$0])[0] }.joined(separator: ", ")
-                let scope = sql.range(of: " WHERE ").map { String(sql[$0.lowerBound...]) } ?? ""
+                let scope = index.condition.map { " WHERE " + SQLitePrinter.text($0) } ?? ""
                 var groups: Int64 = 0
                 try? db.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(layout.tableName)\(scope) GROUP BY \(columns) HAVING COUNT(*) > 1)") { groups = $0.int64(0) }
                 throw CoreDataError(NSPersistentStoreOperationError,

@@ -293,24 +293,21 @@ extension SQLiteStore {
     private static func createSchema(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws -> (String, [String: Any]) {
         let uuid = UUID().uuidString
         let plist = StoreMetadata.plist(for: model)
-        try db.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        try db.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.execute(CoreDataTables.primaryKey)
+        try db.execute(CoreDataTables.metadata)
         // An in-memory store (`NSInMemoryStoreType`, and the mirror of an atomic store) is not a SQLite
         // file on Apple platforms: it keeps −0.0. Its double and float columns have no declared type, as
         // a REAL column would keep −0.0 as the integer 0 (docs/Store.md).
         let keepsNegativeZero = db.path == ":memory:"
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            try db.execute(keepsNegativeZero ? table.createSQLKeepingNegativeZero : table.createSQL)
-            for index in table.indexSQL { try db.execute(index) }
+            try db.execute(table.createTable(keepingNegativeZero: keepsNegativeZero))
+            for index in table.indexes { try db.execute(index) }
         }
         for join in TableInfo.joinTables(of: model, within: tables) {
-            for statement in join.createSQL { try db.execute(statement) }
+            try db.execute(join.createTable)
+            try db.execute(join.index)
         }
-        for e in model.entities.sorted(by: { $0.layout.entityID < $1.layout.entityID }) {
-            try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)",
-                       [.int(Int64(e.layout.entityID)), .string(e.name ?? ""), .int(Int64(e.superentity?.layout.entityID ?? 0))])
-        }
-        try db.run("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)", [.string(uuid), .data(try StoreMetadata.encode(plist))])
+        for write in CoreDataTables.rows(model, uuid: uuid, metadata: try StoreMetadata.encode(plist)) { try db.run(write) }
         return (uuid, plist.merging([NSStoreUUIDKey: uuid]) { a, _ in a })
     }
 

@@ -16,9 +16,10 @@ extension SQLiteStore {
             case .inverseForeignKey(_, let order?):
                 // The members' foreign keys are written by their own rows; their positions here.
                 let table = tables[r.destination.layout.rootEntityID]!
+                let sql = SQLitePrinter.text(.update(SQLUpdate(table: table.name, assignments: [SQLAssignment(order)], conditions: [.equals("Z_PK")])))
                 for (i, ref) in new.objectRefs.enumerated() {
                     let member = try keys.primaryKey(ref, layout: layout, slot: slot)
-                    try db.run("UPDATE \(table.name) SET \(order) = ? WHERE Z_PK = ?", [.int(Int64(i + 1)), .int(member)])
+                    try db.run(sql, [.int(Int64(i + 1)), .int(member)])
                 }
             default:
                 continue
@@ -42,19 +43,22 @@ extension SQLiteStore {
                 before = try loadRelationship(r, owners: [pk], db)[pk] ?? []
             }
             let previous = Set(try before.map { try keys.primaryKey($0, layout: layout, slot: slot) })
+            let remove = SQLitePrinter.text(.delete(SQLDelete(table: join.name, conditions: [.equals(join.sourceColumn), .equals(join.destinationColumn)])))
             for gone in previous.subtracting(members).sorted() {
-                try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) = ?", [.int(pk), .int(gone)])
+                try db.run(remove, [.int(pk), .int(gone)])
             }
             if join.orderColumn == nil {
+                let add = SQLitePrinter.text(.insert(SQLInsert(into: join.name, columns: [join.sourceColumn, join.destinationColumn], conflict: .ignore)))
                 for added in members where !previous.contains(added) {
-                    try db.run("INSERT OR IGNORE INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)", [.int(pk), .int(added)])
+                    try db.run(add, [.int(pk), .int(added)])
                 }
                 return
             }
         }
         guard let order = join.orderColumn else { return }
-        let sql = "INSERT INTO \(join.name) (\(join.sourceColumn), \(join.destinationColumn), \(order)) VALUES (?, ?, ?) "
-            + "ON CONFLICT (\(join.isOwner ? join.sourceColumn : join.destinationColumn), \(join.isOwner ? join.destinationColumn : join.sourceColumn)) DO UPDATE SET \(order) = excluded.\(order)"
+        let key = join.isOwner ? [join.sourceColumn, join.destinationColumn] : [join.destinationColumn, join.sourceColumn]
+        let sql = SQLitePrinter.text(.insert(SQLInsert(into: join.name, columns: [join.sourceColumn, join.destinationColumn, order],
+                                                       conflict: .update(key: key, columns: [order]))))
         for (i, member) in members.enumerated() {
             try db.run(sql, [.int(pk), .int(member), .int(Int64(i + 1))])
         }
@@ -65,10 +69,10 @@ extension SQLiteStore {
         guard let entity = model.entity(number: layout.entityID) else { return }
         for join in joinTables {
             if let source = join.ownerEntity, entity.isKindOf(entity: source) {
-                try db.run("DELETE FROM \(join.table.name) WHERE \(join.table.sourceColumn) = ?", [.int(pk)])
+                try db.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.sourceColumn, .parameter(.int(pk)))])))
             }
             if entity.isKindOf(entity: join.memberEntity) {
-                try db.run("DELETE FROM \(join.table.name) WHERE \(join.table.destinationColumn) = ?", [.int(pk)])
+                try db.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.destinationColumn, .parameter(.int(pk)))])))
             }
         }
     }

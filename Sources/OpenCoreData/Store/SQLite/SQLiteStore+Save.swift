@@ -15,7 +15,7 @@ extension SQLiteStore {
     func reserveKeys(root: Int, count: Int, _ db: SQLiteConnection) throws -> Int64 {
         var first: Int64 = 0
         try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(root))]) { first = $0.int64(0) + 1 }
-        try db.run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.int(first + Int64(count) - 1), .int(Int64(root))])
+        try db.run(CoreDataTables.advanceKeys(root: root, to: first + Int64(count) - 1))
         return first
     }
 
@@ -133,7 +133,7 @@ extension SQLiteStore {
     /// `INSERT INTO table (Z_PK, Z_ENT, Z_OPT, columns…) VALUES (?, …)` for an entity.
     static func insertSQL(_ layout: EntityLayout, table: TableInfo) -> String {
         let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames(layout, slots: layout.columnSlots)
-        return "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count - 1)))"
+        return SQLitePrinter.text(.insert(SQLInsert(into: table.name, columns: columns)))
     }
 
     /// `UPDATE … SET Z_OPT = new, changed columns WHERE Z_PK = ? AND Z_OPT = expected`; false if no row matched.
@@ -146,8 +146,9 @@ extension SQLiteStore {
         if let prepared = statements.byShape[shape] {
             statement = prepared
         } else {
-            let sets = Self.columnNames(layout, slots: slots).map { ", \($0) = ?" }.joined()
-            statement = try db.statement("UPDATE \(table(for: layout).name) SET Z_OPT = ?\(sets) WHERE Z_PK = ? AND Z_OPT = ?")
+            let sets = (["Z_OPT"] + Self.columnNames(layout, slots: slots)).map { SQLAssignment($0) }
+            let update = SQLUpdate(table: table(for: layout).name, assignments: sets, conditions: [.equals("Z_PK"), .equals("Z_OPT")])
+            statement = try db.statement(SQLitePrinter.text(.update(update)))
             statements.byShape[shape] = statement
         }
         var arguments: [Value] = [.int(newVersion)]

@@ -93,8 +93,8 @@ extension SQLiteStore {
     static func upgrade(_ legacy: LegacyStore, _ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws {
         if legacy.needsRenumbering { try renumber(legacy, db, model: model, tables: tables) }
         let plist = try StoreMetadata.encode(StoreMetadata.plist(for: model))
-        try db.run("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ? WHERE Z_VERSION = ?", [.string(legacy.uuid), .data(plist), .int(1)])
-        try db.execute("DROP TABLE IF EXISTS Z_OCDGENERATION")
+        try db.run(CoreDataTables.writeMetadata(plist, uuid: legacy.uuid))
+        try db.execute(.dropTable("Z_OCDGENERATION", ifExists: true))
     }
 
     private static func renumber(_ legacy: LegacyStore, _ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo]) throws {
@@ -110,8 +110,9 @@ extension SQLiteStore {
         for (join, owner, old) in legacy.changedJoinTables(model) {
             let moved = old.name + "_OCDUPGRADE"
             try db.execute("ALTER TABLE \(old.name) RENAME TO \(moved)")
-            try db.execute("DROP INDEX IF EXISTS \(old.name)_\(old.destination)_INDEX")
-            for statement in join.createSQL { try db.execute(statement) }
+            try db.execute(.dropIndex("\(old.name)_\(old.destination)_INDEX", ifExists: true))
+            try db.execute(join.createTable)
+            try db.execute(join.index)
             let sameOwner = old.owner === owner
             var columns = [join.sourceColumn, join.destinationColumn]
             var values = sameOwner ? [old.source, old.destination] : [old.destination, old.source]
@@ -120,17 +121,16 @@ extension SQLiteStore {
                 values.append(order)
             }
             try db.execute("INSERT INTO \(join.name) (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(moved)")
-            try db.execute("DROP TABLE \(moved)")
+            try db.execute(.dropTable(moved))
         }
         var maxima: [String: Int64] = [:]
         try db.query("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY") { row in
             if case .string(let name) = row.value(0, as: .stringAttributeType) { maxima[name] = row.int64(1) }
         }
-        try db.execute("DELETE FROM Z_PRIMARYKEY")
+        try db.run(CoreDataTables.clearPrimaryKeys)
         for e in model.entities {
-            try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                       [.int(Int64(e.layout.entityID)), .string(e.name ?? ""), .int(Int64(e.superentity?.layout.entityID ?? 0)),
-                        .int(maxima[e.name ?? ""] ?? 0)])
+            try db.run(CoreDataTables.primaryKeyRow(entity: e.layout.entityID, name: e.name ?? "", superentity: e.superentity?.layout.entityID ?? 0,
+                                                    max: maxima[e.name ?? ""] ?? 0))
         }
     }
 }

@@ -96,7 +96,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             }
         }
         self.specialSlots = special
-        self.hasUniqueIndexes = !ModelIndexes.uniqueSQL(model, within: tables).isEmpty
+        self.hasUniqueIndexes = !ModelIndexes.unique(model, within: tables).isEmpty
         self.externalStorage = url.map(ExternalBinaryStorage.init(storeURL:))
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer

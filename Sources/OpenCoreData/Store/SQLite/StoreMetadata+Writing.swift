@@ -25,11 +25,7 @@ extension StoreMetadata {
         } catch {
             throw CoreDataError(NSPersistentStoreOperationError, "The store's metadata cannot be written: it is not a property list (\(error))")
         }
-        if let uuid {
-            _ = try db.run("UPDATE Z_METADATA SET Z_PLIST = ?, Z_UUID = ? WHERE Z_VERSION = 1", [.data(data), .string(uuid)])
-        } else {
-            _ = try db.run("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1", [.data(data)])
-        }
+        try db.run(CoreDataTables.writeMetadata(data, uuid: uuid))
     }
 
     /// `setMetadata(_:forPersistentStoreAt:)` for a SQLite store file: reads its metadata (refusing a

@@ -36,8 +36,9 @@ extension SQLiteStore {
             outcome.deleted = try closure(of: start, db) { nullify.append($0) }
             let deleted = Set(outcome.deleted)
             for n in nullify where !deleted.contains(n.row) {
-                let sets = ([n.column] + (n.entityColumn.map { [$0] } ?? [])).map { "\($0) = NULL" }.joined(separator: ", ")
-                try db.run("UPDATE \(table(for: n.layout).name) SET \(sets), Z_OPT = Z_OPT + 1 WHERE Z_PK = ?", [.int(n.row.pk)])
+                let sets = ([n.column] + (n.entityColumn.map { [$0] } ?? [])).map { SQLAssignment($0, .null) }
+                    + [SQLAssignment("Z_OPT", .arithmetic(.name("Z_OPT"), .add, .integer(1)))]
+                try db.run(.update(SQLUpdate(table: table(for: n.layout).name, assignments: sets, conditions: [.equals("Z_PK", .parameter(.int(n.row.pk)))])))
                 outcome.nullified.append(n.row)
             }
             let tombstones = try historyTombstones(outcome.deleted.map { (try self.layout(entityID: $0.entityID), $0.pk) }, db)

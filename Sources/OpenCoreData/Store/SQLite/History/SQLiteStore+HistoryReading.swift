@@ -39,7 +39,7 @@ extension SQLiteStore {
     private func checkNotExpired(_ n: Int64, _ db: SQLiteConnection) throws {
         var first: Int64 = 0, max: Int64 = 0
         try db.query("SELECT (SELECT ifnull(min(Z_PK), 0) FROM ATRANSACTION), (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?)",
-                     [.int(Int64(HistorySchema.transactionEntity))]) { (first, max) = ($0.int64(0), $0.int64(1)) }
+                     [.int(Int64(HistoryTables.transactionEntity))]) { (first, max) = ($0.int64(0), $0.int64(1)) }
         let firstLeft = first == 0 ? max + 1 : first
         guard n + 1 >= firstLeft || n >= max else {
             throw CoreDataError(NSPersistentHistoryTokenExpiredError,
@@ -86,7 +86,7 @@ extension SQLiteStore {
         var result: Int64?
         try wrap { try read { db in
             guard try HistorySchema.exists(db) else { return }
-            try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(HistorySchema.transactionEntity))]) { result = $0.int64(0) }
+            try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(HistoryTables.transactionEntity))]) { result = $0.int64(0) }
         } }
         return result
     }

@@ -11,18 +11,16 @@ extension SQLiteStore {
     /// store tracks history and something changed.
     func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ db: SQLiteConnection) throws {
         guard tracksHistory, !records.isEmpty else { return }
-        let number = try reserveKeys(root: HistorySchema.transactionEntity, count: 1, db)
+        let number = try reserveKeys(root: HistoryTables.transactionEntity, count: 1, db)
         let strings = try [origin.author, Self.historyBundleID, origin.contextName, Self.historyProcessName].map { name -> Value in
             guard let name else { return .null }
             return .int(try historyStringKey(name, db))
         }
-        _ = try db.run("INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP) VALUES (?, ?, 1, ?, ?, ?, ?, ?)",
-                       [.int(number), .int(Int64(HistorySchema.transactionEntity))] + strings + [.double(Date().timeIntervalSinceReferenceDate)])
-        var next = try reserveKeys(root: HistorySchema.changeEntity, count: records.count, db)
-        let tombstoneColumns = (0..<historyTombstoneWidth).map { ", ZTOMBSTONE\($0)" }.joined()
-        let statement = try db.statement("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstoneColumns)) VALUES (?, ?, 1, ?, ?, ?, ?, ?\(String(repeating: ", ?", count: historyTombstoneWidth)))")
+        try db.run(HistoryTables.transactionRow(number, strings: strings, timestamp: Date().timeIntervalSinceReferenceDate))
+        var next = try reserveKeys(root: HistoryTables.changeEntity, count: records.count, db)
+        let statement = try db.statement(SQLitePrinter.text(HistoryTables.changeRow(tombstones: historyTombstoneWidth)))
         for record in records {
-            var arguments: [Value] = [.int(next), .int(Int64(HistorySchema.changeEntity)), .int(record.kind.rawValue), .int(Int64(record.entityID)),
+            var arguments: [Value] = [.int(next), .int(Int64(HistoryTables.changeEntity)), .int(record.kind.rawValue), .int(Int64(record.entityID)),
                                       .int(record.pk), .int(number), record.kind == .update ? .data(HistorySchema.columnsBlob(record.columns)) : .null]
             for k in 0..<historyTombstoneWidth { arguments.append(k < record.tombstone.count ? record.tombstone[k] : .null) }
             _ = try db.run(statement, arguments)
@@ -35,9 +33,8 @@ extension SQLiteStore {
         var found: Int64?
         try db.query("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?", [.string(name)]) { found = $0.int64(0) }
         if let found { return found }
-        let pk = try reserveKeys(root: HistorySchema.stringEntity, count: 1, db)
-        _ = try db.run("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)",
-                       [.int(pk), .int(Int64(HistorySchema.stringEntity)), .string(name)])
+        let pk = try reserveKeys(root: HistoryTables.stringEntity, count: 1, db)
+        try db.run(HistoryTables.stringRow(pk, name))
         return pk
     }
 

@@ -9,7 +9,7 @@ extension SQLiteMigration {
         /// Created and filled from the source table of this name.
         case rebuild(from: String)
         /// Kept, with columns added (`ALTER TABLE … ADD COLUMN`) and the updates that set their values.
-        case alter(added: [(name: String, type: NSAttributeType)], updates: [(String, [Value])])
+        case alter(added: [(name: String, type: NSAttributeType)], updates: [SQLWrite])
     }
 
     /// Migrates the store on `db` inside the caller's `BEGIN IMMEDIATE` transaction: checks first (nothing
@@ -19,7 +19,7 @@ extension SQLiteMigration {
         let plans = try tablePlans(db)
         try checkRequiredValues(db)
         // What an earlier deferred migration left goes first (the names are taken again below).
-        for table in try DeferredMigrationCleanup.leftovers(db) { try db.execute("DROP TABLE \(table)") }
+        for table in try DeferredMigrationCleanup.leftovers(db) { try db.execute(.dropTable(table)) }
         var names: [String: String] = [:]
         let keptTables = Set(tables.values.filter { if case .alter = plans[$0.rootEntityID]! { true } else { false } }.map(\.name))
         let replaced = sourceTables.values.map(\.name).filter { !keptTables.contains($0) } + TableInfo.joinTables(of: source, within: sourceTables).map(\.name)
@@ -29,19 +29,19 @@ extension SQLiteMigration {
         }
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
             switch plans[table.rootEntityID]! {
-            case .create: try db.execute(table.createSQL)
-            case .rebuild: try db.execute(table.createSQL); try copyRows(into: table, db, names: names)
+            case .create: try db.execute(table.createTable())
+            case .rebuild: try db.execute(table.createTable()); try copyRows(into: table, db, names: names)
             case .alter: continue
             }
         }
         try fillJoinTables(db, names: names)
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
             guard case .alter(let added, let updates) = plans[table.rootEntityID]! else { continue }
-            for column in added { try db.execute("ALTER TABLE \(table.name) ADD COLUMN \(column.name) \(column.type.sqlType)") }
-            for (sql, arguments) in updates { _ = try db.run(sql, arguments) }
+            for column in added { try db.execute(.addColumn(table: table.name, SQLColumnDefinition(column.name, SQLColumnType(column.type) ?? .blob))) }
+            for update in updates { try db.run(update) }
         }
         if !defersCleanup {
-            for old in names.values.sorted() { try db.execute("DROP TABLE \(old)") }
+            for old in names.values.sorted() { try db.execute(.dropTable(old)) }
         }
         try makeIndexes(db)
         try writePrimaryKeys(db)
@@ -50,7 +50,7 @@ extension SQLiteMigration {
         plist[NSPersistentStoreDeferredLightweightMigrationOptionKey] = defersCleanup && !names.isEmpty ? true : nil
         try StoreMetadata.write(StoreMetadata.plistToWrite(plist, keeping: [:]), uuid: nil, db)
         // The cached model would be the source's: Core Data would take it for the store's model.
-        try db.execute("DROP TABLE IF EXISTS Z_MODELCACHE")
+        try db.execute(.dropTable("Z_MODELCACHE", ifExists: true))
     }
 
     /// Each destination table's plan: created, rebuilt, or altered when every row keeps its entity
@@ -75,10 +75,10 @@ extension SQLiteMigration {
             guard let n = numbers[s.layout.entityID], n == s.layout.entityID,
                   destination.entities.first(where: { $0.layout.entityID == n })?.layout.rootEntityID == table.rootEntityID else { return nil }
         }
-        let oldTypes = Dictionary(uniqueKeysWithValues: old.columns.map { ($0.name, $0.type.sqlType) })
-        let newTypes = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.type.sqlType) })
+        let oldTypes = Dictionary(uniqueKeysWithValues: old.columns.map { ($0.name, SQLColumnType($0.type)) })
+        let newTypes = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, SQLColumnType($0.type)) })
         guard oldTypes.allSatisfy({ newTypes[$0.key] == $0.value }) else { return nil }
-        var updates: [(String, [Value])] = []
+        var updates: [SQLWrite] = []
         for d in members {
             guard let s = sourceEntity[ObjectIdentifier(d)] else { continue }
             let values = rowValues(for: d, names: [:])
@@ -87,9 +87,11 @@ extension SQLiteMigration {
                 case .column(let c) where c == column && oldTypes[c] != nil: continue
                 case .null where oldTypes[column] == nil: continue
                 case .value(let v) where oldTypes[column] == nil:
-                    updates.append(("UPDATE \(table.name) SET \(column) = ? WHERE Z_ENT = ?", [v, .int(Int64(s.layout.entityID))]))
+                    updates.append(.update(SQLUpdate(table: table.name, assignments: [SQLAssignment(column, .parameter(v))],
+                                                     conditions: [.equals("Z_ENT", .parameter(.int(Int64(s.layout.entityID))))])))
                 case .coalesce(let c, let v) where c == column:
-                    updates.append(("UPDATE \(table.name) SET \(column) = ? WHERE Z_ENT = ? AND \(column) IS NULL", [v, .int(Int64(s.layout.entityID))]))
+                    updates.append(.update(SQLUpdate(table: table.name, assignments: [SQLAssignment(column, .parameter(v))],
+                                                     conditions: [.equals("Z_ENT", .parameter(.int(Int64(s.layout.entityID)))), .isNull(.name(column))])))
                 default: return nil
                 }
             }
@@ -123,7 +125,7 @@ extension SQLiteMigration {
         for e in destination.entities {
             for slot in e.layout.relationshipSlots where e.layout.properties[slot].entity === e {
                 guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let j) = r.storage, j.isOwner else { continue }
-                try db.execute(j.createSQL[0])  // its index comes with the others (see makeIndexes)
+                try db.execute(j.createTable)  // its index comes with the others (see makeIndexes)
                 guard let (edges, flipped) = sourceEdges(of: r.relationship, in: e, names: names) else { continue }
                 let (a, b, oa, ob) = flipped ? (edges.b, edges.a, edges.ob, edges.oa) : (edges.a, edges.b, edges.oa, edges.ob)
                 var columns = [j.sourceColumn, j.destinationColumn], expressions = [a, b]

@@ -47,47 +47,38 @@ extension SQLiteMigration {
     /// missing; indexes of the entity tables that the destination does not have are dropped. Rows that
     /// break a uniqueness constraint fail with `NSMigrationConstraintViolationError`.
     func makeIndexes(_ db: SQLiteConnection) throws {
-        var statements = tables.values.sorted { $0.name < $1.name }.flatMap(\.indexSQL)
-        statements += ModelIndexes.sql(destination.entities.filter { tables[$0.layout.rootEntityID] != nil }) + ModelIndexes.uniqueSQL(destination, within: tables).map(\.sql)
-        statements += TableInfo.joinTables(of: destination, within: tables).flatMap { $0.createSQL.dropFirst() }
-        let wanted = Dictionary(statements.map { (Self.indexName($0), Self.plain($0)) }, uniquingKeysWith: { a, _ in a })
+        var changes = tables.values.sorted { $0.name < $1.name }.flatMap(\.indexes)
+        changes += ModelIndexes.indexes(destination.entities.filter { tables[$0.layout.rootEntityID] != nil }).map { .createIndex($0) }
+        changes += ModelIndexes.unique(destination, within: tables).map { .createIndex($0.index) }
+        changes += TableInfo.joinTables(of: destination, within: tables).map(\.index)
+        let indexes = changes.compactMap { change -> SQLCreateIndex? in
+            guard case .createIndex(var index) = change else { return nil }
+            index.ifNotExists = false  // as sqlite_master keeps it
+            return index
+        }
+        let wanted = Dictionary(indexes.map { ($0.name, SQLitePrinter.sql(.createIndex($0))) }, uniquingKeysWith: { a, _ in a })
         let entityTables = Set(tables.values.map(\.name) + TableInfo.joinTables(of: destination, within: tables).map(\.name))
         var present: [String: (table: String, sql: String)] = [:]
         try db.query("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL", [.string("index")]) { row in
             if case .string(let name) = row.value(0, as: .stringAttributeType), case .string(let table) = row.value(1, as: .stringAttributeType),
                case .string(let sql) = row.value(2, as: .stringAttributeType) {
-                present[name] = (table, Self.plain(sql))
+                present[name] = (table, sql)
             }
         }
         for (name, index) in present.sorted(by: { $0.key < $1.key }) where entityTables.contains(index.table) && wanted[name] != index.sql {
-            try db.execute("DROP INDEX \(name)")
+            try db.execute(.dropIndex(name))
             present[name] = nil
         }
-        for statement in statements where present[Self.indexName(statement)] == nil {
+        for index in indexes where present[index.name] == nil {
             do {
-                try db.execute(Self.plain(statement))
-                present[Self.indexName(statement)] = (Self.indexTable(statement), Self.plain(statement))
+                try db.execute(.createIndex(index))
+                present[index.name] = (index.table, wanted[index.name]!)
             } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
-                throw failure(NSMigrationConstraintViolationError, "the migrated rows break a uniqueness constraint (\(statement)): \(error.message)",
+                throw failure(NSMigrationConstraintViolationError,
+                              "the migrated rows break a uniqueness constraint (\(wanted[index.name]!)): \(error.message)",
                               [NSUnderlyingErrorKey: error])
             }
         }
-    }
-
-    /// A `CREATE INDEX` statement without `IF NOT EXISTS`, as `sqlite_master` keeps it.
-    static func plain(_ statement: String) -> String { statement.replacingOccurrences(of: " IF NOT EXISTS ", with: " ") }
-
-    /// The name in `CREATE [UNIQUE] INDEX [IF NOT EXISTS] <name> ON <table> …`.
-    static func indexName(_ statement: String) -> String {
-        let words = statement.split(separator: " ").map(String.init)
-        guard let on = words.firstIndex(of: "ON"), on > 0 else { return statement }
-        return words[on - 1]
-    }
-
-    static func indexTable(_ statement: String) -> String {
-        let words = statement.split(separator: " ").map(String.init)
-        guard let on = words.firstIndex(of: "ON"), on + 1 < words.count else { return "" }
-        return words[on + 1]
     }
 
     /// `Z_PRIMARYKEY` numbered as the destination numbers entities. Each hierarchy's root keeps the
@@ -100,7 +91,7 @@ extension SQLiteMigration {
             let name: String = if case .string(let s) = row.value(1, as: .stringAttributeType) { s } else { "" }
             old[Int(row.int64(0))] = (name, row.int64(2))
         }
-        try db.execute("DELETE FROM Z_PRIMARYKEY")
+        try db.run(CoreDataTables.clearPrimaryKeys)
         for d in destination.entities.sorted(by: { $0.layout.entityID < $1.layout.entityID }) {
             let s = sourceEntity[ObjectIdentifier(d)]
             let oldName = s.flatMap { old[$0.layout.entityID]?.name }
@@ -112,8 +103,7 @@ extension SQLiteMigration {
                 }
                 try db.query("SELECT ifnull(max(Z_PK), 0) FROM \(d.layout.tableName)") { max = Swift.max(max, $0.int64(0)) }
             }
-            _ = try db.run("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                           [.int(Int64(d.layout.entityID)), .string(name), .int(Int64(d.superentity?.layout.entityID ?? 0)), .int(max)])
+            try db.run(CoreDataTables.primaryKeyRow(entity: d.layout.entityID, name: name, superentity: d.superentity?.layout.entityID ?? 0, max: max))
         }
     }
 }

@@ -26,7 +26,7 @@ extension SQLiteStore {
                 try db.transaction {
                     let left = try DeferredMigrationCleanup.leftovers(db)
                     for table in all ? left : Array(left.prefix(1)) {
-                        try db.execute("DROP TABLE \(table)")
+                        try db.execute(.dropTable(table))
                         dropped = true
                     }
                     pending = !all && left.count > 1

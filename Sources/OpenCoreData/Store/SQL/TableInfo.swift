@@ -56,26 +56,25 @@ struct TableInfo {
         entityColumnPositions = entityPositions
     }
 
-    /// Core Data's text: `CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATE TIMESTAMP, … )`.
-    var createSQL: String { createSQL(typedFloats: true) }
-
-    /// ``createSQL`` with double and float columns declared without a type (no affinity), which keep
-    /// −0.0: for in-memory stores, whose tables are no file Core Data reads.
-    var createSQLKeepingNegativeZero: String { createSQL(typedFloats: false) }
-
-    private func createSQL(typedFloats: Bool) -> String {
-        "CREATE TABLE \(name) ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER"
-            + columns.map { column in
-                let isFloat = column.type == .doubleAttributeType || column.type == .floatAttributeType
-                return ", \(column.name)" + (isFloat && !typedFloats ? "" : " \(column.type.sqlType)")
-            }.joined() + " )"
+    /// Core Data's table: `CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
+    /// ZDATE TIMESTAMP, … )`. With `keepingNegativeZero`, double and float columns are declared without a
+    /// type, so that they keep −0.0: for in-memory stores, whose tables are no file Core Data reads.
+    func createTable(keepingNegativeZero: Bool = false) -> SQLSchemaChange {
+        let own = columns.map { column -> SQLColumnDefinition in
+            let isFloat = column.type == .doubleAttributeType || column.type == .floatAttributeType
+            return SQLColumnDefinition(column.name, isFloat && keepingNegativeZero ? .untyped : SQLColumnType(column.type) ?? .blob)
+        }
+        let bookkeeping = [SQLColumnDefinition("Z_PK", .integer, primaryKey: true), SQLColumnDefinition("Z_ENT", .integer),
+                           SQLColumnDefinition("Z_OPT", .integer)]
+        return .createTable(SQLCreateTable(name: name, columns: bookkeeping + own))
     }
 
     /// One index per foreign key column (`Z<TABLE>_<COLUMN>_INDEX`, Core Data's naming), and the `Z_ENT`
     /// index when the table holds several entities.
-    var indexSQL: [String] {
-        (hasSubentities ? ["CREATE INDEX \(name)_Z_ENT_INDEX ON \(name) (Z_ENT)"] : [])
-            + indexedColumns.map { "CREATE INDEX \(name)_\($0)_INDEX ON \(name) (\($0))" }
+    var indexes: [SQLSchemaChange] {
+        ((hasSubentities ? ["Z_ENT"] : []) + indexedColumns).map { column in
+            .createIndex(SQLCreateIndex(name: "\(name)_\(column)_INDEX", table: name, columns: [.init(column)]))
+        }
     }
 
     /// The columns of a hierarchy's table in Core Data's order: the entities by number (the root
@@ -139,11 +138,16 @@ struct TableInfo {
 extension JoinTable {
     /// `CREATE TABLE Z_2CREATEDENTRIES ( Z_2AUTHORS INTEGER, Z_4CREATEDENTRIES INTEGER[, Z_FOK_2AUTHORS
     /// INTEGER][, Z_FOK_4CREATEDENTRIES INTEGER], PRIMARY KEY (Z_2AUTHORS, Z_4CREATEDENTRIES) )` (the
-    /// owner's view: the order of the first column's keys, then of the second's) and an index on the
-    /// second key column (the primary key indexes the first).
-    var createSQL: [String] {
-        let orders = [otherOrderColumn, orderColumn].compactMap { $0 }.map { ", \($0) INTEGER" }.joined()
-        return ["CREATE TABLE \(name) ( \(sourceColumn) INTEGER, \(destinationColumn) INTEGER\(orders), PRIMARY KEY (\(sourceColumn), \(destinationColumn)) )",
-                "CREATE INDEX \(name)_\(destinationColumn)_INDEX ON \(name) (\(destinationColumn), \(sourceColumn))"]
+    /// owner's view: the order of the first column's keys, then of the second's).
+    var createTable: SQLSchemaChange {
+        let columns = [sourceColumn, destinationColumn] + [otherOrderColumn, orderColumn].compactMap { $0 }
+        return .createTable(SQLCreateTable(name: name, columns: columns.map { SQLColumnDefinition($0, .integer) },
+                                           primaryKey: [sourceColumn, destinationColumn]))
+    }
+
+    /// The index on the second key column (the primary key indexes the first).
+    var index: SQLSchemaChange {
+        .createIndex(SQLCreateIndex(name: "\(name)_\(destinationColumn)_INDEX", table: name,
+                                    columns: [.init(destinationColumn), .init(sourceColumn)]))
     }
 }

@@ -11,42 +11,42 @@ import Foundation
 /// - each attribute or to-one with `isIndexed` (deprecated in Core Data) becomes
 ///   `CREATE INDEX <table>_<column>_INDEX ON <table> (<column>)`, the naming of the foreign key indexes.
 ///
-/// They are made with `IF NOT EXISTS` whenever a writable store opens, so a store made before a model
+/// They are values (``SQLCreateIndex``) any SQL store prints; they are made with `IF NOT EXISTS` whenever a writable store opens, so a store made before a model
 /// gained an index gets it too.
 enum ModelIndexes {
-    static func sql(_ entities: [NSEntityDescription]) -> [String] {
-        var statements: [String] = []
-        var seen = Set<String>()
-        func add(_ s: String) { if seen.insert(s).inserted { statements.append(s) } }
+    static func indexes(_ entities: [NSEntityDescription]) -> [SQLCreateIndex] {
+        var statements: [SQLCreateIndex] = []
+        var seen = Set<SQLCreateIndex>()
+        func add(_ s: SQLCreateIndex) { if seen.insert(s).inserted { statements.append(s) } }
         for entity in entities {
             let layout = entity.layout!
             let table = layout.tableName
             for index in entity.indexes {
-                var columns: [String] = []
+                var columns: [SQLCreateIndex.Column] = []
                 var usable = !index.elements.isEmpty
                 for element in index.elements {
                     guard usable, element.collationType == .binary, let name = element.propertyName,
                           let slot = layout.slotByName[name], let column = layout.columns[slot],
                           !(element.property is NSExpressionDescription) else { usable = false; break }
-                    columns.append(column + (element.isAscending ? " COLLATE BINARY ASC" : " COLLATE BINARY DESC"))
+                    columns.append(.init(column, ascending: element.isAscending))
                 }
                 guard usable else {
                     storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: only elements naming stored properties of the entity, of binary type, are supported")
                     continue
                 }
-                var scope = ""
+                var scope: SQLExpression?
                 if let predicate = index.partialIndexPredicate {
-                    do { scope = " WHERE " + (try PartialIndexWhere.sql(predicate, layout)) } catch {
+                    do { scope = try PartialIndexWhere.condition(predicate, layout) } catch {
                         storeLogger.warning("CoreData: warning: the fetch index \(entity.name ?? "?").\(index.name) is not created: \(error)")
                         continue
                     }
                 }
-                add("CREATE INDEX IF NOT EXISTS Z_\(entity.name ?? "")_\(index.name) ON \(table) (\(columns.joined(separator: ", ")))\(scope)")
+                add(SQLCreateIndex(name: "Z_\(entity.name ?? "")_\(index.name)", table: table, columns: columns, ifNotExists: true, condition: scope))
             }
             // (The layout's properties: a composite's indexed elements are among them, under their key paths.)
             for property in layout.properties where property.isIndexed && !property.isTransient {
                 guard let slot = layout.slotByName[property.name], let column = layout.columns[slot] else { continue }
-                add("CREATE INDEX IF NOT EXISTS \(table)_\(column)_INDEX ON \(table) (\(column))")
+                add(SQLCreateIndex(name: "\(table)_\(column)_INDEX", table: table, columns: [.init(column)], ifNotExists: true))
             }
         }
         return statements
@@ -56,16 +56,16 @@ enum ModelIndexes {
     /// `CREATE UNIQUE INDEX IF NOT EXISTS Z_<Entity>_UNIQUE_<name>… ON <table> (<column> COLLATE BINARY ASC, …)`, with
     /// `WHERE Z_ENT IN (…)` (the entity and its subentities) when the declaring entity shares its table
     /// with entities the constraint does not cover. A to-one names its key column.
-    static func uniqueSQL(_ model: NSManagedObjectModel, within tables: [Int: TableInfo]) -> [(constraint: UniquenessConstraint, sql: String)] {
+    static func unique(_ model: NSManagedObjectModel, within tables: [Int: TableInfo]) -> [(constraint: UniquenessConstraint, index: SQLCreateIndex)] {
         UniquenessConstraint.all(model).filter { tables[$0.entity.layout.rootEntityID] != nil }.map { c in
             let layout = c.entity.layout!
-            let columns = c.slots.map { slot -> String in
-                if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, _) = r.storage { return column }
-                return layout.columns[slot]!
-            }.map { $0 + " COLLATE BINARY ASC" }
+            let columns = c.slots.map { slot -> SQLCreateIndex.Column in
+                if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, _) = r.storage { return .init(column, ascending: true) }
+                return .init(layout.columns[slot]!, ascending: true)
+            }
             let rootIDs = layout.root.layout.entityIDs
-            let scope = layout.entityIDs == rootIDs ? "" : " WHERE Z_ENT IN (\(layout.entityIDs.map(String.init).joined(separator: ", ")))"
-            return (c, "CREATE UNIQUE INDEX IF NOT EXISTS \(c.indexName) ON \(layout.tableName) (\(columns.joined(separator: ", ")))\(scope)")
+            let scope: SQLExpression? = layout.entityIDs == rootIDs ? nil : .inList(.name("Z_ENT"), layout.entityIDs.map { .integer($0) })
+            return (c, SQLCreateIndex(name: c.indexName, table: layout.tableName, columns: columns, unique: true, ifNotExists: true, condition: scope))
         }
     }
 }
