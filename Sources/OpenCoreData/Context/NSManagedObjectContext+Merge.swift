@@ -1,21 +1,24 @@
 import Foundation
 
 extension NSManagedObjectContext {
-    /// Mirrors `mergeChanges(fromContextDidSave:)`: brings another context's saved changes into this one.
-    /// Call it on this context's queue (inside `perform`). Inserted objects are registered (as faults
-    /// holding their row), updated ones take the saved values while keeping this context's own unsaved
-    /// changes, deleted ones are removed. Posts `ObjectsDidChange` with what changed here.
+    /// Mirrors `mergeChanges(fromContextDidSave:)`: brings another context's saved changes into this one,
+    /// from the notification's sets (`DidSave`'s objects, or `didSaveObjectIDsNotification`'s and a history
+    /// transaction's IDs), as Core Data does. Call it on this context's queue (inside `perform`). Inserted
+    /// objects are registered (as faults holding their row), updated ones take the saved values while
+    /// keeping this context's own unsaved changes, deleted ones are removed; the values are read where the
+    /// save put them: the store (through the coordinator's cache when the saving context shares this
+    /// one's coordinator), or the saving child's parent. Posts `ObjectsDidChange` with what changed here.
     public func mergeChanges(fromContextDidSave notification: Notification) {
-        if let saved = notification.userInfo?[SavedChanges.userInfoKey] as? SavedChanges {
-            merge(saved)
-            return
-        }
-        // A notification built elsewhere (a history transaction's `objectIDNotification()`): objects or
-        // IDs only; read the rows.
         let info = notification.userInfo ?? [:]
-        mergeRemote(inserted: objectIDs(in: info, NSInsertedObjectsKey, NSInsertedObjectIDsKey),
-                    updated: objectIDs(in: info, NSUpdatedObjectsKey, NSUpdatedObjectIDsKey),
-                    deleted: objectIDs(in: info, NSDeletedObjectsKey, NSDeletedObjectIDsKey))
+        let inserted = objectIDs(in: info, NSInsertedObjectsKey, NSInsertedObjectIDsKey)
+        let updated = objectIDs(in: info, NSUpdatedObjectsKey, NSUpdatedObjectIDsKey)
+        let deleted = objectIDs(in: info, NSDeletedObjectsKey, NSDeletedObjectIDsKey)
+        let source = notification.object as? NSManagedObjectContext
+        if let source, let holder = source.parent, holder !== self {
+            return mergeFromContext(holder, inserted: inserted, updated: updated, deleted: deleted)
+        }
+        let shared = source != nil && source?.persistentStoreCoordinator === persistentStoreCoordinator
+        mergeRemote(inserted: inserted, updated: updated, deleted: deleted, bypassingCache: !shared)
     }
 
     /// Mirrors `NSManagedObjectContext.mergeChanges(fromRemoteContextSave:into:)`: the dictionary holds
@@ -48,7 +51,8 @@ extension NSManagedObjectContext {
         }
     }
 
-    private func mergeRemote(inserted: [NSManagedObjectID], updated: [NSManagedObjectID], deleted: [NSManagedObjectID]) {
+    private func mergeRemote(inserted: [NSManagedObjectID], updated: [NSManagedObjectID], deleted: [NSManagedObjectID],
+                             bypassingCache: Bool = true) {
         advanceQueryGeneration()
         guard let coordinator = persistentStoreCoordinator else { return }
         var saved = SavedChanges(source: ObjectIdentifier(coordinator), coordinator: ObjectIdentifier(coordinator))
@@ -56,7 +60,7 @@ extension NSManagedObjectContext {
             let saved = ids.filter { $0.primaryKey != nil }
             guard !saved.isEmpty else { return [] }
             let loaded: [ObjectKey: StoreRow]
-            do { loaded = try coordinator.loadRows(saved.map(\.key), bypassingCache: true) } catch {
+            do { loaded = try coordinator.loadRows(saved.map(\.key), bypassingCache: bypassingCache) } catch {
                 // A row that is gone is left out (below); a store that fails is not a merge of nothing.
                 Self.storeReadFailed(error, reading: "the merged rows (\(saved.count)) of", saved[0])
             }
@@ -70,6 +74,29 @@ extension NSManagedObjectContext {
         }
         saved.inserted = rows(inserted)
         saved.updated = rows(updated)
+        saved.deleted = deleted
+        merge(saved)
+    }
+
+    /// A child's save merged into another context: its values are in the child's parent now, read there
+    /// on that context's queue (an object the parent no longer holds is left out).
+    private func mergeFromContext(_ holder: NSManagedObjectContext, inserted: [NSManagedObjectID], updated: [NSManagedObjectID],
+                                  deleted: [NSManagedObjectID]) {
+        let coordinator = persistentStoreCoordinator.map { ObjectIdentifier($0) } ?? ObjectIdentifier(holder)
+        var saved = SavedChanges(source: ObjectIdentifier(holder), coordinator: coordinator)
+        let held: [ParentRow?] = holder.performAndWait {
+            (inserted + updated).map { id in
+                guard let object = holder.registeredObject(for: id), !object.isFault else { return nil }
+                return ParentRow(id: id, values: object.values, version: object.version)
+            }
+        }
+        let rows = held.compactMap { $0 }.map { row in
+            SavedChanges.Row(id: row.id, values: row.values, version: row.version,
+                             changedSlots: row.id.entity.layout.changedSlotSet(from: registry[row.id.key]?.snapshot, to: row.values))
+        }
+        let insertedIDs = Set(inserted)
+        saved.inserted = rows.filter { insertedIDs.contains($0.id) }
+        saved.updated = rows.filter { !insertedIDs.contains($0.id) }
         saved.deleted = deleted
         merge(saved)
     }
@@ -196,29 +223,6 @@ extension NSManagedObjectContext {
         object.snapshot = row.values
         object.version = row.version
         return Set(object.layout.changedSlots(from: before, to: values, among: Array(object.layout.properties.indices)))
-    }
-
-    /// Mirrors `automaticallyMergesChangesFromParent`: when true, saves of the parent context (or, for a
-    /// context on the coordinator, of every other context on the same coordinator) are merged into this
-    /// one on its queue, posting `ObjectsDidChange` here.
-    public var automaticallyMergesChangesFromParent: Bool {
-        get { mergeObserver != nil }
-        set {
-            if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
-            mergeObserver = nil
-            guard newValue else { return }
-            mergeObserver = NotificationCenter.default.addObserver(forName: .contextDidSave, object: nil, queue: nil) { [weak self] note in
-                guard let self, let saved = note.userInfo?[SavedChanges.userInfoKey] as? SavedChanges,
-                      saved.source != ObjectIdentifier(self) else { return }
-                if let parent = self.parent {
-                    guard (note.object as AnyObject?) === parent else { return }
-                } else {
-                    guard saved.reachedStore, let coordinator = self.persistentStoreCoordinator,
-                          saved.coordinator == ObjectIdentifier(coordinator) else { return }
-                }
-                self.perform { self.merge(saved) }
-            }
-        }
     }
 
     /// Mirrors `refresh(_:mergeChanges:)`. With `false` the object becomes a fault again and loses its

@@ -18,6 +18,7 @@ extension NSManagedObjectContext {
             if let newValue {
                 persistentStoreCoordinator = newValue.persistentStoreCoordinator ?? newValue.parent?.persistentStoreCoordinator
             }
+            if mergeListening != nil { listenForSaves() }
         }
     }
 

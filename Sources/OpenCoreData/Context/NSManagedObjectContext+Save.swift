@@ -7,8 +7,8 @@ public let NSUpdatedObjectIDsKey = "updated_objectIDs"
 /// Mirrors `NSDeletedObjectIDsKey`.
 public let NSDeletedObjectIDsKey = "deleted_objectIDs"
 
-/// What a save changed, by object ID, with the values now in the store: carried in the `DidSave`
-/// notifications so that other contexts merge without touching the saving context's objects.
+/// What a save changed, by object ID, with the values now in the store: handed to the contexts that merge
+/// the saving one's saves (``SaveListeners``), so that they merge without touching its objects.
 struct SavedChanges: Sendable {
     struct Row: Sendable {
         let id: NSManagedObjectID
@@ -24,7 +24,6 @@ struct SavedChanges: Sendable {
     var coordinator: ObjectIdentifier
     /// False for a child context's save, which reaches its parent only.
     var reachedStore = true
-    static let userInfoKey = "OpenCoreDataSavedChanges"
 
     /// An empty record of a save by `context`: into its parent (`reachedStore` false) or into the store.
     init(savedBy context: NSManagedObjectContext, reachedStore: Bool) {
@@ -314,15 +313,14 @@ extension NSManagedObjectContext {
             info[NSUpdatedObjectsKey] = Set(updated)
             info[NSDeletedObjectsKey] = Set(deleted)
         }
-        if payloads.rows { info[SavedChanges.userInfoKey] = saved }
         center.post(name: .contextDidSave, object: self, userInfo: info)
+        deliverToMergingContexts(saved)
         var idInfo: [AnyHashable: Any] = [:]
         if payloads.objectIDs {
             idInfo[NSInsertedObjectIDsKey] = Set(saved.inserted.lazy.map(\.id))
             idInfo[NSUpdatedObjectIDsKey] = Set(saved.updated.lazy.map(\.id))
             idInfo[NSDeletedObjectIDsKey] = Set(saved.deleted)
         }
-        if payloads.rows { idInfo[SavedChanges.userInfoKey] = saved }
         center.post(name: .contextDidSaveObjectIDs, object: self, userInfo: idInfo)
     }
 }

@@ -30,7 +30,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `concurrencyType`.
     public let concurrencyType: NSManagedObjectContextConcurrencyType
     /// Mirrors `persistentStoreCoordinator`.
-    public var persistentStoreCoordinator: NSPersistentStoreCoordinator?
+    public var persistentStoreCoordinator: NSPersistentStoreCoordinator? {
+        didSet { if mergeListening != nil, oldValue !== persistentStoreCoordinator { listenForSaves() } }
+    }
     /// Mirrors `name`.
     public var name: String?
     /// Mirrors `transactionAuthor`: the author persistent history records for this context's saves
@@ -46,7 +48,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// The thread running a `perform` / `performAndWait` block on the queue (0 when none), for the queue
     /// checks (see `ConcurrencyDebug`).
     let blockThread = Atomic<UInt>(0)
-    var mergeObserver: NSObjectProtocol?
+    /// The listeners this context merges saves from (``automaticallyMergesChangesFromParent``).
+    var mergeListening: SaveListeners?
+    /// The children that merge this context's saves as they happen.
+    let mergingChildren = SaveListeners()
     /// The context's fetched results controllers, told of its changes as typed values (see ``ContextChange``).
     let changeObservers = ContextObservers()
     var _parent: NSManagedObjectContext?
@@ -117,7 +122,6 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        if let mergeObserver { NotificationCenter.default.removeObserver(mergeObserver) }
         registry.detachBatches(reset: false)
     }
 

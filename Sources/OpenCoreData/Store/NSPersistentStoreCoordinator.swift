@@ -20,6 +20,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     let rowCache = RowCache()
     /// ``postsChangeSets``.
     let changeSets = LockedValue(true)
+    /// The contexts on this coordinator that merge the others' saves (``NSManagedObjectContext/automaticallyMergesChangesFromParent``).
+    let mergingContexts = SaveListeners()
     /// The queue of `perform(_:)` / `performAndWait(_:)`.
     let queue = DispatchQueue(label: "NSPersistentStoreCoordinator")
 
