@@ -5,13 +5,12 @@ import Foundation
 /// from, then among the models of `Bundle.allBundles`
 /// (``NSManagedObjectModel/mergedModel(from:forStoreMetadata:)``).
 enum MigrationSourceModel {
-    /// A source model the caller already knows (a staged migration's current stage model), tried first.
-    @TaskLocal static var knownSource: NSManagedObjectModel?
-
     /// The model whose entity version hashes are the metadata's, or `NSMigrationMissingSourceModelError`
-    /// (134130) naming where it looked.
-    static func find(for metadata: [String: Any], destination: NSManagedObjectModel, path: String) throws -> NSManagedObjectModel {
-        if let known = knownSource, known.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return known }
+    /// (134130) naming where it looked. `known`, a source model the caller already knows (a staged
+    /// migration's current stage model), is tried first.
+    static func find(for metadata: [String: Any], destination: NSManagedObjectModel, path: String,
+                     known: NSManagedObjectModel? = nil) throws -> NSManagedObjectModel {
+        if let known, known.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return known }
         var versions = destination.versions.filter { $0 !== destination }
         func match() -> NSManagedObjectModel? {
             versions.sorted { ($0.versionName ?? "").compare($1.versionName ?? "", options: .numeric) == .orderedAscending }

@@ -64,7 +64,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// A store of one of the library's own kinds (``StoreRegistry``): the SQLite and in-memory stores, and
     /// kinds other targets register.
     init(_ kind: any StoreKind, type: String, configuration: String?, url: URL?, options: [AnyHashable: Any]?, model: NSManagedObjectModel,
-         coordinator: NSPersistentStoreCoordinator?, logger: Logger?) throws {
+         knownSource: NSManagedObjectModel? = nil, coordinator: NSPersistentStoreCoordinator?, logger: Logger?) throws {
         self.storedType = type
         self.url = url
         self.options = options
@@ -72,7 +72,7 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
         self.persistentStoreCoordinator = coordinator
         self.readOnlyFlag = false
         let backend = try kind.open(StoreOpenRequest(type: type, url: url, model: model, configuration: NSManagedObjectModel.configurationName(configuration),
-                                                     options: options, logger: logger))
+                                                     options: options, logger: logger, knownSource: knownSource))
         self.attachedBackend = backend
         super.init()
         var metadata = (backend as? MetadataStore)?.metadata ?? [:]

@@ -60,6 +60,14 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
                                    options: [AnyHashable: Any]? = nil) throws -> NSPersistentStore {
+        try addPersistentStore(ofType: storeType, configurationName: configuration, at: storeURL, options: options, knownSource: nil)
+    }
+
+    /// ``addPersistentStore(ofType:configurationName:at:options:)``; a store that migrates tries
+    /// `knownSource` first as its source model (a staged migration's current stage).
+    @discardableResult
+    func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
+                            options: [AnyHashable: Any]?, knownSource: NSManagedObjectModel?) throws -> NSPersistentStore {
         guard let entry = StoreRegistry.entry(for: storeType) else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }
@@ -80,7 +88,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             case .kind(let kind):
                 let debug = (options?["OpenCoreDataSQLDebug"] as? Bool) ?? SQLDebug.isEnabled
                 store = try NSPersistentStore(kind, type: storeType, configuration: configuration, url: storeURL, options: options,
-                                              model: managedObjectModel, coordinator: self, logger: debug ? SQLDebug.logger : nil)
+                                              model: managedObjectModel, knownSource: knownSource, coordinator: self,
+                                              logger: debug ? SQLDebug.logger : nil)
             }
             stores.append(store)
             routes.add(store, roots: roots, of: managedObjectModel)

@@ -12,9 +12,8 @@ extension NSPersistentStoreCoordinator {
         migrating[NSMigratePersistentStoresAutomaticallyOption] = true
         migrating[NSInferMappingModelAutomaticallyOption] = true
         let coordinator = try NSPersistentStoreCoordinator(validatingModel: destination)
-        let store = try MigrationSourceModel.$knownSource.withValue(source) {
-            try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: migrating)
-        }
+        let store = try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: url, options: migrating,
+                                                       knownSource: source)
         try coordinator.remove(store)
     }
 }

@@ -12,6 +12,9 @@ package struct StoreOpenRequest {
     let options: [AnyHashable: Any]?
     /// Where the store logs its SQL, when asked to.
     let logger: Logger?
+    /// A model the store, if it migrates, tries first as the one it was made with (a staged migration's
+    /// current stage).
+    var knownSource: NSManagedObjectModel? = nil
 }
 
 /// A store type the library implements itself, beside an app's `NSAtomicStore` and `NSIncrementalStore`

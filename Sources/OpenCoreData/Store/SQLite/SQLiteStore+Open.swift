@@ -37,6 +37,8 @@ struct StoreOpenOptions {
     var readerCount = 2
     /// `NSPersistentHistoryTrackingKey`: saves and batch requests record persistent history.
     var tracksHistory = false
+    /// The model a migration tries first as the store's (``StoreOpenRequest/knownSource``).
+    var knownSource: NSManagedObjectModel?
 
     init(_ options: [AnyHashable: Any]?) {
         readOnly = StoreOptionValue.flag(options?[NSReadOnlyPersistentStoreOption])

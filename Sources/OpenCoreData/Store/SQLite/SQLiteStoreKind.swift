@@ -19,6 +19,7 @@ struct SQLiteStoreKind: StoreKind {
     func open(_ request: StoreOpenRequest) throws -> any StoreBackend {
         var options = StoreOpenOptions(request.options)
         options.configuration = request.configuration
+        options.knownSource = request.knownSource
         if let url = request.url, Self.isNamedDevNull(url) {
             throw CoreDataError(NSPersistentStoreOpenError,
                                 "A named in-memory SQLite store (\(url.path), shared by the coordinators of a process) is not supported yet; /dev/null gives a store in memory for one coordinator",

@@ -31,8 +31,9 @@ struct SQLiteMigration {
     /// The migration from the store's model to `model`: `NSMigrationMissingSourceModelError` (134130)
     /// when no model matches the metadata, `NSMigrationMissingMappingModelError` (134140, the inference
     /// error as `NSUnderlyingErrorKey`) when the mapping cannot be inferred.
-    static func plan(metadata: [String: Any], model: NSManagedObjectModel, tables: [Int: TableInfo], path: String) throws -> SQLiteMigration {
-        let found = try MigrationSourceModel.find(for: metadata, destination: model, path: path)
+    static func plan(metadata: [String: Any], model: NSManagedObjectModel, tables: [Int: TableInfo], path: String,
+                     knownSource: NSManagedObjectModel? = nil) throws -> SQLiteMigration {
+        let found = try MigrationSourceModel.find(for: metadata, destination: model, path: path, known: knownSource)
         let source = try MigrationSourceModel.layoutCopy(of: found)
         let mapping: NSMappingModel
         do {
