@@ -27,11 +27,18 @@ open class NSStagedMigrationManager: NSObject, @unchecked Sendable {
 }
 
 extension NSStagedMigrationManager {
+    /// The metadata of the store at `url`; `nil` when there is none yet (no file, an empty one, or a
+    /// named in-memory store, `/dev/null/<name>`, that no coordinator of the process holds).
+    private static func existingMetadata(at url: URL) throws -> [String: Any]? {
+        if url.path.hasPrefix("/dev/null/") { return try? NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url) }
+        guard FileManager.default.fileExists(atPath: url.path),
+              (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 > 0 else { return nil }
+        return try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+    }
+
     /// Runs the stages on the SQLite store at `url` until it is at `destination` (nothing for a new file).
     func migrateStore(at url: URL, options: [AnyHashable: Any]?, to destination: NSManagedObjectModel) throws {
-        guard FileManager.default.fileExists(atPath: url.path),
-              (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0 > 0 else { return }
-        let metadata = try NSPersistentStoreCoordinator.metadataForPersistentStore(type: .sqlite, at: url)
+        guard let metadata = try Self.existingMetadata(at: url) else { return }
         var models = StagedModels(destination: destination, stages: stages)
         var current = try models.model(matching: metadata, url: url)
         var visited = Set<String>()

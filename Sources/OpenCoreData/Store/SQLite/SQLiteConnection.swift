@@ -20,12 +20,14 @@ final class SQLiteConnection {
     /// When set, every query's SQL text is appended to it (tests assert the statements a call runs).
     var recorder: SQLRecorder?
 
-    /// Opens (creating it unless `readOnly`) the database at `path`, a file path or a `file:` URI.
-    init(path: String, readOnly: Bool = false, logger: Logger? = nil) throws {
+    /// Opens (creating it unless `readOnly`) the database at `path`, a file path or a `file:` URI; or at
+    /// `location` when given (a `file:` URI), `path` then naming it in messages.
+    init(path: String, location: String? = nil, readOnly: Bool = false, logger: Logger? = nil) throws {
         var db: OpaquePointer?
+        let opened = location ?? path
         let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        let flags = mode | SQLITE_OPEN_NOMUTEX | (path.hasPrefix("file:") ? SQLITE_OPEN_URI : 0)
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let flags = mode | SQLITE_OPEN_NOMUTEX | (opened.hasPrefix("file:") ? SQLITE_OPEN_URI : 0)
+        let rc = sqlite3_open_v2(opened, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             let extended = db.map { sqlite3_extended_errcode($0) } ?? rc

@@ -5,6 +5,10 @@ extension SQLiteStore {
     /// with `NSStoreUUIDKey` and `NSStoreTypeKey` (see ``StoreMetadata``); for a store written by an
     /// earlier OpenCoreData, its UUID, type and old model hash (`NSStoreModelVersionHash`).
     static func readMetadata(at url: URL) throws -> [String: Any] {
+        if SQLiteStoreKind.isNamedDevNull(url) {
+            guard let db = try namedMemoryStore(at: url) else { throw noStore(url) }
+            return try opening(url.path, "cannot read the store's metadata") { try StoreMetadata.read(db, path: url.path) }
+        }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError(NSPersistentStoreOpenError, "There is no store at \(url.path) to read metadata from.",
                                 userInfo: [NSFilePathErrorKey: url.path])
@@ -24,5 +28,9 @@ extension SQLiteStore {
             }
             return try StoreMetadata.read(db, path: url.path)
         }
+    }
+
+    private static func noStore(_ url: URL) -> CoreDataError {
+        CoreDataError(NSPersistentStoreOpenError, "There is no store at \(url.path) to read metadata from.", userInfo: [NSFilePathErrorKey: url.path])
     }
 }

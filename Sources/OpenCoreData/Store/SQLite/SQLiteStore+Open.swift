@@ -122,7 +122,9 @@ extension SQLiteStore {
             }
             return OpenedStore(writer: db, readers: [], identifier: identifier, metadata: metadata)
         }
-        let opened = options.readOnly
+        let opened = SQLiteStoreKind.isNamedDevNull(url)
+            ? try openNamedMemory(url, model: model, tables: tables, options: options, logger: logger)
+            : options.readOnly
             ? try openReadOnly(path: url.path, model: model, tables: tables, logger: logger, options: options)
             : try openReadWrite(url: url, model: model, tables: tables, options: options, logger: logger)
         try opening(url.path, "cannot apply the store's options") {

@@ -97,7 +97,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         }
         self.specialSlots = special
         self.hasUniqueIndexes = !ModelIndexes.unique(model, within: tables).isEmpty
-        self.externalStorage = url.map(ExternalBinaryStorage.init(storeURL:))
+        self.externalStorage = url.flatMap { SQLiteStoreKind.isNamedDevNull($0) ? nil : ExternalBinaryStorage(storeURL: $0) }
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
         readers = opened.readers.map { ($0, NSLock()) }

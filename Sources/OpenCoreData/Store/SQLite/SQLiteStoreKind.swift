@@ -20,11 +20,6 @@ struct SQLiteStoreKind: StoreKind {
         var options = StoreOpenOptions(request.options)
         options.configuration = request.configuration
         options.knownSource = request.knownSource
-        if let url = request.url, Self.isNamedDevNull(url) {
-            throw CoreDataError(NSPersistentStoreOpenError,
-                                "A named in-memory SQLite store (\(url.path), shared by the coordinators of a process) is not supported yet; /dev/null gives a store in memory for one coordinator",
-                                userInfo: [NSFilePathErrorKey: url.path])
-        }
         let inMemory = inMemory || request.url.map(Self.isDevNull) == true
         return try SQLiteStore(url: inMemory ? nil : request.url, model: request.model, options: options, logger: request.logger)
     }

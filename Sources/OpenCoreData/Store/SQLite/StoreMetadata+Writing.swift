@@ -32,13 +32,14 @@ extension StoreMetadata {
     /// file that is not a Core Data store), then writes the app's in one transaction. The UUID changes
     /// when the dictionary names another.
     static func write(_ metadata: [String: Any], toStoreAt url: URL) throws {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        guard SQLiteStoreKind.isNamedDevNull(url) || FileManager.default.fileExists(atPath: url.path) else {
             throw CoreDataError(NSPersistentStoreOpenError, "There is no store at \(url.path) to write metadata into.",
                                 userInfo: [NSFilePathErrorKey: url.path])
         }
         let current = try SQLiteStore.readMetadata(at: url)
         do {
-            let db = try SQLiteConnection(path: url.path)
+            let named = SQLiteStoreKind.isNamedDevNull(url) ? SQLiteStore.namedMemoryLocation(url) : nil
+            let db = try SQLiteConnection(path: url.path, location: named)
             try db.transaction { try write(plistToWrite(metadata, keeping: current), uuid: metadata[NSStoreUUIDKey] as? String, db) }
         } catch let error as SQLiteError {
             throw CoreDataError(NSPersistentStoreOperationError, "Could not write the metadata of \(url.path): \(error.message)",
