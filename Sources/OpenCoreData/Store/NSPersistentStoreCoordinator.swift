@@ -71,6 +71,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
         let store = try lock.withLock {
             let roots = try routes.checkAdding(configuration, of: managedObjectModel, url: storeURL)
+            if let storeURL, let added = stores.first(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
+                throw CoreDataError(NSPersistentStoreOperationError,
+                                    "The store at \(storeURL.path) is added to this coordinator already (configuration \(added.configurationName)): a file is one store of a coordinator.",
+                                    userInfo: [NSFilePathErrorKey: storeURL.path])
+            }
             let store: NSPersistentStore
             switch entry {
             case .storeClass(let custom):
