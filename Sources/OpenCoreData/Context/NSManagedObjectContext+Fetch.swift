@@ -52,6 +52,9 @@ extension NSManagedObjectContext {
             return try cast(objects)
         }
         if request.resultType == .dictionaryResultType {
+            if !plan.moreKeyRoots.isEmpty {
+                throw CoreDataError(NSPersistentStoreOperationError, "a fetch of entity \(plan.entity.name ?? "?") into dictionaries reads one store: several stores hold it; set the request's affectedStores to one of them (docs/Store.md, \"Overlapping configurations\")")
+            }
             if plan.evaluatesInMemory {
                 throw CoreDataError(NSCoreDataError, "a fetch of entity \(plan.entity.name ?? "?") into dictionaries cannot use a block predicate (NSPredicate(block:)): fetch objects or their IDs, or filter the dictionaries with filtered(using:)")
             }
@@ -73,6 +76,8 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
+        var plan = plan
+        route(&plan, request, coordinator)
         newlyRegistered = []
         defer { newlyRegistered = nil }
         let objects: [NSManagedObject]
@@ -107,6 +112,11 @@ extension NSManagedObjectContext {
     private func countInGeneration<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> Int {
         let (plan, coordinator) = try prepare(request)
         if let parent { return try fetchThroughParent(parent, request, plan: plan).count }
+        if !plan.moreKeyRoots.isEmpty, !plan.evaluatesInMemory, plan.offset == 0, plan.limit == 0,
+           !(request.includesPendingChanges && hasPendingChanges(for: plan)) {
+            // Several stores hold the entity: each counts its rows.
+            return try plan.perStore.reduce(0) { $0 + (try coordinator.countRows($1)) }
+        }
         if judgesInMemory(request, plan) {
             return try objectsMergingPendingChanges(plan, request).count
         }
@@ -119,7 +129,7 @@ extension NSManagedObjectContext {
     /// request has wrong (an unknown key).
     func storeReader<T>(for request: NSFetchRequest<T>) throws -> (() throws -> PreloadedRows?)? {
         let (plan, coordinator) = try prepare(request)
-        guard parent == nil, !plan.evaluatesInMemory else { return nil }
+        guard parent == nil, !plan.evaluatesInMemory, plan.moreKeyRoots.isEmpty else { return nil }
         let snapshot = try queryGenerationSnapshot()
         let resultType = request.resultType
         let withValues = resultType == .managedObjectResultType && request.includesPropertyValues
@@ -142,8 +152,7 @@ extension NSManagedObjectContext {
             throw CoreDataError(NSCoreDataError, "The context has no persistent store coordinator.")
         }
         var plan = try FetchPlan(request, model: coordinator.managedObjectModel, blocksInMemory: coordinator.evaluatesBlockPredicates)
-        let store = coordinator.storeIfAny(root: plan.layout.rootEntityID)
-        plan.readsStore = store != nil && (request.affectedStores == nil || request.reaches(store))
+        route(&plan, request, coordinator)
         return (plan, coordinator)
     }
 
@@ -160,12 +169,12 @@ extension NSManagedObjectContext {
             if judgesInMemory(request, plan) {
                 return try objectsMergingPendingChanges(plan, request).map(\.objectID)
             }
-            let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
+            let identifier = try coordinator.storeIdentifier(root: plan.keyRoot)
             let model = coordinator.managedObjectModel
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
             return rows.compactMap { row -> NSManagedObjectID? in
                 guard let entity = model.entity(number: row.entityID) else { return nil }
-                let key = ObjectKey.permanent(root: entity.layout.rootEntityID, pk: row.pk)
+                let key = ObjectKey.permanent(root: plan.keyRoot, pk: row.pk)
                 return registry[key]?.objectID ?? NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier)
             }
         default:
@@ -182,23 +191,23 @@ extension NSManagedObjectContext {
             try prefetch(plan.prefetch, for: objects)
             return objects
         }
-        let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
+        let identifier = try coordinator.storeIdentifier(root: plan.keyRoot)
         if plan.batchSize > 0 {
             // A fetched results controller's fetch (`leanFaults` declined it): it needs to know which
             // objects are new here.
             let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
-            let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, keys: BatchKeys(rows.map(\.pk)),
+            let batch = FaultBatch(size: plan.batchSize, root: plan.keyRoot, keys: BatchKeys(rows.map(\.pk)),
                                    prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
             registry.reserveCapacity(registry.count + rows.count)
             return try rows.enumerated().map { i, row in
-                let object = try registeredObject(for: row, keepingFault: true, storeIdentifier: identifier)
+                let object = try registeredObject(for: row, keepingFault: true, keyRoot: plan.keyRoot, storeIdentifier: identifier)
                 if object.faultState.needsRow { object.faultState = .inBatch(batch, index: i) }
                 return object
             }
         }
         let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
         registry.reserveCapacity(registry.count + rows.count)
-        let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, storeIdentifier: identifier) }
+        let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, keyRoot: plan.keyRoot, storeIdentifier: identifier) }
         try prefetch(plan.prefetch, for: objects)
         return objects
     }
@@ -222,12 +231,12 @@ extension NSManagedObjectContext {
     /// holds no objects, the keys after the first batch come as the store reads them
     /// (``NSPersistentStoreCoordinator/progressiveKeys(_:)``): no object needs its key to be made.
     private func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
-        let identifier = try coordinator.storeIdentifier(root: plan.layout.rootEntityID)
+        let identifier = try coordinator.storeIdentifier(root: plan.keyRoot)
         if registry.isEmpty, let keys = try coordinator.progressiveKeys(plan) {
             return try progressiveBatchFaults(plan, keys, identifier, model: coordinator.managedObjectModel, as: T.self)
         }
         let (pks, entityRuns) = try coordinator.fetchKeys(plan)
-        let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, keys: BatchKeys(pks),
+        let batch = FaultBatch(size: plan.batchSize, root: plan.keyRoot, keys: BatchKeys(pks),
                                prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
         let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
@@ -262,7 +271,7 @@ extension NSManagedObjectContext {
     private func progressiveBatchFaults<T>(_ plan: FetchPlan, _ keys: BatchKeys, _ identifier: String,
                                            model: NSManagedObjectModel, as _: T.Type) throws -> [T] {
         let entity = try Self.entity(plan.layout.entityID, of: model, as: T.self)
-        let batch = FaultBatch(size: plan.batchSize, root: plan.layout.rootEntityID, keys: keys,
+        let batch = FaultBatch(size: plan.batchSize, root: plan.keyRoot, keys: keys,
                                prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(keys.count)
@@ -278,8 +287,8 @@ extension NSManagedObjectContext {
     /// touched, as Core Data's faults read the row cache when they fire.
     private func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
         let rows = try coordinator.fetchRows(plan, withValues: true, limited: true)
-        let batch = FaultBatch(size: max(rows.count, 1), root: plan.layout.rootEntityID, rows: rows, context: self,
-                               storeIdentifier: try coordinator.storeIdentifier(root: plan.layout.rootEntityID))
+        let batch = FaultBatch(size: max(rows.count, 1), root: plan.keyRoot, rows: rows, context: self,
+                               storeIdentifier: try coordinator.storeIdentifier(root: plan.keyRoot))
         let model = coordinator.managedObjectModel
         // Built as `[NSManagedObject]` (each object moved in, no generic copy) and handed out as `[T]`:
         // every element's class was checked to be a `T` (a class), so the two arrays are the same memory.
@@ -313,8 +322,9 @@ extension NSManagedObjectContext {
 
     /// Whether the request's objects are judged in memory (``objectsMergingPendingChanges(_:_:)``): it
     /// includes pending changes and there are some it may see, or its predicate holds a block.
+    /// A fetch over several stores (overlapping configurations) is merged in memory too.
     func judgesInMemory<T>(_ request: NSFetchRequest<T>, _ plan: FetchPlan) -> Bool {
-        plan.evaluatesInMemory || (request.includesPendingChanges && hasPendingChanges(for: plan))
+        plan.evaluatesInMemory || !plan.moreKeyRoots.isEmpty || (request.includesPendingChanges && hasPendingChanges(for: plan))
     }
 
     /// Whether unsaved changes touch the fetched entity's table, or a table its key paths read through
@@ -369,14 +379,17 @@ extension NSManagedObjectContext {
             let k = touched.values.count { $0.layout.root === root } + deleted.values.count { $0.layout.root === root } + reread.count
             sqlPlan = plan.range(offset: 0, limit: plan.offset + plan.limit + k)
         }
-        let rows = try persistentStoreCoordinator!.fetchRows(sqlPlan, withValues: true, limited: true)
         var result: [NSManagedObject] = []
-        for row in rows {
-            let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults)
-            let id = ObjectIdentifier(object)
-            if pending, object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
-            if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
-            result.append(object)
+        for storePlan in sqlPlan.perStore {
+            let coordinator = persistentStoreCoordinator!
+            let identifier = try coordinator.storeIdentifier(root: storePlan.keyRoot)
+            for row in try coordinator.fetchRows(storePlan, withValues: true, limited: true) {
+                let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults, keyRoot: storePlan.keyRoot, storeIdentifier: identifier)
+                let id = ObjectIdentifier(object)
+                if pending, object.isDeleted || touched[id] != nil || reread.contains(id) { continue }
+                if inMemory, let predicate, try !predicate.evaluate(validatingReader: object) { continue }
+                result.append(object)
+            }
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let candidates = !pending ? [] : inserted.objects
@@ -386,10 +399,13 @@ extension NSManagedObjectContext {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
             result.append(object)
         }
-        // Store key order first (as SQL's final ORDER BY Z_PK), inserted objects last in insertion order.
+        // Store key order first (as SQL's final ORDER BY Z_PK; with several stores, the stores in their
+        // order, each by key), inserted objects last in insertion order.
+        let storeRank = plan.storeRank
         result = result.enumerated().sorted { a, b in
             switch (a.element.objectID.primaryKey, b.element.objectID.primaryKey) {
-            case let (x?, y?): return x < y
+            case let (x?, y?) where storeRank == nil: return x < y
+            case let (x?, y?): return (storeRank!(a.element.objectID.key), x) < (storeRank!(b.element.objectID.key), y)
             case (_?, nil): return true
             case (nil, _?): return false
             case (nil, nil): return a.offset < b.offset

@@ -18,6 +18,9 @@ extension NSManagedObjectContext {
     /// Prefetches `nodes` for the objects of a fetch (or of one batch).
     func prefetch(_ nodes: [PrefetchNode], for objects: [NSManagedObject]) throws {
         guard !nodes.isEmpty, !objects.isEmpty else { return }
+        // Rows of a store with a tag (several stores hold their entity) are not prefetched: their
+        // relationships are read when their faults fire (docs/Store.md, "Overlapping configurations").
+        if objects.contains(where: { $0.objectKey.storeTag != 0 }) { return }
         // A controller unregisters again the objects its fetch registered outside its window; the
         // objects prefetched are not the fetch's rows, so they are not on that list.
         let registering = newlyRegistered

@@ -7,9 +7,9 @@ extension NSManagedObjectContext {
     func object(for ref: ObjectRef, storeIdentifier: String? = nil) -> NSManagedObject? {
         if let object = registry[ref.key] { return object }
         let id: NSManagedObjectID
-        if case .permanent = ref.key {
+        if case .permanent(let root, _) = ref.key {
             guard let coordinator = persistentStoreCoordinator, let entity = coordinator.managedObjectModel.entity(number: ref.entityID),
-                  let identifier = storeIdentifier ?? (try? coordinator.storeIdentifier(root: entity.layout.rootEntityID)) else { return nil }
+                  let identifier = storeIdentifier ?? (try? coordinator.storeIdentifier(root: root)) else { return nil }
             id = NSManagedObjectID(entity: entity, key: ref.key, storeIdentifier: identifier)
         } else {
             // An object a parent inserted and has not saved: the child reads it from the parent.
@@ -77,7 +77,7 @@ extension NSManagedObjectContext {
                 keys.append(batch.primaryKey(i))
             }
             if owners.count > 1 {
-                let members = try readingStore { try coordinator.loadRelationship(r, owners: keys) }
+                let members = try readingStore { try coordinator.loadRelationship(r, owners: keys, tag: ObjectKey.tag(batch.root)) }
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }
                 let filled = object.values[slot]
                 if !filled.isToManyFault { return filled }
@@ -93,7 +93,7 @@ extension NSManagedObjectContext {
                 return try source.loadedToManyOrThrow(slot).objectRefs
             }
         } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
-            refs = try readingStore { try coordinator.loadRelationship(r, owner: pk) }
+            refs = try readingStore { try coordinator.loadRelationship(r, owner: pk, tag: object.objectKey.storeTag) }
         }
         let value = Self.toManyValue(refs, r)
         object.fillToManyFault(slot, value)

@@ -63,14 +63,17 @@ extension NSManagedObjectContext {
         let stores = coordinator.persistentStores
         let sole = coordinator.soleStoreIdentifier
         let storeIdentifier = { (root: Int) in sole ?? (try? coordinator.storeIdentifier(root: root)) ?? "" }
+        // Where each insert goes, when that is not the one store of every entity.
+        let insertRoots = sole == nil ? draft.inserted.map { insertKeyRoot($0, coordinator) } : nil
         let namesObjects = stores.contains { $0.backend.needsSavedObjects }
         if namesObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
-        let (outcome, resolved) = try write(draft, to: coordinator, policy: policy, namingObjects: namesObjects)
+        let (outcome, resolved) = try write(draft, to: coordinator, policy: policy, namingObjects: namesObjects, insertRoots: insertRoots)
+        for object in draft.inserted { assignedStores[ObjectIdentifier(object)] = nil }
         advanceQueryGeneration()
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)
-        adoptInserted(draft, outcome, storeIdentifier: storeIdentifier)
+        adoptInserted(draft, outcome, insertRoots: insertRoots, storeIdentifier: storeIdentifier)
         adoptUpdated(draft.updated, read: read, outcome, into: &saved)
         if !outcome.derivedRows.isEmpty {
             adoptDerivedRows(outcome.derivedRows, storeIdentifier: storeIdentifier, saved: &saved, skipping: draft.all.joined())
@@ -85,7 +88,7 @@ extension NSManagedObjectContext {
     /// Returns the store's outcome and the objects whose conflicts the policy resolved.
     /// With `namingObjects`, the changes carry the saved objects (a custom store asks for them).
     private func write(_ draft: SaveDraft, to coordinator: NSPersistentStoreCoordinator, policy: NSMergePolicy,
-                       namingObjects: Bool) throws -> (StoreSaveOutcome, [NSManagedObject]) {
+                       namingObjects: Bool, insertRoots: [Int]?) throws -> (StoreSaveOutcome, [NSManagedObject]) {
         var (changes, byKey) = storeChanges(draft)
         changes.origin = historyOrigin
         if namingObjects {
@@ -96,7 +99,7 @@ extension NSManagedObjectContext {
         // Resolving conflicts changes the objects: what they were is kept, to restore if the save fails.
         var beforeResolution: [(NSManagedObject, [Value], [Value]?, Int64)] = []
         do {
-            let outcome = try coordinator.save(changes) { conflicts in
+            let outcome = try coordinator.save(changes, insertRoots: insertRoots) { conflicts in
                 let list = conflicts.map { c -> NSMergeConflict in
                     let object = byKey[c.key]!
                     beforeResolution.append((object, object.values, object.snapshot, object.version))
@@ -150,7 +153,7 @@ extension NSManagedObjectContext {
 
     /// The inserted objects once their rows are in: references to them renamed to their store keys,
     /// persisted, with their store IDs, derived values and snapshots, registered under their store keys.
-    private func adoptInserted(_ draft: SaveDraft, _ outcome: StoreSaveOutcome, storeIdentifier: (Int) -> String) {
+    private func adoptInserted(_ draft: SaveDraft, _ outcome: StoreSaveOutcome, insertRoots: [Int]?, storeIdentifier: (Int) -> String) {
         if !outcome.renaming.isEmpty {
             for object in [draft.inserted, draft.updated].joined() where !object.layout.relationshipSlots.isEmpty && !object.isFault {
                 object.values = outcome.renaming.apply(object.values, object.layout)
@@ -158,12 +161,12 @@ extension NSManagedObjectContext {
         }
         let wholeList = emptyInsertedList(ifWhole: draft.inserted, listedAt: draft.mark)
         var formerKeys: [ObjectKey] = []
-        for (object, pk) in zip(draft.inserted, outcome.insertedPrimaryKeys) {
+        for (i, (object, pk)) in zip(draft.inserted, outcome.insertedPrimaryKeys).enumerated() {
             if !wholeList { setLifecycle(.persisted, of: object) }
             let key = object.assignedKey
             var storeID: NSManagedObjectID?
             if key?.isTemporary ?? true {
-                let root = object.layout.rootEntityID
+                let root = insertRoots?[i] ?? object.layout.rootEntityID
                 let id = NSManagedObjectID(entity: object.entity, key: .permanent(root: root, pk: pk), storeIdentifier: storeIdentifier(root))
                 storeID = id
                 if let key {

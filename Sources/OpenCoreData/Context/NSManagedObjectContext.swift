@@ -59,6 +59,8 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     var childStoreKeys = ChildStoreKeys()
 
     var registry = ObjectRegistry()
+    /// The stores `assign(_:to:)` chose for inserted objects (see +Stores).
+    var assignedStores: [ObjectIdentifier: NSPersistentStore] = [:]
     /// While a fetched results controller fetches (`fetchObjects(_:plan:)`), the objects its fetch
     /// registered anew; `nil` otherwise.
     var newlyRegistered: [NSManagedObject]?
@@ -183,22 +185,25 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard let row = try readingStore({ try coordinator.loadRows([objectID.key])[objectID.key] }) else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
-        return try registeredObject(for: row, keepingFault: false)
+        guard case .permanent(let root, _) = objectID.key else { return try registeredObject(for: row, keepingFault: false) }
+        return try registeredObject(for: row, keepingFault: false, keyRoot: root)
     }
 
     /// The registered object for a store row, made if needed. A fault that must read its row takes this
     /// one: as its values (`keepingFault: false`), or held for when it fires (`true`: firing costs no query).
-    func registeredObject(for row: StoreRow, keepingFault: Bool, storeIdentifier: String? = nil) throws -> NSManagedObject {
+    /// `keyRoot`: the key root of the store the row was read from (`nil`: the entity's first store).
+    func registeredObject(for row: StoreRow, keepingFault: Bool, keyRoot: Int? = nil, storeIdentifier: String? = nil) throws -> NSManagedObject {
         let coordinator = persistentStoreCoordinator!
         guard let entity = coordinator.managedObjectModel.entity(number: row.entityID) else {
             throw CoreDataError(NSCoreDataError, "The store has a row of unknown entity number \(row.entityID)")
         }
-        let key = ObjectKey.permanent(root: entity.layout.rootEntityID, pk: row.pk)
+        let root = keyRoot ?? coordinator.defaultKeyRoot(entity.layout.rootEntityID)
+        let key = ObjectKey.permanent(root: root, pk: row.pk)
         let object: NSManagedObject
         if let registered = registry[key] {
             object = registered
         } else {
-            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.storeIdentifier(root: entity.layout.rootEntityID))
+            let id = NSManagedObjectID(entity: entity, key: key, storeIdentifier: try storeIdentifier ?? coordinator.storeIdentifier(root: root))
             object = NSManagedObject.makeFetched(entity: entity, id: id, context: self)
             registry[key] = object
             newlyRegistered?.append(object)
@@ -321,12 +326,12 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public func obtainPermanentIDs(for objects: [NSManagedObject]) throws {
         guard let coordinator = persistentStoreCoordinator else { return }
         let temporary = objects.filter { $0.objectID.isTemporaryID }
-        let groups = Dictionary(grouping: temporary) { $0.layout.rootEntityID }
+        let groups = Dictionary(grouping: temporary) { insertKeyRoot($0, coordinator) }
         var renamed: [(ObjectKey, ObjectKey)] = []
         for (root, group) in groups {
             let backend = try coordinator.backend(root: root)
             let identifier = backend.identifier
-            let keys = try backend.permanentKeys(for: group, root: root)
+            let keys = try backend.permanentKeys(for: group, root: ObjectKey.entityRoot(root))
             for (object, pk) in zip(group, keys) {
                 if let key = object.assignedKey {
                     registry[key] = nil
@@ -343,10 +348,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Mirrors `assign(_:to:)`: the store an inserted object will be saved in. Here an entity lives in
-    /// one store of a coordinator (the one whose configuration holds it), where its objects always go:
-    /// assigning an object to that store is accepted and changes nothing. Another store, a store the
-    /// coordinator does not hold, or an object that is not inserted in this context traps (Core Data raises).
+    /// Mirrors `assign(_:to:)`: the store an inserted object will be saved in, one of the stores whose
+    /// configuration holds its entity (without it, the first such store added). A store that does not
+    /// hold the entity, a store the coordinator does not hold, or an object that is not inserted in this
+    /// context traps (Core Data raises).
     public func assign(_ object: Any, to store: NSPersistentStore) {
         guard let object = object as? NSManagedObject, object.managedObjectContext === self, object.isInserted else {
             preconditionFailure("assign(_:to:): \(object) is not an object inserted in this context")
@@ -354,9 +359,10 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard persistentStoreCoordinator?.persistentStores.contains(where: { $0 === store }) == true else {
             preconditionFailure("assign(_:to:): the store at \(store.url?.path ?? "?") is not one of this context's coordinator's stores")
         }
-        guard persistentStoreCoordinator?.storeIfAny(root: object.layout.rootEntityID) === store else {
+        guard persistentStoreCoordinator?.storesHolding(object.layout.rootEntityID).contains(where: { $0 === store }) == true else {
             preconditionFailure("assign(_:to:): the store at \(store.url?.path ?? "?") (configuration \(store.configurationName)) does not hold entity \(object.entity.name ?? "?")")
         }
+        assignedStores[ObjectIdentifier(object)] = store
     }
 
     /// Mirrors `rollback()`: forgets inserted objects, restores deleted and updated ones to their saved
@@ -398,6 +404,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             setLifecycle(.detached, of: object)
         }
         registry.removeAll()
+        assignedStores.removeAll()
         childStoreKeys.removeAll()
         touched.removeAll()
         deletesToPropagate.removeAll()

@@ -40,6 +40,12 @@ package struct FetchPlan {
     /// Whether the store is searched: `false` when the request's `affectedStores` leave it out (the
     /// coordinator then answers with no rows without asking the store).
     var readsStore = true
+    /// The key root of the store read (`ObjectKey.keyRoot`): the hierarchy's root entity number unless
+    /// the store has a tag (several stores hold the hierarchy; a fetch reads each with its own plan).
+    var keyRoot: Int
+    /// The key roots of the further stores a fetch reads when several stores hold the entity (overlapping
+    /// configurations): their rows are merged in memory. Empty in the usual case, one store.
+    var moreKeyRoots: [Int] = []
     /// What an asynchronous fetch already read from the store for this plan (see ``PreloadedRows``);
     /// dropped by ``range(offset:limit:)`` and ``withoutPredicate()``, which ask for other rows.
     var preloaded: PreloadedRows?
@@ -72,6 +78,7 @@ package struct FetchPlan {
         }
         self.entity = entity
         self.layout = layout
+        self.keyRoot = layout.rootEntityID
         let ids = request.includesSubentities ? layout.entityIDs : [layout.entityID]
         let tableIDs = layout.root.layout.entityIDs
         self.entityIDs = ids.count == tableIDs.count ? nil : ids

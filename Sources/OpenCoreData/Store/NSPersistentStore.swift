@@ -50,6 +50,9 @@ open class NSPersistentStore: NSObject, @unchecked Sendable {
     /// file; a custom store gets an adapter around it, see Store/Custom).
     private var attachedBackend: (any StoreBackend)?
     var backend: any StoreBackend { attachedBackend! }
+    /// The store's tag in its coordinator's keys (see `StoreRoutes`): 0 unless it shares a hierarchy
+    /// with a store that was there first.
+    var keyTag = 0
     /// Announces other coordinators' commits (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
     var remoteChangeWatch: (any RemoteChangeWatch)?
     /// Not in Core Data: queries run on the store so far, for the tests, demos and benchmarks that count

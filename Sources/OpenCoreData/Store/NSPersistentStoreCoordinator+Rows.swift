@@ -3,7 +3,7 @@ import Foundation
 /// The coordinator's side of the store boundary: every read and write of a context goes through here, and
 /// this is the one place that fills the row cache.
 extension NSPersistentStoreCoordinator {
-    /// The store that holds a hierarchy (by its root's entity number).
+    /// The store of a key root (a hierarchy's root entity number, with the store's tag: `ObjectKey.keyRoot`).
     func backend(root: Int) throws -> any StoreBackend { try store(root: root).backend }
 
     /// The rows of a fetch. A fetch of values of at most ``RowCache/largestBatchCached`` rows feeds the
@@ -11,10 +11,11 @@ extension NSPersistentStoreCoordinator {
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
         guard plan.readsStore else { return [] }
         if let preloaded = plan.preloaded?.rows(withValues: withValues) { return preloaded }
-        let backend = try backend(root: plan.layout.rootEntityID)
-        let rows = try backend.fetchRows(plan, withValues: withValues, limited: limited)
+        let store = try store(root: plan.keyRoot), backend = store.backend
+        var rows = try backend.fetchRows(plan, withValues: withValues, limited: limited)
+        if store.keyTag != 0 { rows = rows.map { tagged($0, store.keyTag) } }
         if withValues, admitsToCache(rows.count, from: backend) {
-            let root = plan.layout.rootEntityID
+            let root = plan.keyRoot
             rowCache.put(rows.map { (.permanent(root: root, pk: $0.pk), $0) })
         }
         return rows
@@ -25,13 +26,13 @@ extension NSPersistentStoreCoordinator {
     func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
         guard plan.readsStore else { return ([], []) }
         if let preloaded = plan.preloaded?.keys { return preloaded }
-        return try backend(root: plan.layout.rootEntityID).fetchKeys(plan)
+        return try backend(root: plan.keyRoot).fetchKeys(plan)
     }
 
     /// A batched fetch's keys, the first batch's now and the others as a reader delivers them
     /// (``ProgressiveKeyStore/progressiveKeys(_:)``); `nil` when the store or the plan is not one that serves.
     func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys? {
-        guard plan.readsStore, plan.preloaded == nil, let store = try backend(root: plan.layout.rootEntityID) as? ProgressiveKeyStore else { return nil }
+        guard plan.readsStore, plan.preloaded == nil, let store = try backend(root: plan.keyRoot) as? ProgressiveKeyStore else { return nil }
         return try store.progressiveKeys(plan)
     }
 
@@ -56,7 +57,7 @@ extension NSPersistentStoreCoordinator {
         var result = [StoreRow?](repeating: nil, count: pks.count)
         var missing: [Int] = []
         // A context pinned to a query generation reads its own snapshot, never the shared cache.
-        let backend = try backend(root: root)
+        let store = try store(root: root), backend = store.backend
         let bypassingCache = bypassingCache || maxAge == 0 || !cachesRows(of: backend)
         if bypassingCache {
             missing = Array(pks.indices)
@@ -65,7 +66,8 @@ extension NSPersistentStoreCoordinator {
         }
         guard !missing.isEmpty else { return result }
         let all = missing.count == pks.count
-        let loaded = try backend.loadRows(root: root, pks: all ? pks : missing.map { pks[$0] })
+        var loaded = try backend.loadRows(root: ObjectKey.entityRoot(root), pks: all ? pks : missing.map { pks[$0] })
+        if store.keyTag != 0 { loaded = loaded.map { $0.map { tagged($0, store.keyTag) } } }
         if all, loaded.count == pks.count {
             result = loaded
         } else {
@@ -81,18 +83,20 @@ extension NSPersistentStoreCoordinator {
     }
 
     /// `count(for:)` in the store.
-    func countRows(_ plan: FetchPlan) throws -> Int { plan.readsStore ? try backend(root: plan.layout.rootEntityID).count(plan) : 0 }
+    func countRows(_ plan: FetchPlan) throws -> Int { plan.readsStore ? try backend(root: plan.keyRoot).count(plan) : 0 }
 
     /// A dictionary-result fetch, row by row (the values buffer is reused for the next row).
     func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
         guard plan.readsStore else { return }
-        try backend(root: plan.layout.rootEntityID).fetchColumns(plan, columns, row: row)
+        try backend(root: plan.keyRoot).fetchColumns(plan, columns, row: row)
     }
 
 
     /// Saves a changeset; once the transaction has committed the row cache follows what was written.
-    func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
-        var (outcome, usesRowCache) = try writeToStores(changes, resolve: resolve)
+    /// `insertRoots`: the key roots of the stores the inserts go to (`nil`: each hierarchy's first store).
+    func save(_ changes: StoreChanges, insertRoots: [Int]? = nil, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
+        var (outcome, usesRowCache) = try writeToStores(changes, insertRoots: insertRoots, resolve: resolve)
+        let insertRoots = insertRoots ?? changes.inserts.map { defaultKeyRoot($0.layout.rootEntityID) }
         // Rows name objects inserted by this save by their new keys from now on.
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
         let renamed = outcome.renaming
@@ -106,11 +110,12 @@ extension NSPersistentStoreCoordinator {
         // Inserted rows are new to every context: a large import is not cached (nobody is about to fault
         // it, and no cached row can be stale).
         if changes.inserts.count <= RowCache.largestBatchCached {
-            rowCache.put(inserted.map { insert, pk in
-                (.permanent(root: insert.layout.rootEntityID, pk: pk),
+            rowCache.put(zip(inserted, insertRoots).map { pair, root in
+                let (insert, pk) = pair
+                return (.permanent(root: root, pk: pk),
                  StoreRow(pk: pk, entityID: insert.layout.entityID, version: 1,
                           values: Self.cacheable(Self.withDerived(renamed.apply(insert.values, insert.layout),
-                                                                  outcome.derivedRows[.permanent(root: insert.layout.rootEntityID, pk: pk)],
+                                                                  outcome.derivedRows[.permanent(root: root, pk: pk)],
                                                                   insert.layout),
                                                  insert.layout)))
             })
@@ -118,7 +123,7 @@ extension NSPersistentStoreCoordinator {
         // Rows the save did not write whose derived values the store recomputed: the cache takes them as read.
         if !outcome.derivedRows.isEmpty {
             var written = Set(outcome.rows.keys)
-            for (insert, pk) in inserted { written.insert(.permanent(root: insert.layout.rootEntityID, pk: pk)) }
+            for (pk, root) in zip(outcome.insertedPrimaryKeys, insertRoots) { written.insert(.permanent(root: root, pk: pk)) }
             rowCache.put(outcome.derivedRows.filter { !written.contains($0.key) }.map { ($0.key, Optional($0.value)) })
         }
         rowCache.put(outcome.rows.map { key, row in
@@ -146,23 +151,28 @@ extension NSPersistentStoreCoordinator {
 
     private func model(_ entityID: Int) -> EntityLayout? { managedObjectModel.entity(number: entityID)?.layout }
 
-    /// The objects a to-many relationship holds for each of some owners (one query).
-    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
-        try backend(root: r.destinationRootID).loadRelationship(r, owners: owners)
+    /// The objects a to-many relationship holds for each of some owners (one query), in the store of
+    /// tag `tag` (the owners' store).
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], tag: Int = 0) throws -> [Int64: [ObjectRef]] {
+        let refs = try backend(root: ObjectKey.keyRoot(r.destinationRootID, tag: tag)).loadRelationship(r, owners: owners)
+        return tag == 0 ? refs : refs.mapValues { $0.map { Self.tagged($0, tag) } }
     }
 
-    /// The objects a to-many relationship holds for one owner (a to-many fault firing: one query).
-    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
-        try backend(root: r.destinationRootID).loadRelationship(r, owner: owner)
+    /// The objects a to-many relationship holds for one owner (a to-many fault firing: one query), in
+    /// the store of tag `tag` (the owner's store).
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64, tag: Int = 0) throws -> [ObjectRef] {
+        let refs = try backend(root: ObjectKey.keyRoot(r.destinationRootID, tag: tag)).loadRelationship(r, owner: owner)
+        return tag == 0 ? refs : refs.map { Self.tagged($0, tag) }
     }
 
     /// The members of a to-many relationship for some owners, with their rows (prefetching); at most
     /// ``RowCache/largestBatchCached`` rows feed the row cache, as a fetch's do.
-    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
-        let backend = try backend(root: r.destinationRootID)
-        let members = try backend.prefetchToMany(r, owners: owners)
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64], tag: Int = 0) throws -> [(owner: Int, row: StoreRow)] {
+        let root = ObjectKey.keyRoot(r.destinationRootID, tag: tag)
+        let backend = try backend(root: root)
+        var members = try backend.prefetchToMany(r, owners: owners)
+        if tag != 0 { members = members.map { ($0.owner, tagged($0.row, tag)) } }
         if admitsToCache(members.count, from: backend) {
-            let root = r.destination.layout.rootEntityID
             rowCache.put(members.map { (.permanent(root: root, pk: $0.row.pk), $0.row) })
         }
         return members

@@ -13,7 +13,8 @@ extension NSPersistentStoreCoordinator {
 
     /// Writes the changes to their stores; returns the outcome (in the order of `changes.inserts`) and
     /// whether a store written keeps its rows in the row cache.
-    func writeToStores(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws
+    /// `insertRoots` are the key roots of the stores the inserts go to (`nil`: each hierarchy's first store).
+    func writeToStores(_ changes: StoreChanges, insertRoots: [Int]?, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws
         -> (outcome: StoreSaveOutcome, usesRowCache: Bool) {
         if let store = lock.withLock({ routes.onlyStore }) {
             try Self.checkWritable(store)
@@ -22,12 +23,20 @@ extension NSPersistentStoreCoordinator {
         guard !persistentStores.isEmpty else {
             throw CoreDataError(NSPersistentStoreSaveError, "This persistent store coordinator has no persistent stores: it cannot perform a save operation.")
         }
-        let shares = try split(changes)
+        let shares = try split(changes, insertRoots: insertRoots)
         for share in shares { try Self.checkWritable(share.store) }
         let outcomes = try withoutActuallyEscaping(resolve) { resolve in try Self.saveNested(shares[...], resolve: resolve) }
         var outcome = StoreSaveOutcome()
         outcome.insertedPrimaryKeys = [Int64](repeating: 0, count: changes.inserts.count)
-        for (share, part) in zip(shares, outcomes) {
+        for (share, var part) in zip(shares, outcomes) {
+            let tag = share.store.keyTag
+            if tag != 0 {
+                part.renaming = part.renaming.mappingNewRoots { ObjectKey.keyRoot($0, tag: tag) }
+                part.derivedRows = Dictionary(part.derivedRows.map { key, row in
+                    guard case .permanent(let root, let pk) = key else { return (key, row) }
+                    return (.permanent(root: ObjectKey.keyRoot(root, tag: tag), pk: pk), tagged(row, tag))
+                }, uniquingKeysWith: { a, _ in a })
+            }
             for (position, pk) in zip(share.insertPositions, part.insertedPrimaryKeys) { outcome.insertedPrimaryKeys[position] = pk }
             outcome.renaming = outcome.renaming.merging(part.renaming)
             outcome.rows.merge(part.rows) { a, _ in a }
@@ -52,9 +61,10 @@ extension NSPersistentStoreCoordinator {
     /// The changes by store, in the order the stores were added (a store with nothing to write is
     /// left out, unless no store has anything: then the first, which writes pending metadata). SQLite
     /// stores come before custom ones, whose writes are not transactions, so that they are written last.
-    private func split(_ changes: StoreChanges) throws -> [StoreShare] {
+    private func split(_ changes: StoreChanges, insertRoots: [Int]?) throws -> [StoreShare] {
         var shares: [StoreShare] = []
         var shareOfRoot: [Int: Int] = [:]
+        var storeOfInsert: [ObjectKey: NSPersistentStore] = [:]
         func share(_ root: Int) throws -> Int {
             if let index = shareOfRoot[root] { return index }
             let store = try store(root: root)
@@ -64,24 +74,25 @@ extension NSPersistentStoreCoordinator {
         }
         let named = !changes.insertedObjects.isEmpty || !changes.updatedObjects.isEmpty || !changes.deletedObjects.isEmpty
         for (i, insert) in changes.inserts.enumerated() {
-            let s = try share(insert.layout.rootEntityID)
+            let s = try share(insertRoots?[i] ?? defaultKeyRoot(insert.layout.rootEntityID))
+            if let key = insert.key { storeOfInsert[key] = shares[s].store }
             shares[s].changes.inserts.append(insert)
             shares[s].insertPositions.append(i)
             if named { shares[s].changes.insertedObjects.append(changes.insertedObjects[i]) }
         }
         for (i, update) in changes.updates.enumerated() {
-            let s = try share(update.layout.rootEntityID)
+            let s = try share(Self.keyRoot(update.key, update.layout))
             shares[s].changes.updates.append(update)
             if named { shares[s].changes.updatedObjects.append(changes.updatedObjects[i]) }
         }
         for (i, delete) in changes.deletes.enumerated() {
-            let s = try share(delete.layout.rootEntityID)
+            let s = try share(Self.keyRoot(delete.key, delete.layout))
             shares[s].changes.deletes.append(delete)
             if named { shares[s].changes.deletedObjects.append(changes.deletedObjects[i]) }
         }
         if shares.isEmpty, let first = persistentStores.first { shares.append(StoreShare(store: first)) }
         for s in shares.indices { shares[s].changes.origin = changes.origin }
-        for share in shares { try checkReferences(share) }
+        for share in shares { try checkReferences(share, storeOfInsert) }
         let order = persistentStores.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }
         let position = Dictionary(order, uniquingKeysWith: { a, _ in a })
         return shares.sorted { a, b in
@@ -93,14 +104,16 @@ extension NSPersistentStoreCoordinator {
     /// A relationship between objects of two stores cannot be saved (Core Data raises "Illegal attempt
     /// to establish a relationship … between objects in different stores"); here the save throws
     /// `NSPersistentStoreSaveError`, naming the relationship and both entities, and nothing is written.
-    private func checkReferences(_ share: StoreShare) throws {
+    private func checkReferences(_ share: StoreShare, _ storeOfInsert: [ObjectKey: NSPersistentStore]) throws {
         let rows = share.changes.inserts.lazy.map { ($0.layout, $0.values) } + share.changes.updates.lazy.map { ($0.layout, $0.values) }
         for (layout, values) in rows where !layout.relationshipSlots.isEmpty {
             for slot in layout.relationshipSlots {
                 let value = values[slot]
                 for ref in value.objectRef.map({ [$0] }) ?? value.objectRefs {
-                    guard let entity = managedObjectModel.entity(number: ref.entityID),
-                          storeIfAny(root: entity.layout.rootEntityID) !== share.store else { continue }
+                    guard let entity = managedObjectModel.entity(number: ref.entityID) else { continue }
+                    let store: NSPersistentStore?
+                    if case .permanent(let root, _) = ref.key { store = storeIfAny(root: root) } else { store = storeOfInsert[ref.key] ?? storeIfAny(root: defaultKeyRoot(entity.layout.rootEntityID)) }
+                    guard store !== share.store else { continue }
                     let name = layout.properties[slot].name, owner = managedObjectModel.entity(number: layout.entityID)?.name ?? "?"
                     throw CoreDataError(NSPersistentStoreSaveError,
                                         "Illegal attempt to establish a relationship '\(name)' between objects in different stores: \(owner) is in the store at \(share.store.url?.path ?? "(in memory)"), \(entity.name ?? "?") in another; nothing was saved.",
@@ -108,6 +121,12 @@ extension NSPersistentStoreCoordinator {
                 }
             }
         }
+    }
+
+    /// The key root of a saved object's key (its hierarchy's root when the key is temporary).
+    private static func keyRoot(_ key: ObjectKey, _ layout: EntityLayout) -> Int {
+        if case .permanent(let root, _) = key { return root }
+        return layout.rootEntityID
     }
 
     /// A store set read-only after it was added refuses the save before anything is written.

@@ -81,6 +81,11 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         }
         let store = try lock.withLock {
             let roots = try routes.checkAdding(configuration, of: managedObjectModel, url: storeURL)
+            if let storeURL, let added = stores.first(where: { $0.url?.standardizedFileURL == storeURL.standardizedFileURL }) {
+                throw CoreDataError(NSPersistentStoreOperationError,
+                                    "The store at \(storeURL.path) is added to this coordinator already (configuration \(added.configurationName)): a file is one store of a coordinator.",
+                                    userInfo: [NSFilePathErrorKey: storeURL.path])
+            }
             let store: NSPersistentStore
             switch entry {
             case .storeClass(let custom):
@@ -143,6 +148,8 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         lock.withLock {
             stores.removeAll { $0 === store }
             routes.remove(store, of: managedObjectModel)
+            // A store added later may take its tag: none of its rows may be read as that store's.
+            rowCache.removeAll()
             hasIncrementalStore = stores.contains { $0 is NSIncrementalStore }
         }
         center.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
@@ -155,23 +162,26 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
         let parts = url.path.split(separator: "/")
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[String(parts[0])],
               parts[1].hasPrefix("p"), let pk = Int64(parts[1].dropFirst()),
-              let store = lock.withLock({ routes.store(root: entity.layout.rootEntityID) }), store.identifier == host else { return nil }
-        return NSManagedObjectID(entity: entity, key: .permanent(root: entity.layout.rootEntityID, pk: pk), storeIdentifier: store.identifier)
+              let store = storesHolding(entity.layout.rootEntityID).first(where: { $0.identifier == host }) else { return nil }
+        let root = ObjectKey.keyRoot(entity.layout.rootEntityID, tag: store.keyTag)
+        return NSManagedObjectID(entity: entity, key: .permanent(root: root, pk: pk), storeIdentifier: store.identifier)
     }
 
-    /// The store that holds a hierarchy (by its root's entity number).
+    /// The store of a key root: a hierarchy's root entity number with the store's tag (`ObjectKey.keyRoot`;
+    /// the entity number alone for a store of tag 0).
     func store(root: Int) throws -> NSPersistentStore {
         try lock.withLock {
-            if let store = routes.store(root: root) { return store }
+            if let store = routes.store(keyRoot: root) { return store }
             throw stores.isEmpty
                 ? CoreDataError(NSPersistentStoreOperationError, "The coordinator has no persistent store: call loadPersistentStores or addPersistentStore first.")
                 : CoreDataError(NSPersistentStoreOperationError,
-                                "No persistent store of the coordinator holds entity \(managedObjectModel.entity(number: root)?.name ?? "\(root)"): no store was added with a configuration that has it.")
+                                "No persistent store of the coordinator holds entity \(managedObjectModel.entity(number: ObjectKey.entityRoot(root))?.name ?? "\(root)")"
+                                + (ObjectKey.tag(root) == 0 ? ": no store was added with a configuration that has it." : " under store tag \(ObjectKey.tag(root)) (its store was removed)."))
         }
     }
 
-    /// The identifier (UUID) of the store that holds a hierarchy: object IDs of its entities carry it
-    /// (empty when no store holds it: nothing of it is read from a store).
+    /// The identifier (UUID) of the store of a key root: object IDs of its rows carry it (empty when no
+    /// store holds it: nothing of it is read from a store).
     func storeIdentifier(root: Int) throws -> String {
         if let store = storeIfAny(root: root) { return store.backend.identifier }
         if persistentStores.isEmpty { _ = try self.store(root: root) }  // no store at all: the error says so
@@ -181,6 +191,6 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     /// The identifier of the store, when one store holds every entity.
     var soleStoreIdentifier: String? { lock.withLock { routes.onlyStore?.backend.identifier } }
 
-    /// The store that holds a hierarchy, `nil` when none does.
-    func storeIfAny(root: Int) -> NSPersistentStore? { lock.withLock { routes.store(root: root) } }
+    /// The store of a key root, `nil` when none.
+    func storeIfAny(root: Int) -> NSPersistentStore? { lock.withLock { routes.store(keyRoot: root) } }
 }

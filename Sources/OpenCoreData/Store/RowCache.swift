@@ -69,6 +69,11 @@ final class RowCache: @unchecked Sendable {
         }
     }
 
+    /// Forgets every row (a store was removed).
+    func removeAll() {
+        lock.withLock { rows.removeAll() }
+    }
+
     func remove(_ key: ObjectKey) {
         lock.withLock { _ = rows.removeValue(forKey: key) }
     }

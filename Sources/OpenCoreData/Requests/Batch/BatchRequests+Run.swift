@@ -65,7 +65,7 @@ extension NSBatchDeleteRequest {
                 guard id.entity.name == entity.name else {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch delete's object IDs must all be of one entity: \(entity.name ?? "?") and \(id.entity.name ?? "?") are mixed.")
                 }
-                guard case .permanent(let root, let pk) = id.key, root == entity.layout!.rootEntityID else {
+                guard case .permanent(let root, let pk) = id.key, ObjectKey.entityRoot(root) == entity.layout!.rootEntityID else {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch delete cannot delete an object that was never saved (a temporary ID of \(entity.name ?? "?")).")
                 }
                 pks.append(pk)

@@ -191,6 +191,13 @@ package struct KeyRenaming {
         other.isEmpty ? self : KeyRenaming(map.map { ($0.key, $0.value) } + other.map.map { ($0.key, $0.value) })
     }
     var isEmpty: Bool { map.isEmpty }
+    /// The same renaming with each new key's root changed by `root` (a store's tag put in).
+    func mappingNewRoots(_ root: (Int) -> Int) -> KeyRenaming {
+        KeyRenaming(map.map { old, new in
+            guard case .permanent(let r, let pk) = new else { return (old, new) }
+            return (old, .permanent(root: root(r), pk: pk))
+        })
+    }
 
     /// The store key an inserted object's key at save time became.
     subscript(key: ObjectKey) -> ObjectKey? { map[key] }

@@ -15,7 +15,7 @@ extension PredicateTranslator {
         // A managed object or object ID: its key, bound as an integer. An unsaved object's temporary key
         // names no row of the store, so it compares as a value of another kind: equal to nothing.
         if let ref = v.objectRef, case .permanent(let root, let pk) = ref.key {
-            return Operand(expression: .parameter(.int(pk)), kind: .object(root: root), nullable: false)
+            return Operand(expression: .parameter(.int(pk)), kind: .object(root: ObjectKey.entityRoot(root)), nullable: false)
         }
         // An entity: its number, which the `Z_ENT` column holds (`entity == %@`, as Core Data translates it).
         if case .object(let boxed) = v, let entity = boxed.base as? NSEntityDescription, let layout = entity.layout {
