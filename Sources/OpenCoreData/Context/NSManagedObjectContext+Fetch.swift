@@ -25,14 +25,11 @@ extension NSManagedObjectContext {
         return results
     }
 
-    /// `fetch(_:)` in the context's query generation, with what an asynchronous fetch read from the
-    /// store in the background (`nil`: read it now).
+    /// `fetch(_:)` in the context's read scope (its query generation), with what an asynchronous fetch
+    /// read from the store in the background (`nil`: read it now).
     func fetch<ResultType>(_ request: NSFetchRequest<ResultType>, preloaded: PreloadedRows?) throws -> [ResultType] {
-        try readingStore { try fetchInGeneration(request, preloaded: preloaded) }
-    }
-
-    private func fetchInGeneration<ResultType>(_ request: NSFetchRequest<ResultType>, preloaded: PreloadedRows?) throws -> [ResultType] {
         var (plan, coordinator) = try prepare(request)
+        let scope = try storeReadScope()
         plan.preloaded = preloaded
         if let preloaded, parent == nil {
             switch preloaded.content {
@@ -43,11 +40,12 @@ extension NSManagedObjectContext {
         }
         if request.resultType == .managedObjectResultType, parent == nil {
             // Typed here, so that the array needs no cast at all.
-            if ResultType.self is NSManagedObject.Type, let lean = try leanFaults(request, plan: plan, coordinator: coordinator, as: ResultType.self) {
+            if ResultType.self is NSManagedObject.Type,
+               let lean = try leanFaults(request, plan: plan, coordinator: coordinator, scope, as: ResultType.self) {
                 return lean
             }
             // A class-to-class array cast: much cheaper than casting each element from `Any`.
-            let objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
+            let objects = try fetchObjects(request, plan: plan, coordinator: coordinator, scope)
             if let typed = objects as? [ResultType] { return typed }
             return try cast(objects)
         }
@@ -58,14 +56,14 @@ extension NSManagedObjectContext {
             if plan.evaluatesInMemory {
                 throw CoreDataError(NSCoreDataError, "a fetch of entity \(plan.entity.name ?? "?") into dictionaries cannot use a block predicate (NSPredicate(block:)): fetch objects or their IDs, or filter the dictionaries with filtered(using:)")
             }
-            let dictionaries = try DictionaryFetch(plan: plan, request: request).run(on: coordinator)
+            let dictionaries = try DictionaryFetch(plan: plan, request: request).run(on: coordinator, in: scope)
             // `NSFetchRequest<NSDictionary>`: the array is already of the result type (`as? [ResultType]`
             // would still check each element, the runtime's conditional array cast).
             if ResultType.self == NSDictionary.self { return unsafeBitCast(dictionaries, to: [ResultType].self) }
             if let typed = dictionaries as? [ResultType] { return typed }
             return try cast(dictionaries)
         }
-        return try cast(try fetchResults(request, plan: plan, coordinator: coordinator))
+        return try cast(try fetchResults(request, plan: plan, coordinator: coordinator, scope))
     }
 
     /// The managed objects `request` selects when run by `plan` (the request's own plan, or one with
@@ -85,7 +83,7 @@ extension NSManagedObjectContext {
             objects = try fetchThroughParent(parent, request, plan: plan)
             try prefetch(plan.prefetch, for: objects)
         } else {
-            objects = try fetchObjects(request, plan: plan, coordinator: coordinator)
+            objects = try fetchObjects(request, plan: plan, coordinator: coordinator, try storeReadScope())
         }
         return (objects, newlyRegistered ?? [])
     }
@@ -106,44 +104,39 @@ extension NSManagedObjectContext {
     /// Mirrors `count(for:)`: counts in SQL (`COUNT(*)`), including pending changes when the request does.
     public func count<ResultType>(for request: NSFetchRequest<ResultType>) throws -> Int {
         checkQueue("count(for:)")
-        return try readingStore { try countInGeneration(request) }
-    }
-
-    private func countInGeneration<ResultType>(_ request: NSFetchRequest<ResultType>) throws -> Int {
         let (plan, coordinator) = try prepare(request)
         if let parent { return try fetchThroughParent(parent, request, plan: plan).count }
         if !plan.moreKeyRoots.isEmpty, !plan.evaluatesInMemory, plan.offset == 0, plan.limit == 0,
            !(request.includesPendingChanges && hasPendingChanges(for: plan)) {
             // Several stores hold the entity: each counts its rows.
-            return try plan.perStore.reduce(0) { $0 + (try coordinator.countRows($1)) }
+            let scope = try storeReadScope()
+            return try plan.perStore.reduce(0) { $0 + (try coordinator.countRows($1, in: scope)) }
         }
         if judgesInMemory(request, plan) {
             return try objectsMergingPendingChanges(plan, request).count
         }
-        return try coordinator.countRows(plan)
+        return try coordinator.countRows(plan, in: try storeReadScope())
     }
 
     /// On the context's queue: what the background step of an asynchronous fetch of `request` reads from
-    /// the store (in the context's query generation), or `nil` when the whole fetch runs on the queue (a
+    /// the store (in the context's read scope, carried to the background), or `nil` when the whole fetch runs on the queue (a
     /// child context reads through its parent; a block predicate is judged in memory). Throws what the
     /// request has wrong (an unknown key).
     func storeReader<T>(for request: NSFetchRequest<T>) throws -> (() throws -> PreloadedRows?)? {
         let (plan, coordinator) = try prepare(request)
         guard parent == nil, !plan.evaluatesInMemory, plan.moreKeyRoots.isEmpty else { return nil }
-        let snapshot = try queryGenerationSnapshot()
+        let scope = try storeReadScope()
         let resultType = request.resultType
         let withValues = resultType == .managedObjectResultType && request.includesPropertyValues
         let dictionaries = resultType == .dictionaryResultType ? DictionaryFetch(plan: plan, request: request) : nil
         return {
-            try QueryGenerationScope.reading(snapshot) {
-                if let dictionaries { return PreloadedRows(.dictionaries(try dictionaries.run(on: coordinator))) }
-                if resultType == .countResultType { return PreloadedRows(.count(try coordinator.countRows(plan))) }
-                if plan.batchSize > 0, resultType == .managedObjectResultType {
-                    let (pks, runs) = try coordinator.fetchKeys(plan)
-                    return PreloadedRows(.keys(pks: pks, entityRuns: runs))
-                }
-                return PreloadedRows(.rows(try coordinator.fetchRows(plan, withValues: withValues, limited: true), withValues: withValues))
+            if let dictionaries { return PreloadedRows(.dictionaries(try dictionaries.run(on: coordinator, in: scope))) }
+            if resultType == .countResultType { return PreloadedRows(.count(try coordinator.countRows(plan, in: scope))) }
+            if plan.batchSize > 0, resultType == .managedObjectResultType {
+                let (pks, runs) = try coordinator.fetchKeys(plan, in: scope)
+                return PreloadedRows(.keys(pks: pks, entityRuns: runs))
             }
+            return PreloadedRows(.rows(try coordinator.fetchRows(plan, withValues: withValues, limited: true, in: scope), withValues: withValues))
         }
     }
 
@@ -156,7 +149,8 @@ extension NSManagedObjectContext {
         return (plan, coordinator)
     }
 
-    private func fetchResults<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [Any] {
+    private func fetchResults<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator,
+                                 _ scope: StoreReadScope) throws -> [Any] {
         switch request.resultType {
         case .countResultType:
             return [NSNumber(value: try count(for: request))]
@@ -171,21 +165,22 @@ extension NSManagedObjectContext {
             }
             let identifier = try coordinator.storeIdentifier(root: plan.keyRoot)
             let model = coordinator.managedObjectModel
-            let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
+            let rows = try coordinator.fetchRows(plan, withValues: false, limited: true, in: scope)
             return rows.compactMap { row -> NSManagedObjectID? in
                 guard let entity = model.entity(number: row.entityID) else { return nil }
                 let key = ObjectKey.permanent(root: plan.keyRoot, pk: row.pk)
                 return registry[key]?.objectID ?? NSManagedObjectID(entity: entity, key: key, storeIdentifier: identifier)
             }
         default:
-            return try fetchObjects(request, plan: plan, coordinator: coordinator)
+            return try fetchObjects(request, plan: plan, coordinator: coordinator, scope)
         }
     }
 
     /// A managed-object fetch of a context whose store is its coordinator's (no parent), with its
-    /// relationships prefetched (a batched fetch prefetches each batch as it loads).
-    private func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator) throws -> [NSManagedObject] {
-        if let lean = try leanFaults(request, plan: plan, coordinator: coordinator, as: NSManagedObject.self) { return lean }
+    /// relationships prefetched (a batched fetch prefetches each batch as it loads), read in `scope`.
+    private func fetchObjects<T>(_ request: NSFetchRequest<T>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator,
+                                 _ scope: StoreReadScope) throws -> [NSManagedObject] {
+        if let lean = try leanFaults(request, plan: plan, coordinator: coordinator, scope, as: NSManagedObject.self) { return lean }
         if judgesInMemory(request, plan) {
             let objects = try objectsMergingPendingChanges(plan, request)
             try prefetch(plan.prefetch, for: objects)
@@ -195,7 +190,7 @@ extension NSManagedObjectContext {
         if plan.batchSize > 0 {
             // A fetched results controller's fetch (`leanFaults` declined it): it needs to know which
             // objects are new here.
-            let rows = try coordinator.fetchRows(plan, withValues: false, limited: true)
+            let rows = try coordinator.fetchRows(plan, withValues: false, limited: true, in: scope)
             let batch = FaultBatch(size: plan.batchSize, root: plan.keyRoot, keys: BatchKeys(rows.map(\.pk)),
                                    prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
             registry.reserveCapacity(registry.count + rows.count)
@@ -205,7 +200,7 @@ extension NSManagedObjectContext {
                 return object
             }
         }
-        let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true)
+        let rows = try coordinator.fetchRows(plan, withValues: request.includesPropertyValues, limited: true, in: scope)
         registry.reserveCapacity(registry.count + rows.count)
         let objects = try rows.map { try registeredObject(for: $0, keepingFault: request.returnsObjectsAsFaults, keyRoot: plan.keyRoot, storeIdentifier: identifier) }
         try prefetch(plan.prefetch, for: objects)
@@ -216,12 +211,14 @@ extension NSManagedObjectContext {
     /// `T` (a managed object class); `nil` when neither applies: a fetched results controller's fetch
     /// (it tracks which objects are new), pending changes to merge, or, for a plain fetch, objects
     /// wanted whole or values not fetched.
-    private func leanFaults<R, T>(_ request: NSFetchRequest<R>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T]? {
+    private func leanFaults<R, T>(_ request: NSFetchRequest<R>, plan: FetchPlan, coordinator: NSPersistentStoreCoordinator,
+                                  _ scope: StoreReadScope, as _: T.Type) throws -> [T]? {
         guard newlyRegistered == nil else { return nil }
         let batched = plan.batchSize > 0
         guard batched || (registry.isEmpty && request.returnsObjectsAsFaults && request.includesPropertyValues) else { return nil }
         if judgesInMemory(request, plan) { return nil }
-        return batched ? try batchFaults(plan, coordinator: coordinator, as: T.self) : try heldRowFaults(plan, coordinator: coordinator, as: T.self)
+        return batched ? try batchFaults(plan, coordinator: coordinator, scope, as: T.self)
+            : try heldRowFaults(plan, coordinator: coordinator, scope, as: T.self)
     }
 
     /// The objects of a batched fetch, as `T` (a managed object class): registered objects where the
@@ -229,18 +226,18 @@ extension NSManagedObjectContext {
     /// (``ObjectRegistry/register(_:allNew:)``). Each run of rows of one entity checks the entity's class
     /// against `T` once, not each object; the batch keeps the result's own array. Into a context that
     /// holds no objects, the keys after the first batch come as the store reads them
-    /// (``NSPersistentStoreCoordinator/progressiveKeys(_:)``): no object needs its key to be made.
-    private func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
+    /// (``NSPersistentStoreCoordinator/progressiveKeys(_:in:)``): no object needs its key to be made.
+    private func batchFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, _ scope: StoreReadScope, as _: T.Type) throws -> [T] {
         let identifier = try coordinator.storeIdentifier(root: plan.keyRoot)
-        if registry.isEmpty, let keys = try coordinator.progressiveKeys(plan) {
+        if registry.isEmpty, let keys = try coordinator.progressiveKeys(plan, in: scope) {
             return try progressiveBatchFaults(plan, keys, identifier, model: coordinator.managedObjectModel, as: T.self)
         }
-        let (pks, entityRuns) = try coordinator.fetchKeys(plan)
+        let (pks, entityRuns) = try coordinator.fetchKeys(plan, in: scope)
         let batch = FaultBatch(size: plan.batchSize, root: plan.keyRoot, keys: BatchKeys(pks),
                                prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
         let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
-        // `[NSManagedObject]` handed out as `[T]`, as in ``heldRowFaults(_:coordinator:as:)``.
+        // `[NSManagedObject]` handed out as `[T]`, as in ``heldRowFaults(_:coordinator:_:as:)``.
         var objects: [NSManagedObject] = []
         objects.reserveCapacity(pks.count)
         var entity = plan.entity
@@ -285,8 +282,8 @@ extension NSManagedObjectContext {
     /// faults holding the fetch's rows (``FaultBatch/rows``), registered as one group, their
     /// relationships prefetched. Each object's state (ID, values, snapshot) is made when it is first
     /// touched, as Core Data's faults read the row cache when they fire.
-    private func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, as _: T.Type) throws -> [T] {
-        let rows = try coordinator.fetchRows(plan, withValues: true, limited: true)
+    private func heldRowFaults<T>(_ plan: FetchPlan, coordinator: NSPersistentStoreCoordinator, _ scope: StoreReadScope, as _: T.Type) throws -> [T] {
+        let rows = try coordinator.fetchRows(plan, withValues: true, limited: true, in: scope)
         let batch = FaultBatch(size: max(rows.count, 1), root: plan.keyRoot, rows: rows, context: self,
                                storeIdentifier: try coordinator.storeIdentifier(root: plan.keyRoot))
         let model = coordinator.managedObjectModel
@@ -380,10 +377,11 @@ extension NSManagedObjectContext {
             sqlPlan = plan.range(offset: 0, limit: plan.offset + plan.limit + k)
         }
         var result: [NSManagedObject] = []
+        let scope = try storeReadScope()
         for storePlan in sqlPlan.perStore {
             let coordinator = persistentStoreCoordinator!
             let identifier = try coordinator.storeIdentifier(root: storePlan.keyRoot)
-            for row in try coordinator.fetchRows(storePlan, withValues: true, limited: true) {
+            for row in try coordinator.fetchRows(storePlan, withValues: true, limited: true, in: scope) {
                 let object = try registeredObject(for: row, keepingFault: request.returnsObjectsAsFaults, keyRoot: storePlan.keyRoot, storeIdentifier: identifier)
                 let id = ObjectIdentifier(object)
                 if pending, object.isDeleted || touched[id] != nil || reread.contains(id) { continue }

@@ -52,25 +52,25 @@ extension NSManagedObjectContext {
         return snapshot
     }
 
-    /// Runs `body`, whose store reads go to the context's query generation when it is pinned; an
-    /// incremental store's methods are handed this context (``IncrementalStoreScope``).
-    @inline(__always) func readingStore<T>(_ body: () throws -> T) throws -> T {
-        guard queryGeneration != nil || persistentStoreCoordinator?.hasIncrementalStore == true else { return try body() }
-        return try readingStoreInScope(body)
+    /// The scope of the context's store reads (``StoreReadScope``), made once per operation and handed
+    /// to each read: its query generation when it is pinned (taken now if it was set to `current`), and
+    /// the context itself when an incremental store is to be handed it. Neither: ``StoreReadScope/latest``,
+    /// at the cost of two checks.
+    @inline(__always) func storeReadScope() throws -> StoreReadScope {
+        guard queryGeneration != nil || persistentStoreCoordinator?.hasIncrementalStore == true else { return .latest }
+        return try pinnedReadScope()
     }
 
-    /// ``readingStore(_:)`` for a pinned context or an incremental store (kept out of line: the common
-    /// path above inlines `body` once).
-    @inline(never) private func readingStoreInScope<T>(_ body: () throws -> T) throws -> T {
-        if persistentStoreCoordinator?.hasIncrementalStore == true, IncrementalStoreScope.context !== self {
-            return try IncrementalStoreScope.reading(self) { try readingGeneration(body) }
-        }
-        return try readingGeneration(body)
+    /// ``storeReadScope()`` for a pinned context or an incremental store (out of line: the common path
+    /// above stays two checks).
+    @inline(never) private func pinnedReadScope() throws -> StoreReadScope {
+        StoreReadScope(snapshot: try queryGenerationSnapshot(), context: currentStateReadScope.context)
     }
 
-    private func readingGeneration<T>(_ body: () throws -> T) throws -> T {
-        guard queryGeneration != nil else { return try body() }
-        return try QueryGenerationScope.reading(try queryGenerationSnapshot(), body)
+    /// The scope of a read of the store's current state for this context, whatever its generation: a
+    /// merge or refresh, after which a pinned context moves to the current generation anyway.
+    var currentStateReadScope: StoreReadScope {
+        persistentStoreCoordinator?.hasIncrementalStore == true ? StoreReadScope(context: self) : .latest
     }
 
     /// A pinned context moves to the current generation (at its next read): after it saves, merges a

@@ -60,7 +60,7 @@ extension NSManagedObjectContext {
             let saved = ids.filter { $0.primaryKey != nil }
             guard !saved.isEmpty else { return [] }
             let loaded: [ObjectKey: StoreRow]
-            do { loaded = try coordinator.loadRows(saved.map(\.key), bypassingCache: bypassingCache) } catch {
+            do { loaded = try coordinator.loadRows(saved.map(\.key), bypassingCache: bypassingCache, in: currentStateReadScope) } catch {
                 // A row that is gone is left out (below); a store that fails is not a merge of nothing.
                 Self.storeReadFailed(error, reading: "the merged rows (\(saved.count)) of", saved[0])
             }
@@ -244,7 +244,7 @@ extension NSManagedObjectContext {
             return
         }
         let row: StoreRow?
-        do { row = try persistentStoreCoordinator?.loadRows([key], bypassingCache: true)[key] } catch {
+        do { row = try persistentStoreCoordinator?.loadRows([key], bypassingCache: true, in: storeReadScope())[key] } catch {
             Self.storeReadFailed(error, reading: "the row to refresh of", object.objectID)
         }
         // A row that is gone leaves the object as it is (its next save reports the conflict).

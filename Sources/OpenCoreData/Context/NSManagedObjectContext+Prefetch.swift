@@ -112,7 +112,8 @@ extension NSManagedObjectContext {
             pks = toRead
         }
         guard !pks.isEmpty else { return result }
-        var rows = try coordinator.loadRows(root: root, pks: pks, maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
+        var rows = try coordinator.loadRows(root: root, pks: pks, maxAge: stalenessInterval < 0 ? nil : stalenessInterval,
+                                            in: try storeReadScope())
         var found: [StoreRow] = []
         found.reserveCapacity(rows.count)
         var gone: [Int64] = []
@@ -251,7 +252,7 @@ extension NSManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { return result }
         var members = [[ObjectRef]](repeating: [], count: pending.count)
         let identifier = try coordinator.storeIdentifier(root: node.relationship.destinationRootID)
-        for (owner, row) in try coordinator.prefetchToMany(node.relationship, owners: pendingKeys) {
+        for (owner, row) in try coordinator.prefetchToMany(node.relationship, owners: pendingKeys, in: try storeReadScope()) {
             let object = try registeredObject(for: row, keepingFault: false, storeIdentifier: identifier)
             members[owner].append(ObjectRef(key: object.objectID.key, entityID: row.entityID))
             add(object)

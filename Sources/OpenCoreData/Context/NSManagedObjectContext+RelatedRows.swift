@@ -73,7 +73,7 @@ extension NSManagedObjectContext {
             }
         }
         for (r, slot, owned) in owners.values {
-            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey))
+            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey), in: try storeReadScope())
             for object in owned {
                 let refs = map[object.objectID.primaryKey!] ?? []
                 object.fillToManyFault(slot, Self.toManyValue(refs, r))
@@ -174,13 +174,13 @@ extension NSManagedObjectContext {
             }
         }
         if !rowsToRead.isEmpty {
-            for (objectKey, row) in try coordinator.loadRows(rowsToRead) {
+            for (objectKey, row) in try coordinator.loadRows(rowsToRead, in: try storeReadScope()) {
                 guard let values = row.values, let layout = model.entity(number: row.entityID)?.layout else { continue }
                 take(values, layout, objectKey)
             }
         }
         for (r, pks) in owners.values {
-            for refs in try coordinator.loadRelationship(r, owners: pks).values { found.formUnion(refs) }
+            for refs in try coordinator.loadRelationship(r, owners: pks, in: try storeReadScope()).values { found.formUnion(refs) }
         }
         return found.filter { model.entity(number: $0.entityID)?.isKindOf(entity: entity) ?? false }
     }
@@ -226,7 +226,7 @@ extension NSManagedObjectContext {
         }
         guard !missing.isEmpty, let coordinator = persistentStoreCoordinator else { return (objects, []) }
         let sole = coordinator.soleStoreIdentifier
-        let rows = try coordinator.loadRows(missing)
+        let rows = try coordinator.loadRows(missing, in: try storeReadScope())
         var made: [NSManagedObject] = []
         for objectKey in missing {
             guard let row = rows[objectKey], let values = row.values,

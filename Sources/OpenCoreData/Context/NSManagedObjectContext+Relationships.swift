@@ -77,7 +77,7 @@ extension NSManagedObjectContext {
                 keys.append(batch.primaryKey(i))
             }
             if owners.count > 1 {
-                let members = try readingStore { try coordinator.loadRelationship(r, owners: keys, tag: ObjectKey.tag(batch.root)) }
+                let members = try coordinator.loadRelationship(r, owners: keys, tag: ObjectKey.tag(batch.root), in: try storeReadScope())
                 for (owner, pk) in zip(owners, keys) { owner.fillToMany(slot, Self.toManyValue(members[pk] ?? [], r)) }
                 let filled = object.values[slot]
                 if !filled.isToManyFault { return filled }
@@ -93,7 +93,7 @@ extension NSManagedObjectContext {
                 return try source.loadedToManyOrThrow(slot).objectRefs
             }
         } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
-            refs = try readingStore { try coordinator.loadRelationship(r, owner: pk, tag: object.objectKey.storeTag) }
+            refs = try coordinator.loadRelationship(r, owner: pk, tag: object.objectKey.storeTag, in: try storeReadScope())
         }
         let value = Self.toManyValue(refs, r)
         object.fillToManyFault(slot, value)

@@ -182,7 +182,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         guard objectID.primaryKey != nil, let coordinator = persistentStoreCoordinator else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists.")
         }
-        guard let row = try readingStore({ try coordinator.loadRows([objectID.key])[objectID.key] }) else {
+        guard let row = try coordinator.loadRows([objectID.key], in: try storeReadScope())[objectID.key] else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "No object with ID \(objectID.uriRepresentation().absoluteString) exists in the store.")
         }
         guard case .permanent(let root, _) = objectID.key else { return try registeredObject(for: row, keepingFault: false) }
@@ -454,10 +454,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
             return try readRowsFromParent(parent, objects)
         }
         guard let coordinator = persistentStoreCoordinator else { return }
-        if queryGeneration != nil && QueryGenerationScope.snapshot == nil
-            || coordinator.hasIncrementalStore && IncrementalStoreScope.context !== self {
-            return try readingStore { try readRows(of: objects, bypassingCache: bypassingCache) }
-        }
+        let scope = try storeReadScope()
         var byRoot: [Int: (objects: [NSManagedObject], pks: [Int64])] = [:]
         for object in objects {
             guard case .permanent(let root, let pk) = object.objectKey else { continue }
@@ -466,7 +463,7 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
         }
         for (root, group) in byRoot {
             let rows = try coordinator.loadRows(root: root, pks: group.pks, bypassingCache: bypassingCache,
-                                                maxAge: stalenessInterval < 0 ? nil : stalenessInterval)
+                                                maxAge: stalenessInterval < 0 ? nil : stalenessInterval, in: scope)
             for (object, row) in zip(group.objects, rows) {
                 if let row, let values = row.values { object.takeRow(values, version: row.version) }
             }

@@ -74,8 +74,8 @@ struct DictionaryFetch {
 
     /// The fetch's dictionaries, in the store's order. Each is a plain `NSDictionary` (see
     /// Benchmarks/README.md, figure 2, for why not a subclass with shared keys): built straight from the
-    /// store's row buffer with `init(objects:forKeys:count:)`, its keys shared by every row.
-    func run(on coordinator: NSPersistentStoreCoordinator) throws -> [NSDictionary] {
+    /// store's row buffer with `init(objects:forKeys:count:)`, its keys shared by every row. Read in `scope`.
+    func run(on coordinator: NSPersistentStoreCoordinator, in scope: StoreReadScope) throws -> [NSDictionary] {
         let (names, columns) = try resolve()
         let hasObjects = columns.columns.contains { if case .object = $0 { return true } else { return false } }
         let identifier = hasObjects ? try coordinator.storeIdentifier(root: plan.layout.rootEntityID) : ""
@@ -85,7 +85,7 @@ struct DictionaryFetch {
         let present = UnsafeMutablePointer<NSObject>.allocate(capacity: keys.count)
         defer { objects.deallocate(); present.deallocate() }
         var dictionaries: [NSDictionary] = []
-        try coordinator.fetchColumns(plan, columns) { row in
+        try coordinator.fetchColumns(plan, columns, in: scope) { row in
             var count = 0
             for (i, value) in row.enumerated() {
                 let object: AnyObject?

@@ -4,7 +4,8 @@ import Foundation
 /// everything outside Store/ reaches a store through the coordinator, which owns the row cache.
 ///
 /// Rows and changes are named by ``ObjectKey`` (hierarchy root + primary key), never by position, so a
-/// save's writes need not map one-to-one onto objects.
+/// save's writes need not map one-to-one onto objects. Every read takes the scope it reads in
+/// (``StoreReadScope``): the query generation to read and the context reading, as an argument.
 package protocol StoreBackend: AnyObject, Sendable {
     /// The store's UUID (`NSStoreUUID`).
     var identifier: String { get }
@@ -15,28 +16,28 @@ package protocol StoreBackend: AnyObject, Sendable {
 
     /// The rows matching a plan, in the plan's order; with `limited`, only the plan's window
     /// (`fetchLimit`/`fetchOffset`). Without `withValues`, keys, entities and versions only.
-    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow]
+    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow]
     /// The primary keys matching a plan, in the plan's order, and the rows' entity numbers as runs (the
     /// first row of each run of rows of one entity). A batched fetch's first query: no versions, no
     /// per-row structure beyond the key.
-    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun])
+    func fetchKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> (pks: [Int64], entityRuns: [EntityRun])
     /// The rows of some keys, with values (missing keys are rows that are gone).
-    func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow]
+    func loadRows(_ keys: [ObjectKey], in scope: StoreReadScope) throws -> [ObjectKey: StoreRow]
     /// The rows of some keys of one hierarchy (`root`), in the keys' order (`nil` for a row that is gone).
-    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?]
+    func loadRows(root: Int, pks: [Int64], in scope: StoreReadScope) throws -> [StoreRow?]
     /// The objects a to-many relationship holds for each of some owners, in the relationship's order,
     /// each once.
-    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]]
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [Int64: [ObjectRef]]
     /// The objects a to-many relationship holds for one owner, in the relationship's order, each once.
-    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef]
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64, in scope: StoreReadScope) throws -> [ObjectRef]
     /// The rows of a to-many relationship's members for some owners, each with its owner's position in
     /// `owners`, in the relationship's order per owner when it is ordered (prefetching).
-    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)]
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [(owner: Int, row: StoreRow)]
     /// The number of matches of a plan (of its window when it has one).
-    func count(_ plan: FetchPlan) throws -> Int
+    func count(_ plan: FetchPlan, in scope: StoreReadScope) throws -> Int
     /// A dictionary-result fetch: each row's values in the plan's column order, handed to `row` in a
     /// buffer the store reuses for the next row.
-    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, in scope: StoreReadScope, row: ([Value]) throws -> Void) throws
     /// Reserves `count` primary keys of a hierarchy.
     func allocateKeys(root: Int, count: Int) throws -> [Int64]
     /// Writes a changeset in one transaction. Rows whose version changed since the object read them

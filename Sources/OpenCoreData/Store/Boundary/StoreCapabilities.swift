@@ -46,8 +46,8 @@ package protocol RemoteChangeWatch: AnyObject, Sendable {
     func stop()
 }
 
-/// Keeps query generations (`NSQueryGenerationToken`): reads inside ``QueryGenerationScope`` with one of
-/// the store's snapshots see the store as it was when the snapshot was made.
+/// Keeps query generations (`NSQueryGenerationToken`): reads whose ``StoreReadScope`` holds one of the
+/// store's snapshots see the store as it was when the snapshot was made.
 package protocol SnapshotStore: StoreBackend {
     /// Whether the store can make generations now (a SQLite store in memory cannot).
     var keepsSnapshots: Bool { get }
@@ -57,8 +57,9 @@ package protocol SnapshotStore: StoreBackend {
 
 /// Reads a batched fetch's keys progressively: the first batch now, the rest as a reader delivers them.
 package protocol ProgressiveKeyStore: StoreBackend {
-    /// `nil` when the plan is not one the store serves this way (the caller reads every key first).
-    func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys?
+    /// `nil` when the plan is not one the store serves this way (the caller reads every key first), as
+    /// for a scope reading a query generation.
+    func progressiveKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> BatchKeys?
 }
 
 /// Migrates in place and may defer the cleanup (`NSPersistentStoreDeferredLightweightMigrationOptionKey`).

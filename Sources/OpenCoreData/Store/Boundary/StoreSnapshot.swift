@@ -35,16 +35,3 @@ package enum LiveSnapshots {
         live.withLock { $0[identifier]?[number]?.snapshot }
     }
 }
-
-/// The query generation the current thread's store reads go to (set by a pinned context around its
-/// reads: ``NSManagedObjectContext/readingStore(_:)``); `nil`: the store's current state. A store reads
-/// in it when it is one of its own generations.
-package enum QueryGenerationScope {
-    @TaskLocal static var snapshot: (any StoreSnapshot)?
-
-    /// Runs `body` with its store reads in `snapshot` (`nil`: as they are).
-    static func reading<T>(_ snapshot: (any StoreSnapshot)?, _ body: () throws -> T) rethrows -> T {
-        guard let snapshot, Self.snapshot !== snapshot else { return try body() }
-        return try $snapshot.withValue(snapshot, operation: body)
-    }
-}

@@ -33,22 +33,28 @@ final class AtomicStoreBackend: StoreBackend, @unchecked Sendable {
     var queryCount: Int { memory.queryCount }
     var needsSavedObjects: Bool { true }
 
-    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
-        try memory.fetchRows(plan, withValues: withValues, limited: limited)
+    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow] {
+        try memory.fetchRows(plan, withValues: withValues, limited: limited, in: scope)
     }
-    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) { try memory.fetchKeys(plan) }
-    func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow] { try memory.loadRows(keys) }
-    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?] { try memory.loadRows(root: root, pks: pks) }
-    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
-        try memory.loadRelationship(r, owners: owners)
+    func fetchKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
+        try memory.fetchKeys(plan, in: scope)
     }
-    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] { try memory.loadRelationship(r, owner: owner) }
-    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
-        try memory.prefetchToMany(r, owners: owners)
+    func loadRows(_ keys: [ObjectKey], in scope: StoreReadScope) throws -> [ObjectKey: StoreRow] { try memory.loadRows(keys, in: scope) }
+    func loadRows(root: Int, pks: [Int64], in scope: StoreReadScope) throws -> [StoreRow?] {
+        try memory.loadRows(root: root, pks: pks, in: scope)
     }
-    func count(_ plan: FetchPlan) throws -> Int { try memory.count(plan) }
-    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
-        try memory.fetchColumns(plan, columns, row: row)
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [Int64: [ObjectRef]] {
+        try memory.loadRelationship(r, owners: owners, in: scope)
+    }
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64, in scope: StoreReadScope) throws -> [ObjectRef] {
+        try memory.loadRelationship(r, owner: owner, in: scope)
+    }
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [(owner: Int, row: StoreRow)] {
+        try memory.prefetchToMany(r, owners: owners, in: scope)
+    }
+    func count(_ plan: FetchPlan, in scope: StoreReadScope) throws -> Int { try memory.count(plan, in: scope) }
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, in scope: StoreReadScope, row: ([Value]) throws -> Void) throws {
+        try memory.fetchColumns(plan, columns, in: scope, row: row)
     }
     func allocateKeys(root: Int, count: Int) throws -> [Int64] { try memory.allocateKeys(root: root, count: count) }
     func generation() throws -> String { try memory.generation() }

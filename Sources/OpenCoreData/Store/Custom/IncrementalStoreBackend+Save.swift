@@ -55,7 +55,7 @@ extension IncrementalStoreBackend {
             return 0
         }
         // Each updated object takes its node as the store now has it (its new version).
-        let reader = try context ?? someContext()
+        let reader = try context ?? someContext(.latest)
         for update in changes.updates where outcome.rows[update.key] == nil {
             outcome.rows[update.key] = .some(objectID(update.key).flatMap { try? row(of: $0, context: reader) })
         }
@@ -64,7 +64,7 @@ extension IncrementalStoreBackend {
 
     /// The updated and deleted objects whose node's version is not the one they read, or that have no node.
     private func conflicts(_ changes: StoreChanges, context: NSManagedObjectContext?) throws -> [StoreConflict] {
-        let reader = try context ?? someContext()
+        let reader = try context ?? someContext(.latest)
         var conflicts: [StoreConflict] = []
         let checked = changes.updates.map { ($0.key, $0.version, false) } + changes.deletes.map { ($0.key, $0.version, true) }
         for (key, version, isDelete) in checked {

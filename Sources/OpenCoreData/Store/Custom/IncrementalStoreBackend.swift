@@ -1,17 +1,5 @@
 import Foundation
 
-/// The context whose fetch, fault or relationship read is running on this task, for the context argument
-/// of an ``NSIncrementalStore``'s methods (set by the context only when its store is incremental).
-enum IncrementalStoreScope {
-    @TaskLocal static var context: NSManagedObjectContext?
-
-    /// Runs `body` with `context` as the reading context (nothing to do when it already is).
-    static func reading<T>(_ context: NSManagedObjectContext, _ body: () throws -> T) rethrows -> T {
-        guard Self.context !== context else { return try body() }
-        return try $context.withValue(context, operation: body)
-    }
-}
-
 /// What the coordinator reads and writes through for an ``NSIncrementalStore``: every fetch, count,
 /// fault and relationship is asked of the store (`execute(_:with:)`, `newValuesForObject(with:with:)`,
 /// `newValue(forRelationship:forObjectWith:with:)`), and turned into rows keyed by the primary keys that
@@ -47,13 +35,14 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         return store
     }
 
-    /// The context reading now: the one running a fetch or fault, else the one running a `perform` block.
-    var readingContext: NSManagedObjectContext? { IncrementalStoreScope.context ?? PerformingContext.current }
+    /// The context reading in `scope`: the one whose fetch or fault reads, else the one running a
+    /// `perform` block.
+    func readingContext(_ scope: StoreReadScope) -> NSManagedObjectContext? { scope.context ?? PerformingContext.current }
 
     /// A context for a method whose context argument is not optional, when no context is reading (a
     /// merge of another context's save): one of the coordinator's own, made for the call.
-    func someContext() throws -> NSManagedObjectContext {
-        if let context = readingContext { return context }
+    func someContext(_ scope: StoreReadScope) throws -> NSManagedObjectContext {
+        if let context = readingContext(scope) { return context }
         let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
         context.persistentStoreCoordinator = try liveStore().persistentStoreCoordinator
         return context
@@ -77,10 +66,10 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         return request
     }
 
-    /// The IDs the store answers a plan with, in its order.
-    func objectIDs(_ plan: FetchPlan, limited: Bool) throws -> [NSManagedObjectID] {
+    /// The IDs the store answers a plan with, in its order, asked for the context of `scope`.
+    func objectIDs(_ plan: FetchPlan, limited: Bool, _ scope: StoreReadScope) throws -> [NSManagedObjectID] {
         let store = try liveStore()
-        let answer = try store.execute(request(plan, limited: limited, resultType: .managedObjectIDResultType), with: readingContext)
+        let answer = try store.execute(request(plan, limited: limited, resultType: .managedObjectIDResultType), with: readingContext(scope))
         guard let results = answer as? [Any] ?? (answer as? NSArray).map({ $0.map { $0 } }) else {
             throw CoreDataError(NSPersistentStoreOperationError, "\(type(of: store)).execute(_:with:) answered a fetch of \(plan.entity.name ?? "?") with \(type(of: answer)), not an array")
         }
@@ -94,15 +83,15 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         }
     }
 
-    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
-        let ids = try objectIDs(plan, limited: limited)
+    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow] {
+        let ids = try objectIDs(plan, limited: limited, scope)
         guard withValues else { return try ids.map { StoreRow(pk: try pk($0), entityID: entityID($0), version: 0, values: nil) } }
-        let context = try someContext()
+        let context = try someContext(scope)
         return try ids.map { try row(of: $0, context: context) }
     }
 
-    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
-        let ids = try objectIDs(plan, limited: true)
+    func fetchKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
+        let ids = try objectIDs(plan, limited: true, scope)
         var runs: [EntityRun] = []
         for (i, id) in ids.enumerated() where runs.last?.entityID != entityID(id) {
             runs.append(EntityRun(start: i, entityID: entityID(id)))
@@ -110,9 +99,9 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         return (try ids.map(pk), runs)
     }
 
-    func count(_ plan: FetchPlan) throws -> Int {
+    func count(_ plan: FetchPlan, in scope: StoreReadScope) throws -> Int {
         let store = try liveStore()
-        let answer = try store.execute(request(plan, limited: true, resultType: .countResultType), with: readingContext)
+        let answer = try store.execute(request(plan, limited: true, resultType: .countResultType), with: readingContext(scope))
         let number = (answer as? [Any])?.first ?? (answer as? NSArray)?.firstObject ?? answer
         switch number {
         case let n as NSNumber: return n.intValue
@@ -122,15 +111,15 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         }
     }
 
-    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, row: ([Value]) throws -> Void) throws {
+    func fetchColumns(_ plan: FetchPlan, _ columns: DictionaryColumns, in scope: StoreReadScope, row: ([Value]) throws -> Void) throws {
         throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
                             "a fetch of \(plan.entity.name ?? "?") into dictionaries (.dictionaryResultType) is not supported on an NSIncrementalStore: fetch objects or their IDs")
     }
 
     // MARK: Rows
 
-    func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow] {
-        let context = try someContext()
+    func loadRows(_ keys: [ObjectKey], in scope: StoreReadScope) throws -> [ObjectKey: StoreRow] {
+        let context = try someContext(scope)
         var rows: [ObjectKey: StoreRow] = [:]
         for key in keys {
             guard let id = objectID(key), let row = try? row(of: id, context: context) else { continue }
@@ -139,8 +128,8 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         return rows
     }
 
-    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?] {
-        let context = try someContext()
+    func loadRows(root: Int, pks: [Int64], in scope: StoreReadScope) throws -> [StoreRow?] {
+        let context = try someContext(scope)
         return try pks.map { pk in
             guard let id = objectID(.permanent(root: root, pk: pk)) else { return nil }
             return try? row(of: id, context: context)
@@ -184,26 +173,26 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
 
     // MARK: Relationships
 
-    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
-        let owners = try loadRelationship(r, owners: [owner])
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64, in scope: StoreReadScope) throws -> [ObjectRef] {
+        let owners = try loadRelationship(r, owners: [owner], in: scope)
         return owners[owner] ?? []
     }
 
-    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [Int64: [ObjectRef]] {
         let store = try liveStore()
         guard let root = r.relationship.entity?.layout?.rootEntityID else { return [:] }
         var result: [Int64: [ObjectRef]] = [:]
         for owner in owners {
             guard let id = objectID(.permanent(root: root, pk: owner)) else { continue }
-            let raw = try store.newValue(forRelationship: r.relationship, forObjectWith: id, with: readingContext)
+            let raw = try store.newValue(forRelationship: r.relationship, forObjectWith: id, with: readingContext(scope))
             result[owner] = try members(raw, of: id, r.relationship.name)
         }
         return result
     }
 
-    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
-        let members = try loadRelationship(r, owners: owners)
-        let context = try someContext()
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [(owner: Int, row: StoreRow)] {
+        let members = try loadRelationship(r, owners: owners, in: scope)
+        let context = try someContext(scope)
         var rows: [(owner: Int, row: StoreRow)] = []
         for (i, owner) in owners.enumerated() {
             for member in members[owner] ?? [] {

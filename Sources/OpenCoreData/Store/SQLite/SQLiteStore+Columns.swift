@@ -5,7 +5,7 @@ extension SQLiteStore {
     /// to-one relationships as keys; aggregates), `DISTINCT`, `GROUP BY` and `HAVING` as asked, each row's values
     /// in column order (a to-one relationship's as an ``ObjectRef`` value) handed to `row` in one buffer
     /// reused for every row, so that a row costs no array of its own.
-    func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns, row body: ([Value]) throws -> Void) throws {
+    func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns, in scope: StoreReadScope, row body: ([Value]) throws -> Void) throws {
         // A to-one whose destination has subentities reads its entity column too.
         let widths = request.columns.map { column -> Int32 in
             if case .object(let path) = column, Self.entityColumn(path) != nil { return 2 }
@@ -15,7 +15,7 @@ extension SQLiteStore {
         var values: [Value] = []
         values.reserveCapacity(request.columns.count)
         try wrap {
-            try read { db in try db.query(sql, arguments) { row in
+            try read(in: scope.snapshot) { db in try db.query(sql, arguments) { row in
                 values.removeAll(keepingCapacity: true)
                 var position: Int32 = 0
                 for (i, column) in request.columns.enumerated() {

@@ -4,10 +4,10 @@ extension SQLiteStore {
     /// The rows of a to-many relationship's members for some owners, each with its owner's position in
     /// `owners`, in one query (see ``SQLiteKeyList``), in the relationship's order per owner when it is
     /// ordered: what prefetching a to-many reads, members and their values at once.
-    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64]) throws -> [(owner: Int, row: StoreRow)] {
+    func prefetchToMany(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [(owner: Int, row: StoreRow)] {
         let table = tables[r.destination.layout.rootEntityID]!
         var result: [(owner: Int, row: StoreRow)] = []
-        try wrap { try read { db in
+        try wrap { try read(in: scope.snapshot) { db in
             for chunk in SQLiteKeyList(owners, json: usesJSONKeyLists).chunks {
                 let positions = chunk.isJSON ? [:] : SQLiteKeyList.positions(owners, chunk)
                 guard let (sql, ownerColumn) = prefetchToManySQL(r, chunk) else { return }

@@ -12,10 +12,10 @@ extension SQLiteStore {
     /// The objects' entity comes back too: the fetched entity's. `nil` when the fetch is not one this
     /// serves (the caller reads every key first, as before): a match of a subentity (each object's class
     /// depends on its row; asked in the same transaction, through the table's `Z_ENT` index), a
-    /// `fetchLimit` or `fetchOffset`, a context pinned to a query generation, an in-memory store or a
-    /// pool of one reader, or when the key reader or the pool's readers past the first are busy.
-    func progressiveKeys(_ plan: FetchPlan) throws -> BatchKeys? {
-        guard plan.limit == 0, plan.offset == 0, plan.batchSize > 0, QueryGenerationScope.snapshot == nil,
+    /// `fetchLimit` or `fetchOffset`, a scope reading a query generation (a pinned context), an in-memory
+    /// store or a pool of one reader, or when the key reader or the pool's readers past the first are busy.
+    func progressiveKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> BatchKeys? {
+        guard plan.limit == 0, plan.offset == 0, plan.batchSize > 0, scope.snapshot == nil,
               readerConnectionCount > 1 else { return nil }
         // The keys alone (every match is of the plan's entity): an index matching the sort covers them.
         let (sql, arguments) = try selectSQL(plan, .objects([FetchSelection.key]), limited: false)
@@ -32,11 +32,11 @@ extension SQLiteStore {
             let keys: BatchKeys
             do {
                 try wrap { snapshot = try SQLiteSnapshot(self, borrowing: db) }
-                let found: (count: Int, first: [Int64])? = try QueryGenerationScope.reading(snapshot) {
-                    if plan.layout.entityIDs.count > 1, try matchesOtherEntities(plan) { return nil }
-                    return (try self.count(plan), try fetchKeys(plan.range(offset: 0, limit: plan.batchSize)).pks)
-                }
-                guard let found else { return start.finish(nil) }
+                // The count and the first batch read in the reader's own transaction.
+                let scope = StoreReadScope(snapshot: snapshot)
+                if plan.layout.entityIDs.count > 1, try matchesOtherEntities(plan, scope) { return start.finish(nil) }
+                let found = (count: try self.count(plan, in: scope),
+                             first: try fetchKeys(plan.range(offset: 0, limit: plan.batchSize), in: scope).pks)
                 keys = BatchKeys(count: found.count, first: found.first, rereading: rereader(sql, arguments))
                 start.finish(keys)
                 if found.first.count == found.count { return }
@@ -57,13 +57,13 @@ extension SQLiteStore {
                 throw CoreDataError(NSPersistentStoreOperationError, "The store of the batched fetch was removed.")
             }
             var pks: [Int64] = []
-            try wrap { try read { db in try db.query(sql, arguments) { pks.append($0.int64(0)) } } }
+            try wrap { try read(in: nil) { db in try db.query(sql, arguments) { pks.append($0.int64(0)) } } }
             return pks
         }
     }
 
-    /// Whether a row of another entity than the plan's own (a subentity's) matches it.
-    private func matchesOtherEntities(_ plan: FetchPlan) throws -> Bool {
+    /// Whether a row of another entity than the plan's own (a subentity's) matches it, read in `scope`.
+    private func matchesOtherEntities(_ plan: FetchPlan, _ scope: StoreReadScope) throws -> Bool {
         var select = try SQLSelect(fetching: plan, .objects([FetchSelection.entity]), limited: false)
         let own = SQLExpression.parameter(.int(Int64(plan.layout.entityID)))
         select.conditions.append(.or([.compare(FetchSelection.entity, .lessThan, own), .compare(FetchSelection.entity, .greaterThan, own)]))
@@ -71,7 +71,7 @@ extension SQLiteStore {
         select.limit = 1
         let (sql, arguments) = self.sql(select)
         var found = false
-        try wrap { try read { db in try db.query(sql, arguments) { _ in found = true } } }
+        try wrap { try read(in: scope.snapshot) { db in try db.query(sql, arguments) { _ in found = true } } }
         return found
     }
 

@@ -79,19 +79,19 @@ extension SQLiteStore {
 
     /// The objects a to-many relationship holds for each of some owners, in one query (see
     /// ``SQLiteKeyList``): ordered by the order column when the relationship is ordered, else by key.
-    func loadRelationship(_ r: RelationshipLayout, owners: [Int64]) throws -> [Int64: [ObjectRef]] {
+    func loadRelationship(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [Int64: [ObjectRef]] {
         var result: [Int64: [ObjectRef]] = [:]
-        try wrap { try read { db in result = try loadRelationship(r, owners: owners, db) } }
+        try wrap { try read(in: scope.snapshot) { db in result = try loadRelationship(r, owners: owners, db) } }
         return result
     }
 
     /// The objects a to-many relationship holds for one owner: the relationship's one-owner query,
     /// whose text is made and prepared once per relationship (found by its key).
-    func loadRelationship(_ r: RelationshipLayout, owner: Int64) throws -> [ObjectRef] {
+    func loadRelationship(_ r: RelationshipLayout, owner: Int64, in scope: StoreReadScope) throws -> [ObjectRef] {
         guard let members = oneOwnerMembersSQL[ObjectIdentifier(r)] else { return [] }
         var result: [ObjectRef] = []
         result.reserveCapacity(Self.membersReserved)
-        try wrap { try read { db in
+        try wrap { try read(in: scope.snapshot) { db in
             try db.query(members.sql, key: members.key, [.int(owner)]) { row in
                 result.append(ObjectRef(key: .permanent(root: members.root, pk: row.int64(0)),
                                         entityID: members.entityColumn.map { Int(row.int64($0)) } ?? members.entity))

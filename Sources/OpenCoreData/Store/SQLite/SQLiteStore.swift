@@ -113,9 +113,10 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so
     /// that one thread's reads stay on one connection and its page cache (taking turns would make each
     /// query find the pages the previous one read in the other connection's cache); when both are busy,
-    /// the next in turn, waiting for it.
-    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        if let snapshot = QueryGenerationScope.snapshot as? SQLiteSnapshot, snapshot.store === self { return try snapshot.read(body) }
+    /// the next in turn, waiting for it. In `snapshot` instead when it is one of this store's query
+    /// generations (a pinned context's read: ``StoreReadScope/snapshot``).
+    func read<T>(in snapshot: (any StoreSnapshot)?, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let snapshot = snapshot as? SQLiteSnapshot, snapshot.store === self { return try snapshot.read(body) }
         guard !readers.isEmpty else { return try write(body) }
         for reader in readers where reader.lock.try() {
             defer { reader.lock.unlock() }
@@ -200,13 +201,13 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         sql(try SQLSelect(fetching: plan, selection ?? .objects(table(for: plan.layout).selectColumns), limited: limited))
     }
 
-    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool) throws -> [StoreRow] {
+    func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow] {
         let table = self.table(for: plan.layout)
         let keys = FetchSelection.objects([FetchSelection.key, FetchSelection.entity, FetchSelection.version])
         let (sql, arguments) = try selectSQL(plan, withValues ? nil : keys, limited: limited)
         var rows: [StoreRow] = []
         try wrap {
-            try read { db in
+            try read(in: scope.snapshot) { db in
                 try db.query(sql, arguments) { row in
                     let entityID = Int(row.int64(1))
                     rows.append(StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
@@ -224,13 +225,13 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return try selectSQL(plan, .objects(columns), limited: true)
     }
 
-    func fetchKeys(_ plan: FetchPlan) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
+    func fetchKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> (pks: [Int64], entityRuns: [EntityRun]) {
         let mixed = plan.layout.entityIDs.count > 1
         let (sql, arguments) = try keysSQL(plan)
         var pks: [Int64] = []
         var runs: [EntityRun] = mixed ? [] : [EntityRun(start: 0, entityID: plan.layout.entityID)]
         try wrap {
-            try read { db in
+            try read(in: scope.snapshot) { db in
                 try db.query(sql, arguments) { row in
                     if mixed {
                         let entityID = Int(row.int64(1))
@@ -302,7 +303,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             "(SELECT count(*) || '/' || ifnull(sum(\(rowHash)), 0) FROM \($0.name))"
         }
         var value = ""
-        try wrap { try read { db in try db.query("SELECT " + parts.joined(separator: " || ':' || ")) { row in
+        try wrap { try read(in: nil) { db in try db.query("SELECT " + parts.joined(separator: " || ':' || ")) { row in
             if case .string(let s) = row.value(0, as: .stringAttributeType) { value = s }
         } } }
         return value
@@ -313,21 +314,21 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         try selectSQL(plan, .count, limited: true)
     }
 
-    func count(_ plan: FetchPlan) throws -> Int {
+    func count(_ plan: FetchPlan, in scope: StoreReadScope) throws -> Int {
         let (sql, arguments) = try countSQL(plan)
         var count = 0
-        try wrap { try read { db in try db.query(sql, arguments) { count = Int($0.int64(0)) } } }
+        try wrap { try read(in: scope.snapshot) { db in try db.query(sql, arguments) { count = Int($0.int64(0)) } } }
         return count
     }
 
     /// Rows by key (for faults and prefetching), one query per hierarchy (see ``SQLiteKeyList``).
-    func loadRows(_ keys: [ObjectKey]) throws -> [ObjectKey: StoreRow] {
+    func loadRows(_ keys: [ObjectKey], in scope: StoreReadScope) throws -> [ObjectKey: StoreRow] {
         var byRoot: [Int: [Int64]] = [:]
         for case .permanent(let root, let pk) in keys { byRoot[root, default: []].append(pk) }
         var result: [ObjectKey: StoreRow] = [:]
         result.reserveCapacity(keys.count)
         for (root, pks) in byRoot {
-            for row in try loadRows(root: root, pks: pks) { if let row { result[.permanent(root: root, pk: row.pk)] = row } }
+            for row in try loadRows(root: root, pks: pks, in: scope) { if let row { result[.permanent(root: root, pk: row.pk)] = row } }
         }
         return result
     }
@@ -335,9 +336,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// The rows of some keys of one hierarchy, in the keys' order (`nil` for a row that is gone), in one
     /// query (see ``SQLiteKeyList``; many keys in ascending order that fill most of their range: the
     /// range, see ``denseRange(_:)``).
-    func loadRows(root: Int, pks: [Int64]) throws -> [StoreRow?] {
+    func loadRows(root: Int, pks: [Int64], in scope: StoreReadScope) throws -> [StoreRow?] {
         var result = [StoreRow?](repeating: nil, count: pks.count)
-        try wrap { try read { db in try loadRows(root: root, pks: pks, db) { result[$0] = $1 } } }
+        try wrap { try read(in: scope.snapshot) { db in try loadRows(root: root, pks: pks, db) { result[$0] = $1 } } }
         return result
     }
 
