@@ -49,6 +49,46 @@ struct QueryGenerationTests {
         }
     }
 
+    /// The zoos of each animal, by common name, as `context` reads them.
+    static func zoosByAnimal(_ animals: [Animal]) -> [String: [String]] {
+        Dictionary(uniqueKeysWithValues: animals.map { ($0.commonName ?? "?", $0.zoos.map { $0.name ?? "?" }.sorted()) })
+    }
+
+    @Test func aPinnedBatchedFetchsFaultsFiredLaterFromATaskReadTheGeneration() async throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let container = try store.container(ZooModel.make())
+        let writer = container.newBackgroundContext()
+        try Self.save(writer) { _ = ZooModel.seed(writer) }
+        let expected = try writer.performAndWait { Self.zoosByAnimal(try writer.fetch(ZooModel.tableRequest())) }
+        let reader = container.newBackgroundContext()
+        // A batched fetch whose batches prefetch their animals' zoos as their faults fire.
+        nonisolated(unsafe) let animals = try reader.performAndWait {
+            try reader.setQueryGenerationFrom(.current)
+            let request = ZooModel.tableRequest()
+            request.fetchBatchSize = 4
+            request.relationshipKeyPathsForPrefetching = ["zoos"]
+            let animals = try reader.fetch(request)
+            let faults = animals.allSatisfy { $0.isFault }
+            #expect(faults)
+            return animals
+        }
+        try Self.save(writer) {
+            for zoo in try! writer.fetch(NSFetchRequest<Zoo>(entityName: "Zoo")) { zoo.name = "renamed" }
+            for animal in try! writer.fetch(ZooModel.tableRequest()) { animal.commonName = "renamed" }
+        }
+        // Faults fire later, on the context's queue from a detached task: no scope of the fetch is
+        // around them, and the batch's rows and its prefetched zoos still come from the generation.
+        let seen = await Task.detached {
+            await reader.perform { Self.zoosByAnimal(animals) }
+        }.value
+        #expect(seen == expected)
+        #expect(!expected.isEmpty && !seen.values.joined().contains("renamed"))
+        // The writer's state, read unpinned, is the renamed one.
+        let now = try writer.performAndWait { try writer.fetch(NSFetchRequest<Zoo>(entityName: "Zoo")).map(\.name) }
+        #expect(!now.isEmpty && now.allSatisfy { $0 == "renamed" })
+    }
+
     @Test func anotherCoordinatorsSavesAreNotSeenUntilTheContextAdvances() throws {
         let store = TemporaryStore()
         defer { store.cleanUp() }

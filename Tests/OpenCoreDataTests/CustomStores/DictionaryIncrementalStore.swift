@@ -38,6 +38,8 @@ final class DictionaryIncrementalStore: NSIncrementalStore, @unchecked Sendable 
     private(set) var relationshipReads = 0
     private(set) var fetches: [NSFetchRequest<NSFetchRequestResult>] = []
     private(set) var contexts: [NSManagedObjectContext?] = []
+    /// The contexts handed to `newValuesForObject(with:with:)` and `newValue(forRelationship:forObjectWith:with:)`.
+    private(set) var readingContexts: [NSManagedObjectContext?] = []
     private(set) var saves = 0
     /// The last save request the store executed.
     private(set) var lastSave: NSSaveChangesRequest?
@@ -76,6 +78,7 @@ final class DictionaryIncrementalStore: NSIncrementalStore, @unchecked Sendable 
 
     override func newValuesForObject(with objectID: NSManagedObjectID, with context: NSManagedObjectContext) throws -> NSIncrementalStoreNode {
         nodeReads += 1
+        readingContexts.append(context)
         guard let record = server.records[referenceObject(for: objectID) as! String] else {
             throw CoreDataError(NSManagedObjectReferentialIntegrityError, "no record for \(objectID)")
         }
@@ -86,6 +89,7 @@ final class DictionaryIncrementalStore: NSIncrementalStore, @unchecked Sendable 
     override func newValue(forRelationship relationship: NSRelationshipDescription, forObjectWith objectID: NSManagedObjectID,
                            with context: NSManagedObjectContext?) throws -> Any {
         relationshipReads += 1
+        readingContexts.append(context)
         let value = server.records[referenceObject(for: objectID) as! String]?.values[relationship.name]
         if relationship.isToMany { return ((value as? [String]) ?? []).map(id(of:)) }
         return (value as? String).map { id(of: $0) as Any } ?? NSNull()

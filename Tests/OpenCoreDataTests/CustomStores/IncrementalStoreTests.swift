@@ -82,6 +82,24 @@ struct IncrementalStoreTests {
         #expect(name == "Changed Elsewhere")
     }
 
+    @Test func aFaultFiredInsideAnotherContextsBlockHandsTheStoreItsOwnContext() throws {
+        let (_, store, context) = try seeded()
+        let request = ZooModel.tableRequest()
+        request.fetchBatchSize = 3
+        request.relationshipKeyPathsForPrefetching = ["zoos", "classification"]
+        let animals = try context.fetch(request)
+        #expect(animals.count > 3 && animals.allSatisfy(\.isFault))
+        let other = NSManagedObjectContext(.privateQueue)
+        other.persistentStoreCoordinator = context.persistentStoreCoordinator
+        // The fault fires while another context runs a block: its batch's nodes, relationships and the
+        // prefetched zoos are all read for the context that owns the objects.
+        let before = store.readingContexts.count
+        let zoos = other.performAndWait { animals[0].zoos.map { $0.name ?? "?" } }
+        let handed = store.readingContexts.dropFirst(before)
+        #expect(!zoos.isEmpty && store.nodeReads > 3)
+        #expect(!handed.isEmpty && handed.allSatisfy { $0 === context }, "the store is handed the context that fired the fault, not the one performing")
+    }
+
     @Test func relationshipsComeFromNewValueForRelationship() throws {
         let (_, store, context) = try seeded()
         let manatee = try #require(try context.fetch(NSFetchRequest<Animal>(entityName: "Animal").with(NSPredicate(format: "commonName == 'West Indian Manatee'"))).first)

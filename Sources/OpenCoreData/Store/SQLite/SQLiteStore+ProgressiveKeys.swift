@@ -57,7 +57,7 @@ extension SQLiteStore {
                 throw CoreDataError(NSPersistentStoreOperationError, "The store of the batched fetch was removed.")
             }
             var pks: [Int64] = []
-            try wrap { try read(in: nil) { db in try db.query(sql, arguments) { pks.append($0.int64(0)) } } }
+            try wrap { try read { db in try db.query(sql, arguments) { pks.append($0.int64(0)) } } }
             return pks
         }
     }

@@ -130,6 +130,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         return try reader.lock.withLock { try body(reader.connection) }
     }
 
+    /// ``read(in:_:)`` of the store's current state.
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try read(in: nil, body) }
+
     /// Runs `body` on a reader connection other than the first, if one is free now (`nil` otherwise):
     /// for work that holds its connection long (a batched fetch's key reader), leaving the first reader,
     /// which ``read(_:)`` tries first, to the contexts.
@@ -303,7 +306,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             "(SELECT count(*) || '/' || ifnull(sum(\(rowHash)), 0) FROM \($0.name))"
         }
         var value = ""
-        try wrap { try read(in: nil) { db in try db.query("SELECT " + parts.joined(separator: " || ':' || ")) { row in
+        try wrap { try read { db in try db.query("SELECT " + parts.joined(separator: " || ':' || ")) { row in
             if case .string(let s) = row.value(0, as: .stringAttributeType) { value = s }
         } } }
         return value

@@ -18,7 +18,7 @@ extension SQLiteStore {
     /// bound is a token whose following history was deleted.
     func historyTransactions(_ bound: HistoryBound) throws -> [HistoryTransactionRow] {
         var rows: [HistoryTransactionRow] = []
-        try wrap { try read(in: nil) { db in
+        try wrap { try read { db in
             guard try HistorySchema.exists(db) else { return }
             if case .afterToken(let n) = bound { try checkNotExpired(n, db) }
             let (condition, argument) = bound.condition
@@ -51,7 +51,7 @@ extension SQLiteStore {
     func historyChanges(_ transactions: [Int64]) throws -> [HistoryChangeRow] {
         var rows: [HistoryChangeRow] = []
         let tombstones = (0..<historyTombstoneWidth).map { ", ZTOMBSTONE\($0)" }.joined()
-        try wrap { try read(in: nil) { db in
+        try wrap { try read { db in
             for chunk in SQLiteKeyList(transactions, json: usesJSONKeyLists).chunks {
                 try db.query("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(tombstones) FROM ACHANGE WHERE ZTRANSACTIONID IN \(chunk.inOperand) ORDER BY Z_PK",
                              chunk.arguments) { row in
@@ -84,7 +84,7 @@ extension SQLiteStore {
     /// The number of the last transaction recorded (`nil` without history tables).
     func lastHistoryNumber() throws -> Int64? {
         var result: Int64?
-        try wrap { try read(in: nil) { db in
+        try wrap { try read { db in
             guard try HistorySchema.exists(db) else { return }
             try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.int(Int64(HistoryTables.transactionEntity))]) { result = $0.int64(0) }
         } }
