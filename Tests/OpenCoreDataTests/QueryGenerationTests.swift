@@ -49,7 +49,7 @@ struct QueryGenerationTests {
         }
     }
 
-    /// The zoos of each animal, by common name, as `context` reads them.
+    /// The zoos of each animal, by common name, as the animals' context reads them.
     static func zoosByAnimal(_ animals: [Animal]) -> [String: [String]] {
         Dictionary(uniqueKeysWithValues: animals.map { ($0.commonName ?? "?", $0.zoos.map { $0.name ?? "?" }.sorted()) })
     }
@@ -63,7 +63,7 @@ struct QueryGenerationTests {
         let expected = try writer.performAndWait { Self.zoosByAnimal(try writer.fetch(ZooModel.tableRequest())) }
         let reader = container.newBackgroundContext()
         // A batched fetch whose batches prefetch their animals' zoos as their faults fire.
-        nonisolated(unsafe) let animals = try reader.performAndWait {
+        let ids = try reader.performAndWait {
             try reader.setQueryGenerationFrom(.current)
             let request = ZooModel.tableRequest()
             request.fetchBatchSize = 4
@@ -71,7 +71,7 @@ struct QueryGenerationTests {
             let animals = try reader.fetch(request)
             let faults = animals.allSatisfy { $0.isFault }
             #expect(faults)
-            return animals
+            return animals.map(\.objectID)
         }
         try Self.save(writer) {
             for zoo in try! writer.fetch(NSFetchRequest<Zoo>(entityName: "Zoo")) { zoo.name = "renamed" }
@@ -79,9 +79,14 @@ struct QueryGenerationTests {
         }
         // Faults fire later, on the context's queue from a detached task: no scope of the fetch is
         // around them, and the batch's rows and its prefetched zoos still come from the generation.
-        let seen = await Task.detached {
-            await reader.perform { Self.zoosByAnimal(animals) }
+        let read = await Task.detached {
+            await reader.perform { () -> [String: [String]]? in
+                // The fetch's own faults, still unfired.
+                let animals = ids.map { reader.object(with: $0) as! Animal }
+                return animals.allSatisfy(\.isFault) ? Self.zoosByAnimal(animals) : nil
+            }
         }.value
+        let seen = try #require(read, "the fetch's objects were no longer faults when the task ran")
         #expect(seen == expected)
         #expect(!expected.isEmpty && !seen.values.joined().contains("renamed"))
         // The writer's state, read unpinned, is the renamed one.
