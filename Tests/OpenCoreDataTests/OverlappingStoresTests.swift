@@ -188,6 +188,46 @@ import OpenCoreDataTesting
         }
     }
 
+    /// A controller whose predicate reads a to-many relationship follows a merged save into the second
+    /// store: the relationship is read in the row's own store (both companies have Z_PK 1).
+    @Test func aControllerReadsRelationshipsInEachRowsStore() throws {
+        let stack = try Stack(sqlite: true)
+        defer { stack.directory.cleanUp() }
+        try stack.fill(stack.first, ["a1", "a2"], company: "A")
+        try stack.fill(stack.second, ["b1"], company: "B")
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = stack.coordinator
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Company")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        request.predicate = NSPredicate(format: "ANY employees.name == %@", "new")
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        let delegate = Tracking()
+        try context.performAndWait { () throws in
+            controller.delegate = delegate
+            try controller.performFetch()
+            #expect(controller.fetchedObjects?.isEmpty == true)
+        }
+        let writer = stack.context()
+        // Merged from the notification: the rows are read from the store, their to-manys as faults.
+        let saves = NotificationBox()
+        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writer, queue: nil) { saves.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try writer.performAndWait { () throws in
+            let b = try #require(try writer.fetch(NSFetchRequest<NSManagedObject>(entityName: "Company")).first { $0.value(forKey: "name") as? String == "B" })
+            let employee = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: writer)
+            employee.setValue("new", forKey: "name")
+            employee.setValue(b, forKey: "company")
+            writer.assign(employee, to: stack.second)  // else the first store, and Core Data's cross-store error
+            try writer.save()
+            #expect(employee.objectID.persistentStore === stack.second)
+        }
+        let note = try #require(saves.notes.last)
+        context.performAndWait {
+            context.mergeChanges(fromContextDidSave: note)
+            #expect(Self.names(controller.fetchedObjects ?? []) == ["B"])
+        }
+    }
+
     @Test func aBatchDeleteHonoursAffectedStores() throws {
         let stack = try Stack(sqlite: true)
         defer { stack.directory.cleanUp() }
