@@ -228,6 +228,29 @@ import OpenCoreDataTesting
         }
     }
 
+    /// A conflict in the second store shows the store's row with its own store's references.
+    @Test func aConflictInTheSecondStoreNamesItsOwnObjects() throws {
+        let stack = try Stack(sqlite: true)
+        defer { stack.directory.cleanUp() }
+        try stack.fill(stack.first, ["a1"], company: "A")
+        try stack.fill(stack.second, ["b1"], company: "B")
+        let (one, two) = (stack.context(), stack.context())
+        func b1(_ context: NSManagedObjectContext) throws -> NSManagedObject {
+            try #require(try context.fetch(Self.employees()).first { $0.value(forKey: "name") as? String == "b1" })
+        }
+        let mine = try b1(two)
+        _ = mine.value(forKey: "rank")
+        let theirs = try b1(one)
+        theirs.setValue(Int64(5), forKey: "rank")
+        try one.save()
+        mine.setValue("b1 renamed", forKey: "name")
+        let error = #expect(throws: NSError.self) { try two.save() }
+        let conflicts = try #require(error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])
+        let company = try #require(conflicts.first?.persistedSnapshot?["company"] as? NSManagedObject)
+        #expect(company.objectID.persistentStore === stack.second)
+        #expect(company.value(forKey: "name") as? String == "B")
+    }
+
     @Test func aBatchDeleteHonoursAffectedStores() throws {
         let stack = try Stack(sqlite: true)
         defer { stack.directory.cleanUp() }
