@@ -178,7 +178,77 @@ import OpenCoreDataTesting
                 #expect(member.objectID.persistentStore === company.objectID.persistentStore)
                 #expect(member.value(forKey: "company") as? NSManagedObject === company)
             }
+            // Both companies have Z_PK 1: a predicate naming one matches its own store's employees only,
+            // in SQL as in memory.
+            let request = Self.employees { $0.predicate = NSPredicate(format: "company == %@", company) }
+            #expect(Set(Self.names(try context.fetch(request))) == expected)
+            #expect(try context.count(for: request) == expected.count)
+            let all = try context.fetch(Self.employees())
+            #expect(Set(Self.names((all as NSArray).filtered(using: request.predicate!) as! [NSManagedObject])) == expected)
         }
+    }
+
+    /// A controller whose predicate reads a to-many relationship follows a merged save into the second
+    /// store: the relationship is read in the row's own store (both companies have Z_PK 1).
+    @Test func aControllerReadsRelationshipsInEachRowsStore() throws {
+        let stack = try Stack(sqlite: true)
+        defer { stack.directory.cleanUp() }
+        try stack.fill(stack.first, ["a1", "a2"], company: "A")
+        try stack.fill(stack.second, ["b1"], company: "B")
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = stack.coordinator
+        let request = NSFetchRequest<NSManagedObject>(entityName: "Company")
+        request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+        request.predicate = NSPredicate(format: "ANY employees.name == %@", "new")
+        let controller = NSFetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: nil, cacheName: nil)
+        let delegate = Tracking()
+        try context.performAndWait { () throws in
+            controller.delegate = delegate
+            try controller.performFetch()
+            #expect(controller.fetchedObjects?.isEmpty == true)
+        }
+        let writer = stack.context()
+        // Merged from the notification: the rows are read from the store, their to-manys as faults.
+        let saves = NotificationBox()
+        let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writer, queue: nil) { saves.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try writer.performAndWait { () throws in
+            let b = try #require(try writer.fetch(NSFetchRequest<NSManagedObject>(entityName: "Company")).first { $0.value(forKey: "name") as? String == "B" })
+            let employee = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: writer)
+            employee.setValue("new", forKey: "name")
+            employee.setValue(b, forKey: "company")
+            writer.assign(employee, to: stack.second)  // else the first store, and Core Data's cross-store error
+            try writer.save()
+            #expect(employee.objectID.persistentStore === stack.second)
+        }
+        let note = try #require(saves.notes.last)
+        context.performAndWait {
+            context.mergeChanges(fromContextDidSave: note)
+            #expect(Self.names(controller.fetchedObjects ?? []) == ["B"])
+        }
+    }
+
+    /// A conflict in the second store shows the store's row with its own store's references.
+    @Test func aConflictInTheSecondStoreNamesItsOwnObjects() throws {
+        let stack = try Stack(sqlite: true)
+        defer { stack.directory.cleanUp() }
+        try stack.fill(stack.first, ["a1"], company: "A")
+        try stack.fill(stack.second, ["b1"], company: "B")
+        let (one, two) = (stack.context(), stack.context())
+        func b1(_ context: NSManagedObjectContext) throws -> NSManagedObject {
+            try #require(try context.fetch(Self.employees()).first { $0.value(forKey: "name") as? String == "b1" })
+        }
+        let mine = try b1(two)
+        _ = mine.value(forKey: "rank")
+        let theirs = try b1(one)
+        theirs.setValue(Int64(5), forKey: "rank")
+        try one.save()
+        mine.setValue("b1 renamed", forKey: "name")
+        let error = #expect(throws: NSError.self) { try two.save() }
+        let conflicts = try #require(error?.userInfo[NSPersistentStoreSaveConflictsErrorKey] as? [NSMergeConflict])
+        let company = try #require(conflicts.first?.persistedSnapshot?["company"] as? NSManagedObject)
+        #expect(company.objectID.persistentStore === stack.second)
+        #expect(company.value(forKey: "name") as? String == "B")
     }
 
     @Test func aBatchDeleteHonoursAffectedStores() throws {
@@ -192,33 +262,90 @@ import OpenCoreDataTesting
         let result = try stack.context().execute(request) as? NSBatchDeleteResult
         #expect(result?.result as? Int == 2)
         #expect(Self.names(try stack.context().fetch(Self.employees())) == ["a", "b"])
-        // Both stores reached: refused, nothing deleted.
-        let both = NSBatchDeleteRequest(fetchRequest: NSFetchRequest<NSFetchRequestResult>(entityName: "Employee"))
-        #expect { try stack.context().execute(both) } throws: { ($0 as NSError).localizedDescription.contains("affectedStores") }
-        #expect(try stack.context().count(for: Self.employees()) == 2)
+        // Without affectedStores a batch request reaches every store that holds the entity: an update and a
+        // delete run in each (IDs of both stores come back), an insert goes to the first, as an object's does.
+        try stack.fill(stack.second, ["c", "d"])
+        let update = NSBatchUpdateRequest(entityName: "Employee")
+        update.propertiesToUpdate = ["rank": 7]
+        update.resultType = .updatedObjectIDsResultType
+        let updated = try #require(try stack.context().execute(update) as? NSBatchUpdateResult)
+        let ids = try #require(updated.result as? [NSManagedObjectID])
+        #expect(ids.count == 4)
+        #expect(Set(ids.map { $0.persistentStore?.identifier }) == [stack.first.identifier, stack.second.identifier])
+        let insert = NSBatchInsertRequest(entityName: "Employee", objects: [["name": "e", "rank": 1]])
+        insert.resultType = .objectIDs
+        let inserted = try #require((try stack.context().execute(insert) as? NSBatchInsertResult)?.result as? [NSManagedObjectID])
+        #expect(inserted.map { $0.persistentStore === stack.first } == [true])
+        // A delete by IDs deletes each row in its own store, though two rows share a primary key.
+        let byID = NSBatchDeleteRequest(objectIDs: [ids[0], ids[2]])
+        byID.resultType = .resultTypeCount
+        #expect((try stack.context().execute(byID) as? NSBatchDeleteResult)?.result as? Int == 2)
+        #expect(try stack.context().count(for: Self.employees()) == 3)
+        let all = NSBatchDeleteRequest(fetchRequest: NSFetchRequest<NSFetchRequestResult>(entityName: "Employee"))
+        all.resultType = .resultTypeCount
+        #expect((try stack.context().execute(all) as? NSBatchDeleteResult)?.result as? Int == 3)
+        #expect(try stack.context().count(for: Self.employees()) == 0)
+    }
+
+    /// A controller tracks changes once it has a delegate (as Core Data's: without one it does not track).
+    final class Tracking: NSObject, NSFetchedResultsControllerDelegate {
+        var changes = 0
+        func controllerDidChangeContent(_ controller: NSFetchedResultsController<NSFetchRequestResult>) { changes += 1 }
     }
 
     @Test func aControllerShowsTheRowsOfBothStoresAndTracksChanges() throws {
-        let stack = try Stack(sqlite: false)
+        let stack = try Stack(sqlite: true)
         defer { stack.directory.cleanUp() }
         try stack.fill(stack.first, ["b"])
         try stack.fill(stack.second, ["a", "c"])
-        let context = stack.context()
+        let context = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
+        context.persistentStoreCoordinator = stack.coordinator
+        context.automaticallyMergesChangesFromParent = true
         let controller = NSFetchedResultsController(fetchRequest: Self.employees(), managedObjectContext: context,
                                                     sectionNameKeyPath: nil, cacheName: nil)
-        try controller.performFetch()
-        #expect(Self.names(controller.fetchedObjects ?? []) == ["a", "b", "c"])
-        let added = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
-        added.setValue("aa", forKey: "name")
-        context.assign(added, to: stack.second)
-        try context.save()
-        #expect(added.objectID.persistentStore === stack.second)
-        // Not yet: live tracking of an insert into a store with a tag (issue 48 item 4, left open).
-        withKnownIssue("a controller over several stores does not yet track inserts into the second store") {
+        let delegate = Tracking()
+        try context.performAndWait { () throws in
+            controller.delegate = delegate
+            try controller.performFetch()
+            #expect(Self.names(controller.fetchedObjects ?? []) == ["a", "b", "c"])
+            // An insert into each store, before and after the save.
+            let added = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            added.setValue("aa", forKey: "name")
+            context.assign(added, to: stack.second)
+            context.processPendingChanges()
             #expect(Self.names(controller.fetchedObjects ?? []) == ["a", "aa", "b", "c"])
+            try context.save()
+            #expect(added.objectID.persistentStore === stack.second)
+            let other = NSEntityDescription.insertNewObject(forEntityName: "Employee", into: context)
+            other.setValue("bb", forKey: "name")
+            try context.save()
+            #expect(other.objectID.persistentStore === stack.first)
+            #expect(Self.names(controller.fetchedObjects ?? []) == ["a", "aa", "b", "bb", "c"])
         }
-        try controller.performFetch()
-        #expect(Self.names(controller.fetchedObjects ?? []) == ["a", "aa", "b", "c"])
+        // Another context's save into the second store, merged: the same primary key as a row of the first
+        // store, shown as its own row.
+        try stack.fill(stack.second, ["ab"])
+        context.performAndWait {}
+        context.performAndWait {
+            #expect(Self.names(controller.fetchedObjects ?? []) == ["a", "aa", "ab", "b", "bb", "c"])
+            #expect(delegate.changes >= 3)
+            // Deleting the second store's "a" leaves the first store's rows alone.
+            let a = controller.fetchedObjects!.first { $0.value(forKey: "name") as? String == "a" }!
+            context.delete(a)
+            context.processPendingChanges()
+            #expect(Self.names(controller.fetchedObjects ?? []) == ["aa", "ab", "b", "bb", "c"])
+            context.rollback()
+        }
+        // A cache file would name rows of one store: a controller over both never reads one back.
+        let cacheName = "overlap-\(UUID().uuidString)"
+        for _ in 0..<2 {
+            let cached = NSFetchedResultsController(fetchRequest: Self.employees(), managedObjectContext: context,
+                                                    sectionNameKeyPath: nil, cacheName: cacheName)
+            try context.performAndWait { try cached.performFetch() }
+            #expect(Self.names(cached.fetchedObjects ?? []) == ["a", "aa", "ab", "b", "bb", "c"])
+            #expect(Set(cached.fetchedObjects!.map { $0.objectID.persistentStore!.identifier }).count == 2)
+        }
+        NSFetchedResultsController<NSManagedObject>.deleteCache(withName: cacheName)
     }
 
     @Test func removingAndAddingStoresResetsTheStack() throws {

@@ -62,18 +62,19 @@ extension NSManagedObjectContext {
     /// store's error.
     func readToManys(of objects: [NSManagedObject], keys: Set<String>) throws {
         guard parent == nil, let coordinator = persistentStoreCoordinator, !objects.isEmpty else { return }
-        var owners: [ObjectIdentifier: (r: RelationshipLayout, slot: Int, objects: [NSManagedObject])] = [:]
+        var owners: [OwnersKey: (r: RelationshipLayout, slot: Int, objects: [NSManagedObject])] = [:]
         for object in objects {
             guard object.managedObjectContext === self, let pk = object.objectID.primaryKey, pk > 0 else { continue }
             for key in keys {
                 guard let slot = object.layout.slotByName[key], case .toMany(let r) = object.layout.kinds[slot] else { continue }
                 if case .holdingRow = object.faultState { object.fireFault() }
                 guard !object.isFault, object.values[slot].isToManyFault else { continue }
-                owners[ObjectIdentifier(r), default: (r, slot, [])].objects.append(object)
+                owners[OwnersKey(r, object.objectID.key), default: (r, slot, [])].objects.append(object)
             }
         }
-        for (r, slot, owned) in owners.values {
-            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey), in: try storeReadScope())
+        for (key, (r, slot, owned)) in owners {
+            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey), tag: key.tag,
+                                                       in: try storeReadScope())
             for object in owned {
                 let refs = map[object.objectID.primaryKey!] ?? []
                 object.fillToManyFault(slot, Self.toManyValue(refs, r))
@@ -114,7 +115,7 @@ extension NSManagedObjectContext {
         let model = coordinator.managedObjectModel
         var found = Set<ObjectRef>()
         var rowsToRead: [ObjectKey] = []
-        var owners: [ObjectIdentifier: (RelationshipLayout, [Int64])] = [:]
+        var owners: [OwnersKey: (RelationshipLayout, [Int64])] = [:]
 
         func take(_ values: [Value], _ layout: EntityLayout, _ objectKey: ObjectKey, at position: Int? = nil) {
             guard let slot = layout.slotByName[key], let r = layout.relationship(slot) else { return }
@@ -125,7 +126,7 @@ extension NSManagedObjectContext {
                 if parent != nil {
                     if let object = self.object(for: ObjectRef(key: objectKey, entityID: layout.entityID)) { readThroughParent(object) }
                 } else if let pk = objectKey.primaryKey {
-                    owners[ObjectIdentifier(r), default: (r, [])].1.append(pk)
+                    owners[OwnersKey(r, objectKey), default: (r, [])].1.append(pk)
                 }
             } else if r.isToMany {
                 found.formUnion(value.objectRefs)
@@ -154,7 +155,7 @@ extension NSManagedObjectContext {
             }
             guard let pk = objectKey.primaryKey, let slot = layout.slotByName[key], let r = layout.relationship(slot) else { return }
             if r.isToMany {
-                owners[ObjectIdentifier(r), default: (r, [])].1.append(pk)
+                owners[OwnersKey(r, objectKey), default: (r, [])].1.append(pk)
             } else {
                 rowsToRead.append(objectKey)
             }
@@ -179,8 +180,8 @@ extension NSManagedObjectContext {
                 take(values, layout, objectKey)
             }
         }
-        for (r, pks) in owners.values {
-            for refs in try coordinator.loadRelationship(r, owners: pks, in: try storeReadScope()).values { found.formUnion(refs) }
+        for (key, (r, pks)) in owners {
+            for refs in try coordinator.loadRelationship(r, owners: pks, tag: key.tag, in: try storeReadScope()).values { found.formUnion(refs) }
         }
         return found.filter { model.entity(number: $0.entityID)?.isKindOf(entity: entity) ?? false }
     }
@@ -190,11 +191,10 @@ extension NSManagedObjectContext {
     /// has no inverse. The fetch includes this context's unsaved changes, as every fetch does. One query.
     func holders(of refs: Set<ObjectRef>, through forward: String, toMany: Bool, entity: NSEntityDescription) throws -> Set<ObjectRef> {
         guard !refs.isEmpty, let coordinator = persistentStoreCoordinator, let name = entity.name else { return [] }
-        let identifier = try coordinator.storeIdentifier(root: entity.layout.rootEntityID)
-        let targets: [Any] = refs.compactMap { ref -> Any? in
+        let targets: [Any] = try refs.compactMap { ref -> Any? in
             if let object = registry[ref.key] { return object }
-            guard ref.key.primaryKey != nil, let e = coordinator.managedObjectModel.entity(number: ref.entityID) else { return nil }
-            return NSManagedObjectID(entity: e, key: ref.key, storeIdentifier: identifier)
+            guard case .permanent(let root, _) = ref.key, let e = coordinator.managedObjectModel.entity(number: ref.entityID) else { return nil }
+            return NSManagedObjectID(entity: e, key: ref.key, storeIdentifier: try coordinator.storeIdentifier(root: root))
         }
         let request = NSFetchRequest<NSManagedObjectID>(entityName: name)
         request.resultType = .managedObjectIDResultType
@@ -231,7 +231,7 @@ extension NSManagedObjectContext {
         for objectKey in missing {
             guard let row = rows[objectKey], let values = row.values,
                   let entity = coordinator.managedObjectModel.entity(number: row.entityID) else { continue }
-            let identifier = try sole ?? coordinator.storeIdentifier(root: entity.layout.rootEntityID)
+            let identifier = try sole ?? coordinator.storeIdentifier(root: objectKey.keyRoot ?? entity.layout.rootEntityID)
             let id = NSManagedObjectID(entity: entity, key: objectKey, storeIdentifier: identifier)
             let (object, isNew) = objectForMergedRow(.init(id: id, values: values, version: row.version, changedSlots: []))
             objects.append(object)
@@ -249,5 +249,17 @@ extension GraphNode {
         case .row(let id, _): return ObjectRef(key: id.key, entityID: id.entity.layout?.entityID ?? 0)
         case .ref(let ref): return ref
         }
+    }
+}
+
+/// The owners of a to-many relationship read together: one relationship, in one store (by the store tag
+/// in the owners' keys; overlapping configurations).
+struct OwnersKey: Hashable {
+    let relationship: ObjectIdentifier
+    let tag: Int
+
+    init(_ r: RelationshipLayout, _ owner: ObjectKey) {
+        relationship = ObjectIdentifier(r)
+        tag = owner.storeTag
     }
 }

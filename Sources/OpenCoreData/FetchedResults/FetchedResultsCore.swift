@@ -77,8 +77,12 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
         order = FetchedOrder(descriptors: plan.descriptors)
         keyPaths = RequestKeyPaths(plan, sectionNameKeyPath: section ?? nil, readsUnmodeledKeys: sectionNameKeyPath != nil && (section ?? nil) == nil)
         // The cache is consulted and written only when the results are the store's (no unsaved changes),
-        // and never for a block predicate (its text, `BLOCKPREDICATE(0x…)`, names an address, not a test).
-        let signature = try cacheName != nil && !context.hasChanges && !plan.evaluatesInMemory ? FetchedResultsCache.signature(self, plan: plan) : nil
+        // never for a block predicate (its text, `BLOCKPREDICATE(0x…)`, names an address, not a test), and
+        // only when one store holds the entity (the cache file's keys name rows of one store).
+        let holders = coordinator.storesHolding(plan.layout.rootEntityID)
+        let oneStore = holders.count <= 1 && holders.first?.keyTag ?? 0 == 0
+        let signature = try cacheName != nil && oneStore && !context.hasChanges && !plan.evaluatesInMemory
+            ? FetchedResultsCache.signature(self, plan: plan) : nil
         if !needsRefetch, let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
            let restored = try restore(file, plan: plan) {
             (state, window) = (FetchedResultsState(restored.0, order: order), restored.1)

@@ -44,6 +44,11 @@ extension ObjectKey {
     static func keyRoot(_ root: Int, tag: Int) -> Int { root | (tag << entityBits) }
     /// The hierarchy's root entity number of a key root.
     static func entityRoot(_ keyRoot: Int) -> Int { keyRoot & ((1 << entityBits) - 1) }
+    /// The key root (hierarchy and store tag) of a permanent key; nil for a temporary one.
+    var keyRoot: Int? {
+        if case .permanent(let root, _) = self { return root }
+        return nil
+    }
     /// The store tag of a permanent key (0 for a temporary one).
     var storeTag: Int {
         if case .permanent(let root, _) = self { return Self.tag(root) }

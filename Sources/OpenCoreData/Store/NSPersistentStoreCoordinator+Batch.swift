@@ -3,27 +3,34 @@ import Foundation
 /// Batch requests reach the store through the coordinator, which owns the row cache: it finds the store
 /// (one that runs batch requests) that holds the request's entity, lets the request write, and forgets the rows written.
 extension NSPersistentStoreCoordinator {
-    /// Runs `write` on the store holding `entity` (one the request may reach), then forgets from
-    /// the row cache the rows `write` says it changed; returns its result and the store's identifier.
-    func writeBatch<T>(for entity: NSEntityDescription, _ request: NSPersistentStoreRequest,
-                       _ write: (any BatchRequestStore) throws -> (result: T, changed: [BatchRow])) throws -> (result: T, storeIdentifier: String) {
+    /// Runs `write` on each store holding `entity` that the request reaches (with `firstOnly`, the first
+    /// of them: where a batch insert goes, as an object's insert does), then forgets from the row cache the
+    /// rows `write` says it changed; returns each store's result and identifier. Each store's write is its
+    /// own transaction: a request over several stores that fails in one keeps what the stores before it
+    /// wrote (docs/Store.md, "Overlapping configurations").
+    func writeBatch<T>(for entity: NSEntityDescription, _ request: NSPersistentStoreRequest, firstOnly: Bool = false,
+                       _ write: (any BatchRequestStore, NSPersistentStore) throws -> (result: T, changed: [BatchRow]))
+        throws -> [(result: T, storeIdentifier: String)] {
         let root = entity.layout!.rootEntityID
         let holders = storesHolding(root)
-        let reached = holders.filter { request.reaches($0) }
-        guard let store = reached.first else {
+        var reached = holders.filter { request.reaches($0) }
+        guard !reached.isEmpty else {
             if holders.isEmpty { _ = try self.store(root: root) }  // the error names what is missing
             throw CoreDataError(NSPersistentStoreOperationError, "The batch request's affectedStores do not include the store that holds \(entity.name ?? "?").")
         }
-        guard reached.count == 1 else {
-            throw CoreDataError(NSPersistentStoreOperationError, "\(reached.count) stores hold \(entity.name ?? "?"): a batch request runs on one store here; set its affectedStores to one of them (docs/Store.md, \"Overlapping configurations\").")
+        if firstOnly { reached = [reached[0]] }
+        let batchStores = try reached.map { store -> (NSPersistentStore, any BatchRequestStore) in
+            guard let batchStore = store.backend as? BatchRequestStore else {
+                throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
+                                    "Batch requests run on stores that execute them (SQLite); \(entity.name ?? "?") is in a store of type \(store.type).")
+            }
+            return (store, batchStore)
         }
-        guard let batchStore = store.backend as? BatchRequestStore else {
-            throw CoreDataError(NSPersistentStoreUnsupportedRequestTypeError,
-                                "Batch requests run on stores that execute them (SQLite); \(entity.name ?? "?") is in a store of type \(store.type).")
+        return try batchStores.map { store, batchStore in
+            let (result, changed) = try write(batchStore, store)
+            rowCache.remove(changed.map { Self.tagged($0.key, store.keyTag) })
+            return (result, batchStore.identifier)
         }
-        let (result, changed) = try write(batchStore)
-        rowCache.remove(changed.map { Self.tagged($0.key, store.keyTag) })
-        return (result, batchStore.identifier)
     }
 
     /// The IDs of rows a batch request wrote, in the store of `storeIdentifier`.

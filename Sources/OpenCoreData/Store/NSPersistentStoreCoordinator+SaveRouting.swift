@@ -25,7 +25,7 @@ extension NSPersistentStoreCoordinator {
         }
         let shares = try split(changes, insertRoots: insertRoots)
         for share in shares { try Self.checkWritable(share.store) }
-        let outcomes = try withoutActuallyEscaping(resolve) { resolve in try Self.saveNested(shares[...], resolve: resolve) }
+        let outcomes = try withoutActuallyEscaping(resolve) { resolve in try saveNested(shares[...], resolve: resolve) }
         var outcome = StoreSaveOutcome()
         outcome.insertedPrimaryKeys = [Int64](repeating: 0, count: changes.inserts.count)
         for (share, var part) in zip(shares, outcomes) {
@@ -48,13 +48,21 @@ extension NSPersistentStoreCoordinator {
     /// Each share's store writes inside the transaction of the share before it: the last commits first,
     /// and a failure anywhere rolls back every store not yet committed (all of them, unless a commit
     /// itself fails).
-    private static func saveNested(_ shares: ArraySlice<StoreShare>,
-                                   resolve: @escaping ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> [StoreSaveOutcome] {
+    /// A store with a tag hands its conflicts' current rows to the merge policy with the tag in their
+    /// references, as every row the coordinator reads.
+    private func saveNested(_ shares: ArraySlice<StoreShare>,
+                            resolve: @escaping ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> [StoreSaveOutcome] {
         guard let first = shares.first else { return [] }
         var rest: [StoreSaveOutcome] = []
         var changes = first.changes
-        changes.beforeCommit = { rest = try saveNested(shares.dropFirst(), resolve: resolve) }
-        let outcome = try first.store.backend.save(changes, resolve: resolve)
+        changes.beforeCommit = { rest = try self.saveNested(shares.dropFirst(), resolve: resolve) }
+        let tag = first.store.keyTag
+        let resolveHere = tag == 0 ? resolve : { conflicts in
+            try resolve(conflicts.map { c in
+                StoreConflict(key: c.key, isDelete: c.isDelete, current: c.current.map { self.tagged($0, tag) }, objectVersion: c.objectVersion)
+            })
+        }
+        let outcome = try first.store.backend.save(changes, resolve: resolveHere)
         return [outcome] + rest
     }
 

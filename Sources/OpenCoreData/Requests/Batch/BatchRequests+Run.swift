@@ -13,15 +13,15 @@ extension NSBatchUpdateRequest {
         fetch.predicate = predicate
         fetch.includesSubentities = includesSubentities
         let plan = try FetchPlan(fetch, model: model)
-        let (rows, store) = try coordinator.writeBatch(for: entity, self) { store in
+        let written = try coordinator.writeBatch(for: entity, self) { store, _ in
             let rows = try store.batchUpdate(plan, assignments, origin: origin)
             return (rows, rows)
         }
         switch resultType {
         case .statusOnlyResultType: return NSBatchUpdateResult(result: NSNumber(value: true), resultType: resultType)
-        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: NSNumber(value: rows.count), resultType: resultType)
+        case .updatedObjectsCountResultType: return NSBatchUpdateResult(result: NSNumber(value: written.map(\.result.count).reduce(0, +)), resultType: resultType)
         case .updatedObjectIDsResultType:
-            return NSBatchUpdateResult(result: coordinator.objectIDs(rows, storeIdentifier: store), resultType: resultType)
+            return NSBatchUpdateResult(result: written.flatMap { coordinator.objectIDs($0.result, storeIdentifier: $0.storeIdentifier) }, resultType: resultType)
         }
     }
 
@@ -56,11 +56,11 @@ extension NSBatchDeleteRequest {
     func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity: NSEntityDescription
-        let target: BatchDeleteTarget
+        let target: (NSPersistentStore) -> BatchDeleteTarget
         if let objectIDs {
             guard let first = objectIDs.first else { return result([], []) }
             entity = try BatchRequests.entity(first.entity, named: first.entity.name ?? "", in: model)
-            var pks: [Int64] = []
+            var pks: [(tag: Int, pk: Int64)] = []
             for id in objectIDs {
                 guard id.entity.name == entity.name else {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch delete's object IDs must all be of one entity: \(entity.name ?? "?") and \(id.entity.name ?? "?") are mixed.")
@@ -68,18 +68,22 @@ extension NSBatchDeleteRequest {
                 guard case .permanent(let root, let pk) = id.key, ObjectKey.entityRoot(root) == entity.layout!.rootEntityID else {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch delete cannot delete an object that was never saved (a temporary ID of \(entity.name ?? "?")).")
                 }
-                pks.append(pk)
+                pks.append((ObjectKey.tag(root), pk))
             }
-            target = .keys(root: entity.layout!.rootEntityID, pks: pks)
+            let root = entity.layout!.rootEntityID
+            // Each store deletes the IDs of its own rows (by the store tag in their keys).
+            target = { store in .keys(root: root, pks: pks.filter { $0.tag == store.keyTag }.map(\.pk)) }
         } else {
             entity = try BatchRequests.entity(fetchRequest.entity, named: fetchRequest.entityName ?? "", in: model)
-            target = .matching(try FetchPlan(fetchRequest, model: model))
+            let plan = try FetchPlan(fetchRequest, model: model)
+            target = { _ in .matching(plan) }
         }
-        let (deleted, store) = try coordinator.writeBatch(for: entity, self) { store in
-            let outcome = try store.batchDelete(target, origin: origin)
+        let deleted = try coordinator.writeBatch(for: entity, self) { store, persistentStore in
+            let outcome = try store.batchDelete(target(persistentStore), origin: origin)
             return (outcome.deleted, outcome.deleted + outcome.nullified)
         }
-        return result(deleted, resultType == .resultTypeObjectIDs ? coordinator.objectIDs(deleted, storeIdentifier: store) : [])
+        let ids = resultType == .resultTypeObjectIDs ? deleted.flatMap { coordinator.objectIDs($0.result, storeIdentifier: $0.storeIdentifier) } : []
+        return result(deleted.flatMap(\.result), ids)
     }
 
     private func result(_ rows: [BatchRow], _ ids: [NSManagedObjectID]) -> NSBatchDeleteResult {
@@ -95,11 +99,12 @@ extension NSBatchInsertRequest {
     func run(on coordinator: NSPersistentStoreCoordinator, origin: HistoryOrigin) throws -> NSPersistentStoreResult {
         let model = coordinator.managedObjectModel
         let entity = try resolvedEntity(in: model)
-        let (written, store) = try coordinator.writeBatch(for: entity, self) { store in
+        // Into one store, as an object's insert: the first that holds the entity and the request reaches.
+        let (written, store) = try coordinator.writeBatch(for: entity, self, firstOnly: true) { store, _ in
             let needsGiven = store.tracksHistory || !UniquenessConstraint.applying(to: entity).isEmpty
             let (written, updated) = try store.batchInsert(entity.layout!, try objects(of: entity, needsGiven: needsGiven), origin: origin)
             return (written, updated)  // new rows were in no cache
-        }
+        }[0]
         switch resultType {
         case .statusOnly: return NSBatchInsertResult(result: NSNumber(value: true), resultType: resultType)
         case .count: return NSBatchInsertResult(result: NSNumber(value: written.count), resultType: resultType)

@@ -12,9 +12,10 @@ extension PredicateTranslator {
     /// A constant as an operand: the `NULL` literal, or a bound value.
     func constantOperand(_ v: Value) -> Operand {
         if case .null = v { return Operand(expression: .null, kind: nil, nullable: true) }
-        // A managed object or object ID: its key, bound as an integer. An unsaved object's temporary key
-        // names no row of the store, so it compares as a value of another kind: equal to nothing.
-        if let ref = v.objectRef, case .permanent(let root, let pk) = ref.key {
+        // A managed object or object ID: its key, bound as an integer. An unsaved object's temporary key,
+        // or the key of a row of another store (overlapping configurations), names no row of this store,
+        // so it compares as a value of another kind: equal to nothing.
+        if let ref = v.objectRef, case .permanent(let root, let pk) = ref.key, ObjectKey.tag(root) == storeTag {
             return Operand(expression: .parameter(.int(pk)), kind: .object(root: ObjectKey.entityRoot(root)), nullable: false)
         }
         // An entity: its number, which the `Z_ENT` column holds (`entity == %@`, as Core Data translates it).

@@ -31,6 +31,9 @@ struct PredicateTranslator {
     /// While translating a `havingPredicate`: the columns its names stand for (see
     /// `PredicateTranslator+Groups.swift`); `nil` otherwise.
     var groupColumns: [String: DictionaryColumns.Column]? = nil
+    /// The tag of the store the statement reads (``ObjectKey/tag(_:)``): an object constant of another
+    /// store names none of its rows.
+    var storeTag = 0
 
     init(layout: EntityLayout, entityName: String, context: SQLGenerationContext = SQLGenerationContext(),
          keyPaths: PredicateKeyPaths = PredicateKeyPaths()) {
@@ -44,6 +47,7 @@ struct PredicateTranslator {
     /// A translator for the plan's entity that reads the key paths the plan resolved.
     init(_ plan: FetchPlan) {
         self.init(layout: plan.layout, entityName: plan.entity.name ?? "", keyPaths: plan.keyPaths)
+        storeTag = ObjectKey.tag(plan.keyRoot)
     }
 
     /// The condition a row must meet to match `node`.
