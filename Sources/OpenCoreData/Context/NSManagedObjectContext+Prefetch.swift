@@ -251,9 +251,10 @@ extension NSManagedObjectContext {
         }
         guard let coordinator = persistentStoreCoordinator else { return result }
         var members = [[ObjectRef]](repeating: [], count: pending.count)
-        let identifier = try coordinator.storeIdentifier(root: node.relationship.destinationRootID)
+        let keyRoot = coordinator.defaultKeyRoot(node.relationship.destinationRootID)
+        let identifier = try coordinator.storeIdentifier(root: keyRoot)
         for (owner, row) in try coordinator.prefetchToMany(node.relationship, owners: pendingKeys, in: try storeReadScope()) {
-            let object = try registeredObject(for: row, keepingFault: false, storeIdentifier: identifier)
+            let object = try registeredObject(for: row, keepingFault: false, keyRoot: keyRoot, storeIdentifier: identifier)
             members[owner].append(ObjectRef(key: object.objectID.key, entityID: row.entityID))
             add(object)
         }

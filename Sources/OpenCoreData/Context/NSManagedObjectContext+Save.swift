@@ -69,7 +69,7 @@ extension NSManagedObjectContext {
         if namesObjects { try obtainPermanentIDs(for: draft.inserted) }
         let read = draft.updated.map { $0.snapshot! }
         let (outcome, resolved) = try write(draft, to: coordinator, policy: policy, namingObjects: namesObjects, insertRoots: insertRoots)
-        for object in draft.inserted { assignedStores[ObjectIdentifier(object)] = nil }
+        if !assignedStores.isEmpty { for object in draft.inserted { assignedStores[ObjectIdentifier(object)] = nil } }
         advanceQueryGeneration()
         // The store has committed: now the context follows.
         var saved = SavedChanges(savedBy: self, reachedStore: true)

@@ -99,7 +99,7 @@ extension NSPersistentStoreCoordinator {
     /// `insertRoots`: the key roots of the stores the inserts go to (`nil`: each hierarchy's first store).
     func save(_ changes: StoreChanges, insertRoots: [Int]? = nil, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
         var (outcome, usesRowCache) = try writeToStores(changes, insertRoots: insertRoots, resolve: resolve)
-        let insertRoots = insertRoots ?? changes.inserts.map { defaultKeyRoot($0.layout.rootEntityID) }
+        let insertRoots = insertRoots ?? defaultKeyRoots(changes.inserts)
         // Rows name objects inserted by this save by their new keys from now on.
         let inserted = zip(changes.inserts, outcome.insertedPrimaryKeys)
         let renamed = outcome.renaming

@@ -80,9 +80,10 @@ extension NSPersistentStoreCoordinator {
             shareOfRoot[root] = index
             return index
         }
+        let roots = insertRoots ?? defaultKeyRoots(changes.inserts)
         let named = !changes.insertedObjects.isEmpty || !changes.updatedObjects.isEmpty || !changes.deletedObjects.isEmpty
         for (i, insert) in changes.inserts.enumerated() {
-            let s = try share(insertRoots?[i] ?? defaultKeyRoot(insert.layout.rootEntityID))
+            let s = try share(roots[i])
             if let key = insert.key { storeOfInsert[key] = shares[s].store }
             shares[s].changes.inserts.append(insert)
             shares[s].insertPositions.append(i)

@@ -42,6 +42,21 @@ extension NSPersistentStoreCoordinator {
     /// Whether some hierarchy is held by more than one store (overlapping configurations).
     var hasOverlappingStores: Bool { lock.withLock { routes.overlaps } }
 
+    /// ``defaultKeyRoot(_:)`` of each insert's hierarchy, looked up once per hierarchy (a save inserts runs
+    /// of one entity, often thousands of rows).
+    func defaultKeyRoots(_ inserts: [StoreChanges.Insert]) -> [Int] {
+        var known: [Int: Int] = [:]
+        var last: (root: Int, keyRoot: Int)?
+        return inserts.map { insert in
+            let root = insert.layout.rootEntityID
+            if let last, last.root == root { return last.keyRoot }
+            let keyRoot = known[root] ?? defaultKeyRoot(root)
+            known[root] = keyRoot
+            last = (root, keyRoot)
+            return keyRoot
+        }
+    }
+
     /// The key root of a hierarchy in its first store (where inserts go unless assigned elsewhere):
     /// the root entity number when no store or a store of tag 0 holds it first.
     func defaultKeyRoot(_ root: Int) -> Int {
