@@ -16,6 +16,8 @@ package final class BatchKeys: @unchecked Sendable {
     private let delivered: Atomic<Int>
     /// Set when the reader should stop (nobody holds the fetch's objects any more).
     private let abandoned = Atomic<Bool>(false)
+    /// While the reader runs a query, how to stop it at once (``whileReading(interrupt:_:)``).
+    private let interruption = LockedValue<(@Sendable () -> Void)?>(nil)
     private let condition = NSCondition()
     /// The reader ended: normally (every key delivered), or with this failure.
     private var ended = false
@@ -96,8 +98,21 @@ package final class BatchKeys: @unchecked Sendable {
     /// Whether the reader should stop: nobody holds the fetch's objects any more.
     var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
 
-    /// Nobody holds the fetch's objects any more: the reader stops at its next key.
-    func abandon() { abandoned.store(true, ordering: .relaxed) }
+    /// Nobody holds the fetch's objects any more: the reader stops at its next key, or at once when it
+    /// is inside a query that can be interrupted (one that sorts every row before its first).
+    func abandon() {
+        abandoned.store(true, ordering: .relaxed)
+        interruption.withLock { $0?() }
+    }
+
+    /// Runs the reader's `body`, during which abandoning the keys calls `interrupt` (the store stops the
+    /// query it runs); never after `body` returns, so an interrupt cannot reach the connection's next query.
+    func whileReading<T>(interrupt: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+        interruption.withLock { $0 = interrupt }
+        defer { interruption.withLock { $0 = nil } }
+        if isAbandoned { interrupt() }
+        return try body()
+    }
 
     /// Delivers the next key (the reader's only writer; after the first window).
     func deliver(_ key: Int64) {

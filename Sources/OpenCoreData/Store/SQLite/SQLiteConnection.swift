@@ -41,6 +41,13 @@ final class SQLiteConnection {
         SQLiteFunctions.register(on: db)
     }
 
+    /// Stops the statement the connection runs (`sqlite3_interrupt`, callable from any thread): it fails
+    /// with `SQLITE_INTERRUPT`.
+    var interrupter: @Sendable () -> Void {
+        let handle = UncheckedHandle(pointer: handle)
+        return { sqlite3_interrupt(handle.pointer) }
+    }
+
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     func setBusyTimeout(_ seconds: TimeInterval) {
         sqlite3_busy_timeout(handle, Int32(clamping: Int((seconds * 1000).rounded())))
@@ -183,3 +190,8 @@ final class SQLRecorder: @unchecked Sendable {
 }
 
 private let statementKeys = Atomic<Int>(0)
+
+/// A connection's handle handed to another thread, for `sqlite3_interrupt` only.
+private struct UncheckedHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

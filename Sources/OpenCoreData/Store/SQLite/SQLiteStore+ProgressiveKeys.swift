@@ -82,13 +82,17 @@ extension SQLiteStore {
         var failure: (any Error)?
         do {
             try snapshot.read { db in
-                try db.query(sql, arguments) { row in
-                    if keys.isAbandoned { throw CancellationError() }
-                    seen += 1
-                    if seen > known { keys.deliver(row.int64(0)) }
+                // A sorted query reads every row before its first: abandoning the fetch interrupts it, so the
+                // reader is free for the next fetch at once.
+                try keys.whileReading(interrupt: db.interrupter) {
+                    try db.query(sql, arguments) { row in
+                        if keys.isAbandoned { throw CancellationError() }
+                        seen += 1
+                        if seen > known { keys.deliver(row.int64(0)) }
+                    }
                 }
             }
-        } catch is CancellationError {
+        } catch _ where keys.isAbandoned {
             failure = CancellationError()
         } catch let error as SQLiteError {
             failure = error.coreDataError
