@@ -152,8 +152,7 @@ struct SavePayloadTests {
         #expect(merged.map(\.objectID) == ids)
         #expect(view.registeredObjects.count == 3)
         #expect(objects(saves.notes.last, NSInsertedObjectsKey) == nil)
-        // The merge is typed (issue 47): the notification carries no key of the library's own.
-        #expect(saves.notes.last?.userInfo?.isEmpty ?? true)
+        #expect(saves.notes.last?.userInfo?[SavedChanges.userInfoKey] is SavedChanges)
 
         try writer.performAndWait {
             let product = try writer.existingObject(with: ids[0]) as! Products

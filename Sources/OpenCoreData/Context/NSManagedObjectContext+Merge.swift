@@ -9,6 +9,11 @@ extension NSManagedObjectContext {
     /// save put them: the store (through the coordinator's cache when the saving context shares this
     /// one's coordinator), or the saving child's parent. Posts `ObjectsDidChange` with what changed here.
     public func mergeChanges(fromContextDidSave notification: Notification) {
+        // One of this library's save notifications carries the values its save wrote: merged as they are,
+        // so that merging an older save never shows a newer one's values.
+        if let saved = notification.userInfo?[SavedChanges.userInfoKey] as? SavedChanges {
+            return merge(saved)
+        }
         let info = notification.userInfo ?? [:]
         let inserted = objectIDs(in: info, NSInsertedObjectsKey, NSInsertedObjectIDsKey)
         let updated = objectIDs(in: info, NSUpdatedObjectsKey, NSUpdatedObjectIDsKey)

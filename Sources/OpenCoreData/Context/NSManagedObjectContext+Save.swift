@@ -24,6 +24,9 @@ struct SavedChanges: Sendable {
     var coordinator: ObjectIdentifier
     /// False for a child context's save, which reaches its parent only.
     var reachedStore = true
+    /// Where the save notifications carry it, for `mergeChanges(fromContextDidSave:)` (docs/Store.md,
+    /// "Notifications and their sets"); automatic merging is handed it directly (``SaveListeners``).
+    static let userInfoKey = "OpenCoreDataSavedChanges"
 
     /// An empty record of a save by `context`: into its parent (`reachedStore` false) or into the store.
     init(savedBy context: NSManagedObjectContext, reachedStore: Bool) {
@@ -316,6 +319,7 @@ extension NSManagedObjectContext {
             info[NSUpdatedObjectsKey] = Set(updated)
             info[NSDeletedObjectsKey] = Set(deleted)
         }
+        if payloads.rows { info[SavedChanges.userInfoKey] = saved }
         center.post(name: .contextDidSave, object: self, userInfo: info)
         deliverToMergingContexts(saved)
         var idInfo: [AnyHashable: Any] = [:]
@@ -324,6 +328,7 @@ extension NSManagedObjectContext {
             idInfo[NSUpdatedObjectIDsKey] = Set(saved.updated.lazy.map(\.id))
             idInfo[NSDeletedObjectIDsKey] = Set(saved.deleted)
         }
+        if payloads.rows { idInfo[SavedChanges.userInfoKey] = saved }
         center.post(name: .contextDidSaveObjectIDs, object: self, userInfo: idInfo)
     }
 }
