@@ -13,32 +13,14 @@ extension NSManagedObjectContext {
         return coordinator.defaultKeyRoot(root)
     }
 
-    /// The stores a fetch of `plan`'s entity reads: those that hold it and that `request` reaches.
-    func storesReached(by request: NSPersistentStoreRequest, plan: FetchPlan, _ coordinator: NSPersistentStoreCoordinator) -> [NSPersistentStore] {
-        coordinator.storesHolding(plan.layout.rootEntityID).filter { request.reaches($0) }
-    }
-
     /// Points `plan` at the stores `request` reaches that hold its entity: `readsStore` false when none,
     /// the first one's key root, and the others' (``FetchPlan/moreKeyRoots``) when there are several.
     func route(_ plan: inout FetchPlan, _ request: NSPersistentStoreRequest, _ coordinator: NSPersistentStoreCoordinator) {
-        let stores = storesReached(by: request, plan: plan, coordinator)
-        plan.readsStore = !stores.isEmpty
-        plan.keyRoot = plan.layout.rootEntityID
-        plan.moreKeyRoots = []
-        if let first = stores.first, first.keyTag != 0 || stores.count > 1 {
-            let keyRoots = plansPerStore(plan, stores).map(\.keyRoot)
-            plan.keyRoot = keyRoots[0]
-            plan.moreKeyRoots = Array(keyRoots.dropFirst())
-        }
-    }
-
-    /// `plan` once for each store it reads (its key root set to the store's).
-    func plansPerStore(_ plan: FetchPlan, _ stores: [NSPersistentStore]) -> [FetchPlan] {
-        stores.map { store in
-            var plan = plan
-            plan.keyRoot = ObjectKey.keyRoot(plan.layout.rootEntityID, tag: store.keyTag)
-            return plan
-        }
+        let root = plan.layout.rootEntityID
+        let keyRoots = coordinator.storesHolding(root).filter { request.reaches($0) }.map { ObjectKey.keyRoot(root, tag: $0.keyTag) }
+        plan.readsStore = !keyRoots.isEmpty
+        plan.keyRoot = keyRoots.first ?? root
+        plan.moreKeyRoots = Array(keyRoots.dropFirst())
     }
 }
 

@@ -41,6 +41,11 @@ final class SQLiteConnection {
         SQLiteFunctions.register(on: db)
     }
 
+    /// A `file:` URI for `path` with a query (`immutable=1`, `vfs=memdb`), its path percent-encoded.
+    static func uri(_ path: String, query: String) -> String {
+        "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?" + query
+    }
+
     /// Stops the statement the connection runs (`sqlite3_interrupt`, callable from any thread): it fails
     /// with `SQLITE_INTERRUPT`.
     var interrupter: @Sendable () -> Void {

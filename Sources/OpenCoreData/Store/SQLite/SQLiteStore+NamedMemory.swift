@@ -12,7 +12,7 @@ import Logging
 extension SQLiteStore {
     /// The SQLite URI of the named in-memory database at `url`.
     static func namedMemoryLocation(_ url: URL) -> String {
-        "file:" + (url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path) + "?vfs=memdb"
+        SQLiteConnection.uri(url.path, query: "vfs=memdb")
     }
 
     /// A connection to the named in-memory store at `url`, for its metadata; `nil` when no coordinator of

@@ -225,7 +225,7 @@ extension SQLiteStore {
         } catch let error as SQLiteError where error.primaryCode == SQLITE_CANTOPEN || error.primaryCode == SQLITE_READONLY {
             // The -shm (or -wal) file cannot be created next to the database: read the file as immutable.
             logger?.debug("CoreData: annotation: \(path) cannot be opened for shared reading (\(error.message)); opening it immutable")
-            location = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?immutable=1"
+            location = SQLiteConnection.uri(path, query: "immutable=1")
             db = try opening(path, "cannot open the database file as immutable") {
                 try SQLiteConnection(path: location, readOnly: true, logger: logger)
             }
