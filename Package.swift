@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .library(name: "OpenCoreDataPredicates", targets: ["OpenCoreDataPredicates"]),
         .library(name: "OpenCoreDataTesting", targets: ["OpenCoreDataTesting"]),
+        // The PostgreSQL store (docs/PostgreSQL.md): linking it registers the store type; an app that does
+        // not use it never builds SwiftNIO.
+        .library(name: "OpenCoreDataPostgres", targets: ["OpenCoreDataPostgres"]),
         // Xcode's class codegen for a target's .xcdatamodeld (docs/ModelFiles.md, "Generated classes").
         .plugin(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
         .executable(name: "ocd-codegen", targets: ["ocd-codegen"]),
@@ -22,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Command-line options of the executables (ocd-store, products, zoo); no library target depends on it.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The PostgreSQL store's driver; only OpenCoreDataPostgres depends on it.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +56,14 @@ let package = Package(
         .target(name: "CObservationScope"),
         .target(name: "OpenCoreData", dependencies: [
             "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "CObservationScope", "OpenCoreDataMacros",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The PostgreSQL store's connection to the server (postgres-nio, on an event loop group of its own),
+        // and the load-time hook that registers the store type when the module is linked.
+        .target(name: "COpenCoreDataPostgresLoad"),
+        .target(name: "OpenCoreDataPostgres", dependencies: [
+            "OpenCoreData", "COpenCoreDataPostgresLoad",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The terminal table (docs/LiveTables.md): UITableView's batch API on a full-screen terminal, driven by
@@ -91,7 +104,7 @@ let package = Package(
         // person uses them, each screen checked against a fresh fetch of the store.
         .testTarget(name: "TerminalTableTests", dependencies: ["TerminalTable", "OpenCoreDataTesting", "products", "zoo"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
-        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "ocd-crash-writer", "CZlib"],
+        .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "OpenCoreDataPostgres", "ocd-crash-writer", "CZlib"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
                     resources: [.copy("Resources/Zoo.xcdatamodeld"),
                                 // Xcode mapping models with the models they map (MappingModelFileTests).

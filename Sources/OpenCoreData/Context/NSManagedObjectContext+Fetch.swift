@@ -371,6 +371,8 @@ extension NSManagedObjectContext {
         let readingChanges = (traced ?? []).filter { !$0.isDeleted && touched[ObjectIdentifier($0)] == nil && !$0.isInserted }
         let reread = Set(readingChanges.map(ObjectIdentifier.init))
         var sqlPlan = (inMemory && predicate != nil ? plan.withoutPredicate() : plan).range(offset: 0, limit: 0)
+        // Sorted in memory below: the store need not order what it cannot order as memory does.
+        if plan.evaluatesInMemory { sqlPlan = sqlPlan.withoutOrder() }
         if plan.limit > 0, !inMemory {
             let root = plan.layout.root
             let k = touched.values.count { $0.layout.root === root } + deleted.values.count { $0.layout.root === root } + reread.count

@@ -21,6 +21,12 @@ extension NSManagedObjectContext {
         plan.readsStore = !keyRoots.isEmpty
         plan.keyRoot = keyRoots.first ?? root
         plan.moreKeyRoots = Array(keyRoots.dropFirst())
+        // A store that cannot evaluate the plan's predicate or sorts as memory does (PostgreSQL's string
+        // operations) has its rows judged and sorted here; a dictionary fetch goes to the store, which
+        // says what it cannot evaluate.
+        if !plan.evaluatesInMemory, (request as? ErasedFetchRequest)?.resultType != .dictionaryResultType {
+            plan.evaluatesInMemory = coordinator.storesHolding(root).contains { request.reaches($0) && $0.backend.needsEvaluationInMemory(plan) }
+        }
     }
 }
 

@@ -24,13 +24,15 @@ package struct FetchPlan {
     /// object reads from them).
     let keyPaths: PredicateKeyPaths
     /// Whether the predicate holds a block (`NSPredicate(block:)`, anywhere in it), which only the
-    /// in-memory store accepts: the fetch reads every row of the entity and evaluates the predicate on
-    /// the objects, then sorts and applies offset and limit in memory, as Core Data's in-memory store does.
-    let evaluatesInMemory: Bool
+    /// in-memory store accepts, or the store cannot evaluate the predicate or sorts as memory does
+    /// (``StoreBackend/needsEvaluationInMemory(_:)``): the fetch reads every row of the entity and
+    /// evaluates the predicate on the objects, then sorts and applies offset and limit in memory, as Core
+    /// Data's in-memory store does.
+    var evaluatesInMemory: Bool
     /// The hierarchies (root entity numbers) whose rows the predicate and the sort descriptors read through
     /// relationships: unsaved changes there can change the answer.
     let relatedRoots: Set<Int>
-    let sorts: [Sort]
+    private(set) var sorts: [Sort]
     let descriptors: [NSSortDescriptor]
     private(set) var limit: Int
     private(set) var offset: Int
@@ -54,6 +56,14 @@ package struct FetchPlan {
     func withoutPredicate() -> FetchPlan {
         var plan = self
         plan.predicate = nil
+        plan.preloaded = nil
+        return plan
+    }
+
+    /// The same plan without its store order (rows in key order), for sorting in memory by ``descriptors``.
+    func withoutOrder() -> FetchPlan {
+        var plan = self
+        plan.sorts = []
         plan.preloaded = nil
         return plan
     }

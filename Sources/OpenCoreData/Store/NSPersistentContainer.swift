@@ -65,9 +65,29 @@ open class NSPersistentContainer: NSObject, @unchecked Sendable {
             for description in persistentStoreDescriptions { block(description, modelLoadingError) }
             return
         }
+        let defaultURL = Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
         for description in persistentStoreDescriptions {
+            if description.type == NSSQLiteStoreType, description.url == defaultURL,
+               let url = Self.environmentStoreURL(name: name, ProcessInfo.processInfo.environment) {
+                description.url = url
+            }
             persistentStoreCoordinator.addPersistentStore(with: description, completionHandler: block)
         }
+    }
+
+    /// The store URL the environment gives a description left at the container's default location
+    /// (`OPENCOREDATA_STORE_URL`, an OpenCoreData addition), so that a deployment picks SQLite or
+    /// PostgreSQL without a code change: a file path or `file:` URL, or a `postgres://` URL — which, when
+    /// it names no `schema`, gets the container's name (lowercased, other characters than letters and
+    /// digits as `_`) as its schema, so that containers of different names keep apart. `nil` when unset.
+    static func environmentStoreURL(name: String, _ environment: [String: String]) -> URL? {
+        guard let text = environment["OPENCOREDATA_STORE_URL"], !text.isEmpty else { return nil }
+        guard let url = URL(string: text), url.scheme != nil else { return URL(fileURLWithPath: text) }
+        guard PostgresStoreKind.isPostgres(url), var parts = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              !(parts.queryItems ?? []).contains(where: { $0.name == "schema" }) else { return url }
+        let schema = String(name.lowercased().unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
+        parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: "schema", value: schema.first?.isNumber == false ? schema : "c_" + schema)]
+        return parts.url ?? url
     }
 
     /// Mirrors `viewContext`: the main-queue context, made on first use.

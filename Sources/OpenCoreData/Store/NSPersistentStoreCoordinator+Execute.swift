@@ -3,6 +3,7 @@ import Foundation
 /// Fetch requests with their result type erased, for the coordinator's `execute(_:with:)`.
 protocol ErasedFetchRequest: AnyObject {
     func results(in context: NSManagedObjectContext) throws -> [Any]
+    var resultType: NSFetchRequestResultType { get }
 }
 
 extension NSFetchRequest: ErasedFetchRequest {

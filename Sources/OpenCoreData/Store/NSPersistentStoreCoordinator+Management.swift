@@ -48,7 +48,7 @@ extension NSPersistentStoreCoordinator {
     /// ``destroyPersistentStore(at:type:options:)``). A file that is not a SQLite database is refused and
     /// kept, unless `options` has ``NSPersistentStoreForceDestroyOption`` set to true.
     public func destroyPersistentStore(at url: URL, ofType storeType: String, options: [AnyHashable: Any]? = nil) throws {
-        switch StoreRegistry.entry(for: storeType) {
+        switch StoreRegistry.entry(for: try StoreRegistry.type(storeType, at: url)) {
         case .kind(let kind):
             guard kind.needsURL else { return }
             if let store = persistentStore(for: url) { try remove(store) }

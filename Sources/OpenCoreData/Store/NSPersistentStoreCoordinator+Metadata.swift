@@ -66,7 +66,7 @@ extension NSPersistentStoreCoordinator {
 
     /// The metadata of a store that is not added, read as its type reads it.
     private class func readMetadata(ofType type: String, at url: URL) throws -> [String: Any] {
-        switch StoreRegistry.entry(for: type) {
+        switch StoreRegistry.entry(for: try StoreRegistry.type(type, at: url)) {
         case .kind(let kind): return try kind.metadata(at: url)
         case .storeClass(let storeClass): return try storeClass.metadataForPersistentStore(with: url)
         case nil: throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(type)")
@@ -75,7 +75,7 @@ extension NSPersistentStoreCoordinator {
 
     /// Writes the metadata of a store that is not added, as its type writes it.
     private class func writeMetadata(_ metadata: [String: Any]?, ofType type: String, at url: URL) throws {
-        switch StoreRegistry.entry(for: type) {
+        switch StoreRegistry.entry(for: try StoreRegistry.type(type, at: url)) {
         case .kind(let kind): try kind.setMetadata(metadata ?? [:], at: url)
         case .storeClass(let storeClass): try storeClass.setMetadata(metadata, forPersistentStoreAt: url)
         case nil: throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(type)")

@@ -68,6 +68,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     @discardableResult
     func addPersistentStore(ofType storeType: String, configurationName configuration: String?, at storeURL: URL?,
                             options: [AnyHashable: Any]?, knownSource: NSManagedObjectModel?) throws -> NSPersistentStore {
+        let storeType = try StoreRegistry.type(storeType, at: storeURL)
         guard let entry = StoreRegistry.entry(for: storeType) else {
             throw CoreDataError(NSPersistentStoreInvalidTypeError, "Unknown store type \(storeType)")
         }

@@ -43,6 +43,8 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
     var options: @Sendable () -> [AnyHashable: Any] = { [:] }
     /// Runs before a store is added (registering a custom store class).
     var prepare: @Sendable () -> Void = {}
+    /// Where a new store of this type lives, given its temporary folder (default: ``fileName`` in it).
+    var location: (@Sendable (URL) -> URL?)? = nil
 
     var testDescription: String { name }
 
@@ -63,8 +65,17 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
                                             capabilities: [.persistsAcrossCoordinators, .uniquenessConstraints, .optimisticLocking],
                                             prepare: { NSPersistentStoreCoordinator.registerStoreClass(DictionaryIncrementalStore.self, forStoreType: DictionaryIncrementalStore.type) })
 
-    /// Every store type the suite runs against.
-    static let all: [StoreUnderTest] = [.sqlite, .inMemory, .binary, .xml, .incremental]
+    /// The PostgreSQL store (OpenCoreDataPostgres), each store in a schema of its own on the tests' server
+    /// (``PostgresTestServer``); added by its URL with the default type, as a description made from a
+    /// `postgres://` URL is.
+    static let postgres = StoreUnderTest(name: "PostgreSQL", type: NSSQLiteStoreType, fileName: nil,
+                                         capabilities: [.persistsAcrossCoordinators, .uniquenessConstraints, .optimisticLocking, .dictionaryResults,
+                                                        .queryGenerations, .remoteChangeNotices],
+                                         location: { _ in PostgresTestServer.storeURL() })
+
+    /// Every store type the suite runs against (PostgreSQL when a server is there: ``PostgresServerTests``
+    /// fails or skips, saying why, when it is not).
+    static let all: [StoreUnderTest] = [.sqlite, .inMemory, .binary, .xml, .incremental] + (PostgresTestServer.unavailable == nil ? [.postgres] : [])
 
     /// The stores that declare `capability`.
     static func with(_ capability: StoreCapability) -> [StoreUnderTest] { all.filter { $0.has(capability) } }
@@ -78,15 +89,23 @@ struct StorePlace {
     let store: StoreUnderTest
     let directory: URL
     /// The store's URL (`nil` for a store added without one).
-    var url: URL? { store.fileName.map { directory.appendingPathComponent($0) } }
+    let url: URL?
 
     init(_ store: StoreUnderTest) {
         self.store = store
-        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ocd-conformance-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ocd-conformance-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        url = store.location.map { $0(directory) } ?? store.fileName.map { directory.appendingPathComponent($0) }
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+    /// Removes the folder, and a store that lives elsewhere (a PostgreSQL schema).
+    func cleanUp() {
+        if store.location != nil, let url {
+            try? NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()).destroyPersistentStore(at: url, ofType: store.type)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// A new coordinator with the store added (made or reopened) with `model`.
     func coordinator(_ model: NSManagedObjectModel = ConformanceModel.make(), options: [AnyHashable: Any] = [:]) throws -> NSPersistentStoreCoordinator {

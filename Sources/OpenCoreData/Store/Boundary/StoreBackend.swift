@@ -57,6 +57,10 @@ package protocol StoreBackend: AnyObject, Sendable {
     /// Whether a save is one transaction the store can roll back until it commits (a save that spans
     /// stores writes these first, and the app's atomic and incremental stores, which cannot, last).
     var isTransactional: Bool { get }
+    /// Whether the store cannot evaluate a plan's predicate or sorts exactly as memory does (PostgreSQL's
+    /// string operations): the context then reads the entity's rows unfiltered and unordered, and judges
+    /// and sorts the objects in memory (``FetchPlan/evaluatesInMemory``).
+    func needsEvaluationInMemory(_ plan: FetchPlan) -> Bool
 }
 
 extension StoreBackend {
@@ -66,6 +70,7 @@ extension StoreBackend {
     var needsSavedObjects: Bool { false }
     var usesRowCache: Bool { true }
     var isTransactional: Bool { false }
+    func needsEvaluationInMemory(_ plan: FetchPlan) -> Bool { false }
 }
 
 /// One row as a store hands it over: its key, entity number, row version (`Z_OPT`) and, when asked,

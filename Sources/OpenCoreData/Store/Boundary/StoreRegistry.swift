@@ -83,6 +83,18 @@ package enum StoreRegistry {
         return kind
     }
 
+    /// The type a store at `url` opens as: a `postgres://` (or `postgresql://`) URL given with the
+    /// default type, `NSSQLiteStoreType` (a description made from a URL has it), is a PostgreSQL store,
+    /// which OpenCoreDataPostgres registers when it is linked.
+    static func type(_ type: String, at url: URL?) throws -> String {
+        guard type == NSSQLiteStoreType, let url, PostgresStoreKind.isPostgres(url) else { return type }
+        guard entry(for: PostgresStoreKind.type) != nil else {
+            throw CoreDataError(NSPersistentStoreInvalidTypeError,
+                                "\(PostgresStore.location(of: url)) is a PostgreSQL database: link the OpenCoreDataPostgres product to open it (docs/PostgreSQL.md).")
+        }
+        return PostgresStoreKind.type
+    }
+
     /// The kind whose files `NSPersistentStore`'s own class methods read and write (Core Data's base
     /// class reads SQLite stores).
     static var defaultKind: any StoreKind { kind(for: NSSQLiteStoreType)! }

@@ -48,7 +48,7 @@ extension SQLiteStore {
 
     /// The SQL of a column: its value (joined through to-ones), a to-one's key and entity column, or an
     /// aggregate of a value.
-    private static func expressions(_ column: DictionaryColumns.Column, _ translator: inout PredicateTranslator) throws -> [SQLExpression] {
+    static func expressions(_ column: DictionaryColumns.Column, _ translator: inout PredicateTranslator) throws -> [SQLExpression] {
         switch column {
         case .keyPath, .aggregate:
             return [try translator.operand(of: column).expression]
@@ -61,7 +61,7 @@ extension SQLiteStore {
     }
 
     /// The entity column of a key path's last hop, a to-one whose destination has subentities.
-    private static func entityColumn(_ path: ResolvedKeyPath) -> String? {
+    static func entityColumn(_ path: ResolvedKeyPath) -> String? {
         guard case .foreignKey(_, let entityColumn) = path.hops.last?.relationship.storage else { return nil }
         return entityColumn
     }

@@ -1,0 +1,184 @@
+import Foundation
+
+/// Saving to PostgreSQL: the store-neutral save algorithm (``StoreSave``) in one transaction on one
+/// connection, its rows written by ``PostgresRowWriter``; keys reserved by
+/// `UPDATE Z_PRIMARYKEY … RETURNING`, which holds the hierarchy's row lock until the transaction ends, so
+/// that processes sharing the database never take the same key.
+extension PostgresStore {
+    func allocateKeys(root: Int, count: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
+        if isReadOnly { throw readOnlyError("allocate permanent IDs") }
+        let first = try transaction { try reserveKeys(root: root, count: count, $0) }
+        return (0..<Int64(count)).map { first + $0 }
+    }
+
+    /// Reserves `count` keys of a hierarchy inside the caller's transaction; returns the first.
+    func reserveKeys(root: Int, count: Int, _ session: any PostgresSession) throws -> Int64 {
+        let result = try run("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + $1 WHERE Z_ENT = $2 RETURNING Z_MAX",
+                             [.int(Int64(count)), .int(Int64(root))], on: session)
+        guard let max = result.rows.first?.first?.integer else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The PostgreSQL store at \(location) has no Z_PRIMARYKEY row for entity \(root).")
+        }
+        return max - Int64(count) + 1
+    }
+
+    func save(_ changes: StoreChanges, resolve: ([StoreConflict]) throws -> [ObjectKey: ConflictResolution]) throws -> StoreSaveOutcome {
+        if isReadOnly { throw readOnlyError("save") }
+        let newMetadata = pendingMetadata.withLock { pending in defer { pending = nil }; return pending }
+        do {
+            return try transaction { session in
+                var writer = PostgresRowWriter(store: self, session: session)
+                let outcome = try StoreSave.apply(changes, resolve: resolve, &writer)
+                if let newMetadata { try writeMetadata(newMetadata, session) }
+                if !changes.isEmpty { try noticeChange(session) }
+                try changes.beforeCommit?()
+                return outcome
+            }
+        } catch {
+            if let newMetadata { pendingMetadata.withLock { pending in if pending == nil { pending = newMetadata } } }
+            throw error
+        }
+    }
+
+    /// Writes metadata an app set (the store's own keys kept) inside the caller's transaction.
+    func writeMetadata(_ given: [String: Any], _ session: any PostgresSession) throws {
+        var plist = StoreMetadata.plistToWrite(given, keeping: metadata)
+        plist[NSStoreTypeKey] = PostgresStoreKind.type
+        try run(CoreDataTables.writeMetadata(try StoreMetadata.encode(plist)), on: session)
+    }
+
+    /// The arguments of some slots of a row: each attribute's stored value (a transformable one as its
+    /// data), each to-one as its destination's key (and entity number when the destination has subentities).
+    func columnArguments(_ layout: EntityLayout, slots: [Int], values: [Value], keys: KeyResolver) throws -> [Value] {
+        var arguments: [Value] = []
+        for slot in slots {
+            guard case .toOne(let r) = layout.kinds[slot] else {
+                arguments.append(try stored(layout, slot: slot, values[slot]))
+                continue
+            }
+            let ref = values[slot].objectRef
+            let pk = try ref.map { try keys.primaryKey($0, layout: layout, slot: slot) }
+            arguments.append(pk.map { .int($0) } ?? .null)
+            if case .foreignKey(_, _?) = r.storage { arguments.append(ref.map { .int(Int64($0.entityID)) } ?? .null) }
+        }
+        return arguments
+    }
+
+    private func stored(_ layout: EntityLayout, slot: Int, _ value: Value) throws -> Value {
+        guard let attribute = layout.attribute(slot), attribute.attributeType == .transformableAttributeType, !value.isNull else { return value }
+        return try AttributeTransform(attribute: attribute).data(for: value, entityName: layout.properties[slot].entity?.name ?? "?")
+    }
+}
+
+/// The PostgreSQL store's row operations for the save algorithm, on the saving transaction's connection.
+struct PostgresRowWriter: StoreRowWriter {
+    let store: PostgresStore
+    let session: any PostgresSession
+
+    /// A unique index refuses a row as it is written: inserts go last, after updates and deletes freed
+    /// constrained values.
+    var insertsLast: Bool { store.hasUniqueIndexes }
+
+    mutating func reserveKeys(root: Int, count: Int) throws -> Int64 {
+        try store.reserveKeys(root: root, count: count, session)
+    }
+
+    mutating func insert(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver) throws {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + SQLiteStore.columnNames(layout, slots: layout.columnSlots)
+        let arguments = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
+            + (try store.columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys))
+        try store.run(.insert(SQLInsert(into: store.table(for: layout).name, columns: columns, rows: [arguments.map { .parameter($0) }])), on: session)
+    }
+
+    mutating func writeRelationships(_ layout: EntityLayout, pk: Int64, values: [Value], old: [Value]?, keys: KeyResolver) throws {
+        for slot in layout.relationshipSlots {
+            guard case .toMany(let r) = layout.kinds[slot] else { continue }
+            let new = values[slot]
+            guard !new.isToManyFault else { continue }
+            if let old, old[slot] == new { continue }
+            let members = try new.objectRefs.map { try keys.primaryKey($0, layout: layout, slot: slot) }
+            switch r.storage {
+            case .joinTable(let join) where join.isOwner || join.orderColumn != nil:
+                try writeJoinRows(join, r, pk: pk, members: members, old: old.map { $0[slot] }, keys: keys, layout: layout, slot: slot)
+            case .inverseForeignKey(_, let order?):
+                let table = store.tables[r.destination.layout.rootEntityID]!
+                for (i, member) in members.enumerated() {
+                    try store.run(.update(SQLUpdate(table: table.name, assignments: [SQLAssignment(order, .parameter(.int(Int64(i + 1))))],
+                                                    conditions: [.equals("Z_PK", .parameter(.int(member)))])), on: session)
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// A join table's rows for one owner: removed members' rows deleted, new members' inserted, and each
+    /// member's position written when the relationship is ordered.
+    private func writeJoinRows(_ join: JoinTable, _ r: RelationshipLayout, pk: Int64, members: [Int64], old: Value?,
+                               keys: KeyResolver, layout: EntityLayout, slot: Int) throws {
+        if join.isOwner {
+            let before: [Int64]
+            if let old, !old.isToManyFault {
+                before = try old.objectRefs.map { try keys.primaryKey($0, layout: layout, slot: slot) }
+            } else if old == nil {
+                before = []
+            } else {
+                let current = try store.run("SELECT \(join.destinationColumn) FROM \(join.name) WHERE \(join.sourceColumn) = $1", [.int(pk)], on: session)
+                before = current.rows.compactMap { $0[0].integer }
+            }
+            let previous = Set(before)
+            for gone in previous.subtracting(members).sorted() {
+                try store.run(.delete(SQLDelete(table: join.name, conditions: [.equals(join.sourceColumn, .parameter(.int(pk))),
+                                                                                .equals(join.destinationColumn, .parameter(.int(gone)))])), on: session)
+            }
+            if join.orderColumn == nil {
+                for added in members where !previous.contains(added) {
+                    try store.run(.insert(SQLInsert(into: join.name, columns: [join.sourceColumn, join.destinationColumn],
+                                                    rows: [[.parameter(.int(pk)), .parameter(.int(added))]], conflict: .ignore)), on: session)
+                }
+                return
+            }
+        }
+        guard let order = join.orderColumn else { return }
+        let key = join.isOwner ? [join.sourceColumn, join.destinationColumn] : [join.destinationColumn, join.sourceColumn]
+        for (i, member) in members.enumerated() {
+            try store.run(.insert(SQLInsert(into: join.name, columns: [join.sourceColumn, join.destinationColumn, order],
+                                            rows: [[.parameter(.int(pk)), .parameter(.int(member)), .parameter(.int(Int64(i + 1)))]],
+                                            conflict: .update(key: key, columns: [order]))), on: session)
+        }
+    }
+
+    mutating func update(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64, expected: Int64,
+                         keys: KeyResolver) throws -> Bool {
+        let columns = ["Z_OPT"] + SQLiteStore.columnNames(layout, slots: slots)
+        let arguments = [Value.int(newVersion)] + (try store.columnArguments(layout, slots: slots, values: values, keys: keys))
+        let update = SQLUpdate(table: store.table(for: layout).name, assignments: zip(columns, arguments).map { SQLAssignment($0, .parameter($1)) },
+                               conditions: [.equals("Z_PK", .parameter(.int(pk))), .equals("Z_OPT", .parameter(.int(expected)))])
+        return try store.run(.update(update), on: session) == 1
+    }
+
+    mutating func delete(_ layout: EntityLayout, pk: Int64, version: Int64) throws -> Bool {
+        let delete = SQLDelete(table: store.table(for: layout).name, conditions: [.equals("Z_PK", .parameter(.int(pk))), .equals("Z_OPT", .parameter(.int(version)))])
+        return try store.run(.delete(delete), on: session) > 0
+    }
+
+    mutating func deleteRelationships(_ layout: EntityLayout, pk: Int64) throws {
+        guard let entity = store.model.entity(number: layout.entityID) else { return }
+        for join in store.joinTables {
+            if let source = join.ownerEntity, entity.isKindOf(entity: source) {
+                try store.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.sourceColumn, .parameter(.int(pk)))])), on: session)
+            }
+            if entity.isKindOf(entity: join.memberEntity) {
+                try store.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.destinationColumn, .parameter(.int(pk)))])), on: session)
+            }
+        }
+    }
+
+    mutating func currentRow(root: Int, pk: Int64) throws -> StoreRow? {
+        guard let table = store.tables[root] else { return nil }
+        return try store.rows(of: table, [pk]) { try store.run($0, $1, on: session) }[pk]
+    }
+
+    /// The PostgreSQL store computes no derived attributes (it refuses models with them).
+    mutating func finish(_ outcome: inout StoreSaveOutcome) throws {}
+}
