@@ -5,7 +5,7 @@ import OpenCoreData
 import PostgresNIO
 
 /// A `LISTEN` on a connection of its own (``PostgresWire/listen(_:_:reconnected:)``): each notification's
-/// payload goes to `notified`. When the connection closes without ``stop()`` (the server restarted, the
+/// payload goes to `notified`, on a queue of the listener's. When the connection closes without ``stop()`` (the server restarted, the
 /// network dropped), it is made again — at once, then after growing pauses of up to two seconds — and
 /// `reconnected` is called once it listens again.
 final class PostgresListener: PostgresListening, @unchecked Sendable {
@@ -17,6 +17,8 @@ final class PostgresListener: PostgresListening, @unchecked Sendable {
     private var connection: PostgresConnection?
     private var stopped = false
     private let logger = Logger(label: "OpenCoreDataPostgres.listen")
+    /// Where `notified` and `reconnected` run: never on the event loop, whose thread must not wait.
+    private let queue = DispatchQueue(label: "OpenCoreDataPostgres.listen")
 
     init(url: PostgresStoreURL, channel: String, notified: @escaping @Sendable (String) -> Void,
          reconnected: @escaping @Sendable () -> Void) throws {
@@ -30,8 +32,11 @@ final class PostgresListener: PostgresListening, @unchecked Sendable {
     /// Connects, listens, and arranges to connect again if the connection closes.
     private func connect() throws {
         let connection = try PostgresConnection.connect(on: postgresEventLoops.next(), configuration: url.configuration, id: 0, logger: logger).wait()
-        let notified = self.notified
-        connection.addListener(channel: channel) { _, notification in notified(notification.payload) }
+        let notified = self.notified, queue = self.queue
+        connection.addListener(channel: channel) { _, notification in
+            let payload = notification.payload
+            queue.async { notified(payload) }
+        }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), logger: logger).wait()
         } catch {
@@ -59,7 +64,7 @@ final class PostgresListener: PostgresListening, @unchecked Sendable {
             while let self, !self.lock.withLock({ self.stopped }) {
                 do {
                     try self.connect()
-                    self.reconnected()
+                    self.queue.async(execute: self.reconnected)
                     return
                 } catch {
                     Thread.sleep(forTimeInterval: pause)

@@ -60,13 +60,16 @@ extension PostgresPrinter {
 
     /// PostgreSQL's column type for each of Core Data's: integers and booleans `bigint` (as Core Data's
     /// layout keeps booleans as 0/1), floating point, decimals and dates `double precision` (dates as
-    /// seconds since 2001-01-01, Core Data's `TIMESTAMP`), strings `text`, data `bytea`.
+    /// seconds since 2001-01-01, Core Data's `TIMESTAMP`), strings `text`, data `bytea`; a column of no type
+    /// (history's tombstones) `text`.
     static func typeName(_ type: SQLColumnType) -> String {
         switch type {
         case .integer: return "BIGINT"
         case .float, .decimal, .timestamp: return "DOUBLE PRECISION"
         case .varchar(let length): return length.map { "VARCHAR(\($0))" } ?? "TEXT"
-        case .blob, .untyped: return "BYTEA"
+        case .blob: return "BYTEA"
+        // Only history's tombstone columns, which hold values of any type: as text (PostgresTombstone).
+        case .untyped: return "TEXT"
         }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// is transactional).
 extension PostgresStore {
     static func open(_ wire: any PostgresWire, schema: String, model: NSManagedObjectModel, tables: [Int: TableInfo],
-                     entities: [NSEntityDescription], options: StoreOpenOptions, location: String) throws -> (String, [String: Any]) {
+                     entities: [NSEntityDescription], options: StoreOpenOptions, location: String) throws -> (String, [String: Any], Int) {
         do {
             return try wire.withSession { session in
                 _ = try session.run("BEGIN", [])
@@ -25,8 +25,9 @@ extension PostgresStore {
                             _ = try session.run(try PostgresPrinter.sql(.createIndex(index)), [])
                         }
                     }
+                    let width = try prepareHistory(session, model: model, tracks: options.tracksHistory && !options.readOnly)
                     _ = try session.run("COMMIT", [])
-                    return opened
+                    return (opened.identifier, opened.metadata, width)
                 } catch {
                     _ = try? session.run("ROLLBACK", [])
                     throw error

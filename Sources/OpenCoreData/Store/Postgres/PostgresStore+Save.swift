@@ -27,8 +27,10 @@ extension PostgresStore {
         let newMetadata = pendingMetadata.withLock { pending in defer { pending = nil }; return pending }
         do {
             return try transaction { session in
+                let tombstones = tracksHistory ? try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, session) : [:]
                 var writer = PostgresRowWriter(store: self, session: session)
                 let outcome = try StoreSave.apply(changes, resolve: resolve, &writer)
+                try recordHistory(tracksHistory ? changes.historyRecords(outcome, tombstones: tombstones) : [], origin: changes.origin, session)
                 if let newMetadata { try writeMetadata(newMetadata, session) }
                 if !changes.isEmpty { try noticeChange(session) }
                 try changes.beforeCommit?()

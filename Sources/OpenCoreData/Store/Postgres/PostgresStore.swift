@@ -28,6 +28,10 @@ final class PostgresStore: StoreBackend, @unchecked Sendable {
     let rowShapes: [RowShape?]
     /// Whether the model has uniqueness constraints: a save then inserts rows last.
     let hasUniqueIndexes: Bool
+    /// `NSPersistentHistoryTrackingKey`: saves record persistent history.
+    let tracksHistory: Bool
+    /// How many `ZTOMBSTONE<k>` columns `ACHANGE` has.
+    let historyTombstoneWidth: Int
     private let queries = QueryTally()
     /// The PostgreSQL schema holding the store's tables.
     let schema: String
@@ -39,6 +43,7 @@ final class PostgresStore: StoreBackend, @unchecked Sendable {
         self.wire = wire
         self.model = model
         self.isReadOnly = options.readOnly
+        self.tracksHistory = options.tracksHistory && !options.readOnly
         self.location = Self.location(of: url)
         self.schema = try PostgresStoreKind.schema(of: url)
         let entities = try model.storedEntities(forConfigurationName: options.configuration)
@@ -55,7 +60,7 @@ final class PostgresStore: StoreBackend, @unchecked Sendable {
             throw CoreDataError(NSPersistentStoreOpenError, "The PostgreSQL store at \(location) cannot keep derived attributes yet (docs/PostgreSQL.md); nothing was written.")
         }
         do {
-            (identifier, metadata) = try Self.open(wire, schema: schema, model: model, tables: tables,
+            (identifier, metadata, historyTombstoneWidth) = try Self.open(wire, schema: schema, model: model, tables: tables,
                                                    entities: entities, options: options, location: location)
         } catch {
             wire.close()

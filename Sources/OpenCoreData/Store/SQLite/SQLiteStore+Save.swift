@@ -30,7 +30,7 @@ extension SQLiteStore {
                 let tombstones = tracksHistory ? try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, db) : [:]
                 var writer = SQLiteRowWriter(store: self, db: db)
                 let outcome = try StoreSave.apply(changes, resolve: resolve, &writer)
-                try recordHistory(historyRecords(changes, outcome, tombstones: tombstones), origin: changes.origin, db)
+                try recordHistory(tracksHistory ? changes.historyRecords(outcome, tombstones: tombstones) : [], origin: changes.origin, db)
                 if let newMetadata { try StoreMetadata.write(StoreMetadata.plistToWrite(newMetadata, keeping: metadata), uuid: nil, db) }
                 try changes.beforeCommit?()
                 return outcome

@@ -52,23 +52,4 @@ extension SQLiteStore {
         }
         return result
     }
-
-    /// The history of a save: its inserts (with the keys the store gave them), updates (the slots whose
-    /// values changed) and deletes (with their tombstones).
-    func historyRecords(_ changes: StoreChanges, _ outcome: StoreSaveOutcome, tombstones: [Int64: [Value]]) -> [HistoryRecord] {
-        guard tracksHistory else { return [] }
-        var records: [HistoryRecord] = []
-        for (insert, pk) in zip(changes.inserts, outcome.insertedPrimaryKeys) {
-            records.append(HistoryRecord(kind: .insert, entityID: insert.layout.entityID, pk: pk))
-        }
-        for update in changes.updates {
-            let slots = update.layout.changedSlots(from: update.snapshot, to: update.values)
-            records.append(HistoryRecord(kind: .update, entityID: update.layout.entityID, pk: update.key.primaryKey!, columns: slots))
-        }
-        for delete in changes.deletes {
-            let pk = delete.key.primaryKey!
-            records.append(HistoryRecord(kind: .delete, entityID: delete.layout.entityID, pk: pk, tombstone: tombstones[pk] ?? []))
-        }
-        return records
-    }
 }
