@@ -71,11 +71,17 @@ extension PostgresStore {
     static func keyArray(_ pks: [Int64]) -> Value { .array(pks.map { .int($0) }) }
 
     func loadRelationship(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [Int64: [ObjectRef]] {
+        try members(r, owners) { try read($0, $1, in: scope) }
+    }
+
+    /// The members of a to-many for some owners, read by `run` (the pool, a generation, or a transaction's
+    /// connection).
+    func members(_ r: RelationshipLayout, _ owners: [Int64], _ run: (String, [Value]) throws -> PostgresResult) throws -> [Int64: [ObjectRef]] {
         var result: [Int64: [ObjectRef]] = [:]
         for owner in owners { result[owner] = [] }
         guard let members = membersSQL(r) else { return result }
         let (root, entity) = (r.destination.layout.rootEntityID, r.destination.layout.entityID)
-        for row in try read(members.sql, [Self.keyArray(owners)], in: scope).rows {
+        for row in try run(members.sql, [Self.keyArray(owners)]).rows {
             let entityID = members.entityColumn.map { Int(row[Int($0)].integer ?? 0) } ?? entity
             result[row[Int(members.ownerColumn)].integer ?? 0, default: []].append(
                 ObjectRef(key: .permanent(root: root, pk: row[0].integer ?? 0), entityID: entityID))
