@@ -28,13 +28,13 @@ enum PostgresPrinter {
         case .name(let name): return name
         case .parameter(let value): return "$\(context.bind(value))"
         case .placeholder: return "$\(context.placeholder())"
-        case .constant(let value): return constant(value)
+        case .constant(let value): return value.sqlConstant
         case .null: return "NULL"
         case .literal(let b): return b ? "TRUE" : "FALSE"
         case .integer(let i): return String(i)
         case .compare(let l, let op, let r):
             let left = try sql(l, &context)
-            return "\(left) \(text(op)) \(try sql(r, &context))"
+            return "\(left) \(op.sqlText) \(try sql(r, &context))"
         case .isNull(let x): return "\(try sql(x, &context)) IS NULL"
         case .isNotNull(let x): return "\(try sql(x, &context)) IS NOT NULL"
         case .isNotDistinct(let l, let r):
@@ -136,30 +136,6 @@ enum PostgresPrinter {
             throw Unsupported(what: "the string operation \(f)")
         }
         return "\(name)(\(try args.map { try sql($0, &context) }.joined(separator: ", ")))"
-    }
-
-    /// A value in the text (a partial index's condition): numbers and truth values as the `bigint`
-    /// columns hold them, strings quoted.
-    static func constant(_ value: Value) -> String {
-        switch value {
-        case .null: return "NULL"
-        case .bool(let b): return b ? "1" : "0"
-        case .int(let i): return String(i)
-        case .double(let d) where d.isFinite: return String(d)
-        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-        default: preconditionFailure("a SQL constant is a truth value, a finite number or a string, not \(value)")
-        }
-    }
-
-    private static func text(_ op: SQLComparisonOperator) -> String {
-        switch op {
-        case .equal: return "="
-        case .lessThan: return "<"
-        case .lessThanOrEqual: return "<="
-        case .greaterThan: return ">"
-        case .greaterThanOrEqual: return ">="
-        case .notEqual: return "<>"
-        }
     }
 
     private static func junction(_ parts: [SQLExpression], _ separator: String, empty: String,

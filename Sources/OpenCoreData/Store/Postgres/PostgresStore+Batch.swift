@@ -16,13 +16,6 @@ extension PostgresStore: BatchRequestStore {
         }
     }
 
-    func layout(entityID: Int) throws -> EntityLayout {
-        guard let layout = model.entity(number: entityID)?.layout else {
-            throw CoreDataError(NSPersistentStoreOperationError, "The store holds a row of entity number \(entityID), which its model does not have.")
-        }
-        return layout
-    }
-
     func batchUpdate(_ plan: FetchPlan, _ assignments: [BatchAssignment], origin: HistoryOrigin) throws -> [BatchRow] {
         let computed = assignments.compactMap { a -> (ExpressionNode, NSAttributeType)? in
             if case .expression(let node, let type) = a.source { return (node, type) }
@@ -43,15 +36,8 @@ extension PostgresStore: BatchRequestStore {
             let keys = KeyResolver(inserted: KeyRenaming([]))
             let slots = assignments.map(\.slot)
             for match in matches {
-                let layout = try self.layout(entityID: match.row.entityID)
-                var values = [Value](repeating: .null, count: layout.kinds.count)
-                var next = 0
-                for a in assignments {
-                    switch a.source {
-                    case .value(let v): values[a.slot] = v
-                    case .expression: values[a.slot] = match.computed[next]; next += 1
-                    }
-                }
+                let layout = try model.layout(entityID: match.row.entityID)
+                let values = assignments.values(count: layout.kinds.count, computed: match.computed)
                 guard try writer.update(layout, pk: match.row.pk, slots: slots, values: values, newVersion: match.version + 1,
                                         expected: match.version, keys: keys) else {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch update found row \(match.row.pk) of \(layout.tableName) changed by another transaction while it ran; nothing was written.")
@@ -66,22 +52,7 @@ extension PostgresStore: BatchRequestStore {
         let constraints = model.entity(number: layout.entityID).map(UniquenessConstraint.applying(to:)) ?? []
         let root = layout.rootEntityID
         return try batchTransaction("execute a batch insert") { session in
-            // Each row's owner: the first row of the request sharing constrained values with it (itself
-            // when none does); an owner matching a stored row updates it.
-            var owner = Array(rows.indices)
-            var stored: [Int: BatchRow] = [:]
-            var taken: [[Value]: Int] = [:]
-            for (i, row) in rows.enumerated() where !constraints.isEmpty {
-                let keys = constraints.indices.map { [.int(Int64($0))] + constraints[$0].slots.map { row.values[$0] } }
-                if let earlier = keys.lazy.compactMap({ taken[$0] }).first {
-                    owner[i] = owner[earlier]
-                } else {
-                    for c in constraints {
-                        if let match = try storedRow(matching: c, c.slots.map { row.values[$0] }, session) { stored[i] = match; break }
-                    }
-                }
-                for key in keys where taken[key] == nil { taken[key] = i }
-            }
+            let (owner, stored) = try BatchInsertOwners.find(rows, constraints) { try storedRow(matching: $0, $1, session) }
             var result = [BatchRow?](repeating: nil, count: rows.count)
             let inserted = rows.indices.filter { owner[$0] == $0 && stored[$0] == nil }
             var writer = PostgresRowWriter(store: self, session: session)
@@ -95,7 +66,7 @@ extension PostgresStore: BatchRequestStore {
             for i in rows.indices where result[i] == nil {
                 let target = stored[owner[i]] ?? result[owner[i]]!
                 let version = try run("SELECT Z_OPT FROM \(table(for: layout).name) WHERE Z_PK = $1", [.int(target.pk)], on: session).rows.first?.first?.integer ?? 0
-                _ = try writer.update(try self.layout(entityID: target.entityID), pk: target.pk, slots: rows[i].given.filter { layout.columns[$0] != nil },
+                _ = try writer.update(try model.layout(entityID: target.entityID), pk: target.pk, slots: rows[i].given.filter { layout.columns[$0] != nil },
                                       values: rows[i].values, newVersion: version + 1, expected: version, keys: keys)
                 result[i] = target
             }

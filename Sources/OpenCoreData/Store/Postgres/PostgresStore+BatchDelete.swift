@@ -22,7 +22,9 @@ extension PostgresStore {
             }
             var outcome = BatchDeleteOutcome()
             var nullify: [Nullified] = []
-            outcome.deleted = try closure(of: start, session) { nullify.append($0) }
+            outcome.deleted = try BatchDeleteClosure.rows(from: start, model: model, destinations: { r, slot, layout, owners in
+                try destinations(r, slot: slot, layout: layout, owners: owners, session)
+            }, nullify: { nullify.append($0) })
             let deleted = Set(outcome.deleted)
             for n in nullify where !deleted.contains(n.row) {
                 let sets = ([n.column] + (n.entityColumn.map { [$0] } ?? [])).map { SQLAssignment($0, .null) }
@@ -30,10 +32,10 @@ extension PostgresStore {
                 try run(.update(SQLUpdate(table: table(for: n.layout).name, assignments: sets, conditions: [.equals("Z_PK", .parameter(.int(n.row.pk)))])), on: session)
                 outcome.nullified.append(n.row)
             }
-            let tombstones = try historyTombstones(outcome.deleted.map { (try self.layout(entityID: $0.entityID), $0.pk) }, session)
+            let tombstones = try historyTombstones(outcome.deleted.map { (try model.layout(entityID: $0.entityID), $0.pk) }, session)
             var writer = PostgresRowWriter(store: self, session: session)
             for (entityID, group) in Dictionary(grouping: outcome.deleted, by: \.entityID).sorted(by: { $0.key < $1.key }) {
-                let layout = try self.layout(entityID: entityID)
+                let layout = try model.layout(entityID: entityID)
                 for row in group { try writer.deleteRelationships(layout, pk: row.pk) }
                 try run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ANY($1)", [Self.keyArray(group.map(\.pk))], on: session)
             }
@@ -54,54 +56,6 @@ extension PostgresStore {
         }
         var seen = Set<Int64>()
         return pks.compactMap { pk in found[pk].flatMap { seen.insert(pk).inserted ? BatchRow(root: root, pk: pk, entityID: $0) : nil } }
-    }
-
-    /// The rows reached from `start` by cascade rules, `start` first; nullify rules reported to `nullify`;
-    /// a deny rule naming a row outside the set throws.
-    private func closure(of start: [BatchRow], _ session: any PostgresSession, nullify: (Nullified) -> Void) throws -> [BatchRow] {
-        var result = start
-        var seen = Set(start)
-        var frontier = start
-        while !frontier.isEmpty {
-            var next: [BatchRow] = []
-            for (entityID, rows) in Dictionary(grouping: frontier, by: \.entityID).sorted(by: { $0.key < $1.key }) {
-                let layout = try self.layout(entityID: entityID)
-                for slot in layout.relationshipSlots {
-                    guard let r = layout.relationship(slot), !r.relationship.isTransient else { continue }
-                    for (_, ref) in try destinations(r, slot: slot, layout: layout, owners: rows.map(\.pk), session) {
-                        try follow(r, layout: layout, ref, seen: &seen, next: &next, nullify: nullify)
-                    }
-                }
-            }
-            result += next
-            frontier = next
-        }
-        return result
-    }
-
-    private func follow(_ r: RelationshipLayout, layout: EntityLayout, _ ref: ObjectRef, seen: inout Set<BatchRow>, next: inout [BatchRow],
-                        nullify: (Nullified) -> Void) throws {
-        guard case .permanent(let root, let pk) = ref.key else { return }
-        let row = BatchRow(root: root, pk: pk, entityID: ref.entityID)
-        switch r.relationship.deleteRule {
-        case .denyDeleteRule:
-            guard seen.contains(row) else {
-                throw CoreDataError(NSValidationRelationshipDeniedDeleteError,
-                                    "A batch delete would delete a \(layout.properties.first?.entity?.name ?? layout.tableName) whose \(r.relationship.name) has a Deny delete rule and still names an object (\(r.destination.name ?? "?") \(pk)); nothing was deleted.",
-                                    userInfo: [NSValidationKeyErrorKey: r.relationship.name])
-            }
-        case .cascadeDeleteRule:
-            if seen.insert(row).inserted { next.append(row) }
-        case .nullifyDeleteRule:
-            guard let inverse = r.relationship.inverseRelationship, !inverse.isToMany,
-                  let destinationLayout = model.entity(number: ref.entityID)?.layout,
-                  let inverseSlot = destinationLayout.slotByName[inverse.name],
-                  case .toOne(let back) = destinationLayout.kinds[inverseSlot],
-                  case .foreignKey(let column, let entityColumn) = back.storage else { return }
-            nullify(Nullified(row: row, column: column, entityColumn: entityColumn, layout: destinationLayout, slot: inverseSlot))
-        default:
-            return
-        }
     }
 
     /// The objects a relationship of some owners names, with their owners.

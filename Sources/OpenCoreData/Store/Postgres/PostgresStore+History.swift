@@ -49,9 +49,8 @@ extension PostgresStore: HistoryStore {
         var context = SQLGenerationContext()
         let sql = try PostgresPrinter.sql(HistoryTables.changeRow(tombstones: historyTombstoneWidth), &context)
         for record in records {
-            var arguments: [Value] = [.int(next), .int(Int64(HistoryTables.changeEntity)), .int(record.kind.rawValue), .int(Int64(record.entityID)),
-                                      .int(record.pk), .int(number), record.kind == .update ? .data(HistorySchema.columnsBlob(record.columns)) : .null]
-            for k in 0..<historyTombstoneWidth { arguments.append(k < record.tombstone.count ? PostgresTombstone.stored(record.tombstone[k]) : .null) }
+            let arguments = HistoryTables.changeArguments(record, id: next, transaction: number, width: historyTombstoneWidth,
+                                                          stored: PostgresTombstone.stored)
             _ = try run(sql, arguments, on: session)
             next += 1
         }

@@ -48,10 +48,7 @@ final class PostgresStore: StoreBackend, @unchecked Sendable {
         self.schema = try PostgresStoreKind.schema(of: url)
         let entities = try model.storedEntities(forConfigurationName: options.configuration)
         self.entities = entities
-        var tables: [Int: TableInfo] = [:]
-        for root in entities where root.superentity == nil {
-            tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities)
-        }
+        let tables = TableInfo.stored(entities, of: model)
         self.tables = tables
         self.joinTables = JoinTableInfo.all(of: entities)
         self.rowShapes = RowShape.all(model, tables)

@@ -53,6 +53,16 @@ enum HistoryTables {
     }
 
     /// `INSERT INTO ATRANSACTIONSTRING (…)` of a new string.
+    /// The arguments of ``changeRow(tombstones:)`` for one change: its key, kind, entity, row key,
+    /// transaction, changed columns (an update's) and `width` tombstone values, each as `stored` keeps it.
+    static func changeArguments(_ record: HistoryRecord, id: Int64, transaction: Int64, width: Int,
+                                stored: (Value) -> Value = { $0 }) -> [Value] {
+        var arguments: [Value] = [.int(id), .int(Int64(changeEntity)), .int(record.kind.rawValue), .int(Int64(record.entityID)),
+                                  .int(record.pk), .int(transaction), record.kind == .update ? .data(HistorySchema.columnsBlob(record.columns)) : .null]
+        for k in 0..<width { arguments.append(k < record.tombstone.count ? stored(record.tombstone[k]) : .null) }
+        return arguments
+    }
+
     static func stringRow(_ pk: Int64, _ name: String) -> SQLWrite {
         .insert(SQLInsert(into: "ATRANSACTIONSTRING", columns: bookkeeping + ["ZNAME"],
                           rows: [[.parameter(.int(pk)), .parameter(.int(Int64(stringEntity))), .integer(1), .parameter(.string(name))]]))

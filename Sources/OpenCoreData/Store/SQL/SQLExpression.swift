@@ -106,3 +106,33 @@ package enum SQLFunction: Hashable {
     /// `average:`, `count:`), over the fetched rows or their groups.
     case sum, min, max, average, count
 }
+
+extension SQLComparisonOperator {
+    /// The operator as SQL writes it (the same in every dialect this library prints).
+    var sqlText: String {
+        switch self {
+        case .equal: return "="
+        case .lessThan: return "<"
+        case .lessThanOrEqual: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqual: return ">="
+        case .notEqual: return "<>"
+        }
+    }
+}
+
+extension Value {
+    /// The value as a literal in SQL text (``SQLExpression/constant(_:)``, where a database takes no
+    /// bound values): a truth value as 1/0 (the layout keeps booleans as integers), a finite number, a
+    /// string quoted with its quotes doubled.
+    var sqlConstant: String {
+        switch self {
+        case .null: return "NULL"
+        case .bool(let b): return b ? "1" : "0"
+        case .int(let i): return String(i)
+        case .double(let d) where d.isFinite: return String(d)
+        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        default: preconditionFailure("a SQL constant is a truth value, a finite number or a string, not \(self)")
+        }
+    }
+}

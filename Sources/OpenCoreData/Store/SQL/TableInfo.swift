@@ -56,6 +56,15 @@ struct TableInfo {
         entityColumnPositions = entityPositions
     }
 
+    /// The table of each stored hierarchy (by root entity number): one per root among `entities`.
+    static func stored(_ entities: [NSEntityDescription], of model: NSManagedObjectModel) -> [Int: TableInfo] {
+        var tables: [Int: TableInfo] = [:]
+        for root in entities where root.superentity == nil {
+            tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities)
+        }
+        return tables
+    }
+
     /// Core Data's table: `CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
     /// ZDATE TIMESTAMP, … )`. With `keepingNegativeZero`, double and float columns are declared without a
     /// type, so that they keep −0.0: for in-memory stores, whose tables are no file Core Data reads.

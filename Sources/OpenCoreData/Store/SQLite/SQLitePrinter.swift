@@ -25,13 +25,13 @@ enum SQLitePrinter {
         case .placeholder:
             _ = context.placeholder()
             return "?"
-        case .constant(let value): return constant(value)
+        case .constant(let value): return value.sqlConstant
         case .null: return "NULL"
         case .literal(let b): return b ? "1" : "0"
         case .integer(let i): return String(i)
         case .compare(let l, let op, let r):
             let left = sql(l, &context)
-            return "\(left) \(text(op)) \(sql(r, &context))"
+            return "\(left) \(op.sqlText) \(sql(r, &context))"
         case .isNull(let x): return "\(sql(x, &context)) IS NULL"
         case .isNotNull(let x): return "\(sql(x, &context)) IS NOT NULL"
         case .isNotDistinct(let l, let r):
@@ -124,29 +124,6 @@ enum SQLitePrinter {
         text += " WHERE " + sql(subquery.correlation, &context)
         if let condition = subquery.condition { text += " AND " + sql(condition, &context) }
         return text
-    }
-
-    /// A value in the text: SQLite's literal of a truth value, number or string (quotes doubled).
-    private static func constant(_ value: Value) -> String {
-        switch value {
-        case .null: return "NULL"
-        case .bool(let b): return b ? "1" : "0"
-        case .int(let i): return String(i)
-        case .double(let d) where d.isFinite: return String(d)
-        case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-        default: preconditionFailure("a SQL constant is a truth value, a finite number or a string, not \(value)")
-        }
-    }
-
-    private static func text(_ op: SQLComparisonOperator) -> String {
-        switch op {
-        case .equal: return "="
-        case .lessThan: return "<"
-        case .lessThanOrEqual: return "<="
-        case .greaterThan: return ">"
-        case .greaterThanOrEqual: return ">="
-        case .notEqual: return "<>"
-        }
     }
 
     /// The registered (or built-in) name of a function.

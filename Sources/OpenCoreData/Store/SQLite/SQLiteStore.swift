@@ -70,10 +70,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         self.path = url?.path ?? ":memory:"
         let entities = try model.storedEntities(forConfigurationName: options.configuration)
         self.entities = entities
-        var tables: [Int: TableInfo] = [:]
-        for root in entities where root.superentity == nil {
-            tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities)
-        }
+        let tables = TableInfo.stored(entities, of: model)
         self.tables = tables
         var insertSQL: [Int: String] = [:]
         for e in entities { insertSQL[e.layout.entityID] = Self.insertSQL(e.layout, table: tables[e.layout.rootEntityID]!) }

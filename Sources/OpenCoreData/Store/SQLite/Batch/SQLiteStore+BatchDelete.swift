@@ -1,15 +1,5 @@
 import Foundation
 
-/// A destination row whose to-one (`slot`, stored in `column`) points back at a deleted row under a
-/// nullify rule.
-struct Nullified {
-    let row: BatchRow
-    let column: String
-    let entityColumn: String?
-    let layout: EntityLayout
-    let slot: Int
-}
-
 extension SQLiteStore {
     /// `NSBatchDeleteRequest`: deletes the target rows in one transaction, with the model's delete rules
     /// applied at the row level, as Core Data's batch delete applies them: cascade deletes the
@@ -33,7 +23,9 @@ extension SQLiteStore {
             }
             var outcome = BatchDeleteOutcome()
             var nullify: [Nullified] = []
-            outcome.deleted = try closure(of: start, db) { nullify.append($0) }
+            outcome.deleted = try BatchDeleteClosure.rows(from: start, model: model, destinations: { r, slot, layout, owners in
+                try destinations(r, slot: slot, layout: layout, owners: owners, db)
+            }, nullify: { nullify.append($0) })
             let deleted = Set(outcome.deleted)
             for n in nullify where !deleted.contains(n.row) {
                 let sets = ([n.column] + (n.entityColumn.map { [$0] } ?? [])).map { SQLAssignment($0, .null) }
@@ -41,7 +33,7 @@ extension SQLiteStore {
                 try db.run(.update(SQLUpdate(table: table(for: n.layout).name, assignments: sets, conditions: [.equals("Z_PK", .parameter(.int(n.row.pk)))])))
                 outcome.nullified.append(n.row)
             }
-            let tombstones = try historyTombstones(outcome.deleted.map { (try self.layout(entityID: $0.entityID), $0.pk) }, db)
+            let tombstones = try historyTombstones(outcome.deleted.map { (try model.layout(entityID: $0.entityID), $0.pk) }, db)
             try deleteRows(outcome.deleted, db)
             let updated = nullify.filter { !deleted.contains($0.row) }
                 .map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: [$0.slot]) }
@@ -62,60 +54,6 @@ extension SQLiteStore {
         }
         var seen = Set<Int64>()
         return pks.compactMap { pk in found[pk].flatMap { seen.insert(pk).inserted ? BatchRow(root: root, pk: pk, entityID: $0) : nil } }
-    }
-
-    /// `start` and every row its delete rules cascade to, each once; calls `nullify` for each
-    /// destination row whose to-one points back at a deleted row under a nullify rule. Throws for a
-    /// deny rule with a destination.
-    private func closure(of start: [BatchRow], _ db: SQLiteConnection,
-                         nullify: (Nullified) -> Void) throws -> [BatchRow] {
-        var result = start
-        var seen = Set(start)
-        var frontier = start
-        while !frontier.isEmpty {
-            var next: [BatchRow] = []
-            for (entityID, rows) in Dictionary(grouping: frontier, by: \.entityID).sorted(by: { $0.key < $1.key }) {
-                let layout = try self.layout(entityID: entityID)
-                for slot in layout.relationshipSlots {
-                    guard let r = layout.relationship(slot), !r.relationship.isTransient else { continue }
-                    let destinations = try self.destinations(r, slot: slot, layout: layout, owners: rows.map(\.pk), db)
-                    try follow(r, layout: layout, destinations: destinations, seen: &seen, next: &next, nullify: nullify)
-                }
-            }
-            result += next
-            frontier = next
-        }
-        return result
-    }
-
-    /// Applies one relationship's delete rule to the destinations of the rows being deleted.
-    private func follow(_ r: RelationshipLayout, layout: EntityLayout, destinations: [(owner: Int64, ref: ObjectRef)],
-                        seen: inout Set<BatchRow>, next: inout [BatchRow],
-                        nullify: (Nullified) -> Void) throws {
-        let entityName = layout.properties.first?.entity?.name ?? layout.tableName
-        for (_, ref) in destinations {
-            guard case .permanent(let root, let pk) = ref.key else { continue }
-            let row = BatchRow(root: root, pk: pk, entityID: ref.entityID)
-            switch r.relationship.deleteRule {
-            case .denyDeleteRule:
-                guard seen.contains(row) else {
-                    throw CoreDataError(NSValidationRelationshipDeniedDeleteError,
-                                        "A batch delete would delete a \(entityName) whose \(r.relationship.name) has a Deny delete rule and still names an object (\(r.destination.name ?? "?") \(pk)); nothing was deleted.",
-                                        userInfo: [NSValidationKeyErrorKey: r.relationship.name])
-                }
-            case .cascadeDeleteRule:
-                if seen.insert(row).inserted { next.append(row) }
-            case .nullifyDeleteRule:
-                guard let inverse = r.relationship.inverseRelationship, !inverse.isToMany,
-                      let destinationLayout = model.entity(number: ref.entityID)?.layout,
-                      let inverseSlot = destinationLayout.slotByName[inverse.name],
-                      case .toOne(let back) = destinationLayout.kinds[inverseSlot],
-                      case .foreignKey(let column, let entityColumn) = back.storage else { continue }
-                nullify(Nullified(row: row, column: column, entityColumn: entityColumn, layout: destinationLayout, slot: inverseSlot))
-            default:
-                continue
-            }
-        }
     }
 
     /// The objects a relationship of some rows names, with their owners.
@@ -140,7 +78,7 @@ extension SQLiteStore {
     /// Deletes rows with their join-table rows, their external files going after the commit.
     private func deleteRows(_ rows: [BatchRow], _ db: SQLiteConnection) throws {
         for (entityID, group) in Dictionary(grouping: rows, by: \.entityID).sorted(by: { $0.key < $1.key }) {
-            let layout = try self.layout(entityID: entityID)
+            let layout = try model.layout(entityID: entityID)
             for row in group {
                 saveFiles?.obsolete += try externalFiles(layout, pk: row.pk, slots: attributeSlots(layout), db)
                 try deleteJoinRows(layout, pk: row.pk, db)

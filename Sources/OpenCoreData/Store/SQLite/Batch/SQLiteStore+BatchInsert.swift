@@ -10,22 +10,7 @@ extension SQLiteStore {
         let constraints = model.entity(number: layout.entityID).map(UniquenessConstraint.applying(to:)) ?? []
         let root = layout.rootEntityID
         return try batchTransaction("execute a batch insert") { db in
-            // Each row's owner: the first row of the request sharing constrained values with it (itself
-            // when none does); an owner matching a stored row updates it.
-            var owner = Array(rows.indices)
-            var stored: [Int: BatchRow] = [:]
-            var taken: [[Value]: Int] = [:]
-            for (i, row) in rows.enumerated() where !constraints.isEmpty {
-                let keys = constraints.indices.map { [.int(Int64($0))] + constraints[$0].slots.map { row.values[$0] } }
-                if let earlier = keys.lazy.compactMap({ taken[$0] }).first {
-                    owner[i] = owner[earlier]
-                } else {
-                    for c in constraints {
-                        if let match = try storedRow(matching: c, c.slots.map { row.values[$0] }, db) { stored[i] = match; break }
-                    }
-                }
-                for key in keys where taken[key] == nil { taken[key] = i }
-            }
+            let (owner, stored) = try BatchInsertOwners.find(rows, constraints) { try storedRow(matching: $0, $1, db) }
             var result = [BatchRow?](repeating: nil, count: rows.count)
             let inserted = rows.indices.filter { owner[$0] == $0 && stored[$0] == nil }
             var next = try reserveKeys(root: root, count: inserted.count, db)
@@ -64,7 +49,7 @@ extension SQLiteStore {
         var version: Int64 = 0
         try db.query("SELECT Z_OPT FROM \(table(for: layout).name) WHERE Z_PK = ?", [.int(target.pk)]) { version = $0.int64(0) }
         let slots = row.given.filter { layout.columns[$0] != nil }
-        _ = try writeRow(try self.layout(entityID: target.entityID), pk: target.pk, slots: slots, values: row.values,
+        _ = try writeRow(try model.layout(entityID: target.entityID), pk: target.pk, slots: slots, values: row.values,
                          newVersion: version + 1, expected: version, keys: keys, &statements, db)
     }
 

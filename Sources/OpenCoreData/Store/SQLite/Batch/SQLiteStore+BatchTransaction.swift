@@ -13,12 +13,4 @@ extension SQLiteStore {
             return result
         }
     }
-
-    /// The layout of an entity number of this store's model.
-    func layout(entityID: Int) throws -> EntityLayout {
-        guard let layout = model.entity(number: entityID)?.layout else {
-            throw CoreDataError(NSPersistentStoreOperationError, "The store holds a row of entity number \(entityID), which its model does not have.")
-        }
-        return layout
-    }
 }

@@ -26,15 +26,8 @@ extension SQLiteStore {
             let keys = KeyResolver(inserted: KeyRenaming([]))
             let slots = assignments.map(\.slot)
             for match in matches {
-                let layout = try self.layout(entityID: match.row.entityID)
-                var values = [Value](repeating: .null, count: layout.kinds.count)
-                var next = 0
-                for a in assignments {
-                    switch a.source {
-                    case .value(let v): values[a.slot] = v
-                    case .expression: values[a.slot] = match.computed[next]; next += 1
-                    }
-                }
+                let layout = try model.layout(entityID: match.row.entityID)
+                let values = assignments.values(count: layout.kinds.count, computed: match.computed)
                 guard try writeRow(layout, pk: match.row.pk, slots: slots, values: values, newVersion: match.version + 1,
                                    expected: match.version, keys: keys, &statements, db) else {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch update found row \(match.row.pk) of \(layout.tableName) changed inside its own transaction.")

@@ -20,9 +20,7 @@ extension SQLiteStore {
         var next = try reserveKeys(root: HistoryTables.changeEntity, count: records.count, db)
         let statement = try db.statement(SQLitePrinter.text(HistoryTables.changeRow(tombstones: historyTombstoneWidth)))
         for record in records {
-            var arguments: [Value] = [.int(next), .int(Int64(HistoryTables.changeEntity)), .int(record.kind.rawValue), .int(Int64(record.entityID)),
-                                      .int(record.pk), .int(number), record.kind == .update ? .data(HistorySchema.columnsBlob(record.columns)) : .null]
-            for k in 0..<historyTombstoneWidth { arguments.append(k < record.tombstone.count ? record.tombstone[k] : .null) }
+            let arguments = HistoryTables.changeArguments(record, id: next, transaction: number, width: historyTombstoneWidth)
             _ = try db.run(statement, arguments)
             next += 1
         }
