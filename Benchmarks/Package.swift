@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(name: "OpenCoreData", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The system SQLite for the raw C API baseline (the library's own CSQLite is not a product).
@@ -20,6 +21,13 @@ let package = Package(
             .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
             .product(name: "GRDB", package: "GRDB.swift"),
             "CSQLiteBench",
+        ]),
+        // The PostgreSQL store against postgres-nio running the same SQL (README, "PostgreSQL"): an
+        // executable of its own, so that `compare` (which CI runs) never builds SwiftNIO.
+        .executableTarget(name: "compare-postgres", dependencies: [
+            .product(name: "OpenCoreDataPostgres", package: "OpenCoreData"),
+            .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
     ],
     swiftLanguageModes: [.v6]
