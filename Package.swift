@@ -94,7 +94,8 @@ let package = Package(
         .target(name: "OpenCoreDataGenerator", dependencies: ["OpenCoreDataModelXML"]),
         .executableTarget(name: "ocd-codegen", dependencies: ["OpenCoreDataGenerator"]),
         .plugin(name: "OpenCoreDataCodegen", capability: .buildTool(), dependencies: ["ocd-codegen"]),
-        .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
+        // The crash, history and cross-process tests' child process; with OpenCoreDataPostgres, a postgres:// store too.
+        .executableTarget(name: "ocd-crash-writer", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "OpenCoreDataPostgres"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -sanitize=fuzzer); a plain build replays corpora.
         .executableTarget(name: "ocd-fuzz", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenCoreDataTesting"]),
         // The inspector's reports (exact text, on the Apple-written fixture stores in Tests/Fixtures/AppleStores), its

@@ -35,11 +35,16 @@ struct RemoteChangeTests {
         return coordinator
     }
 
-    @Test("Another coordinator's save is announced with the store's URL, UUID and token; the coordinator's own is not")
-    func inProcess() throws {
-        let store = TemporaryStore()
+    /// The stores these tests run on: a SQLite file, and a PostgreSQL database when the tests have a server.
+    static let stores: [StoreUnderTest] = [.sqlite] + (PostgresTestServer.unavailable == nil ? [.postgres] : [])
+
+    @Test("Another coordinator's save is announced with the store's URL, UUID and token; the coordinator's own is not",
+          arguments: stores)
+    func inProcess(_ kind: StoreUnderTest) throws {
+        let store = kind.fresh()
         defer { store.cleanUp() }
-        let watching = try coordinator(store.url, posting: true), writing = try coordinator(store.url, posting: false)
+        let url = try #require(store.url)
+        let watching = try coordinator(url, posting: true), writing = try coordinator(url, posting: false)
         let inbox = Inbox()
         let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watching, queue: nil) { inbox.add($0.userInfo ?? [:]) }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -52,18 +57,20 @@ struct RemoteChangeTests {
         try other.performAndWait { _ = SeedModel.insertProducts(other, count: 1); try other.save() }
         #expect(inbox.wait(5), "the other coordinator's save is announced")
         let info = try #require(inbox.all.first?.info)
-        #expect((info[NSPersistentStoreURLKey] as? URL)?.path == store.url.path)
+        #expect((info[NSPersistentStoreURLKey] as? URL)?.path == url.path)
         #expect(info[NSStoreUUIDKey] as? String == watching.persistentStores[0].identifier)
         #expect(info[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken == writing.currentPersistentHistoryToken(fromStores: nil))
         try watching.remove(watching.persistentStores[0])
     }
 
-    @Test("Controllers in this process follow another process's random saves and batch requests through history")
-    func acrossProcesses() throws {
+    @Test("Controllers in this process follow another process's random saves and batch requests through history",
+          arguments: stores)
+    func acrossProcesses(_ kind: StoreUnderTest) throws {
         let writerURL = try #require(CrashConsistencyTests.writerURL, "ocd-crash-writer is built with the tests")
-        let store = TemporaryStore()
+        let store = kind.fresh()
         defer { store.cleanUp() }
-        let coordinator = try coordinator(store.url, posting: true)
+        let url = try #require(store.url)
+        let coordinator = try coordinator(url, posting: true)
         let view = NSManagedObjectContext(.privateQueue)
         view.persistentStoreCoordinator = coordinator
         let byName = NSFetchRequest<NSManagedObject>(entityName: "Products")
@@ -81,7 +88,7 @@ struct RemoteChangeTests {
 
         let process = Process()
         process.executableURL = writerURL
-        process.arguments = ["--history-writer", store.url.path, "5", "150"]
+        process.arguments = ["--history-writer", url.isFileURL ? url.path : url.absoluteString, "5", "150"]
         let output = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardInput = input
@@ -127,7 +134,7 @@ struct RemoteChangeTests {
         latencies.sort()
         if !latencies.isEmpty {
             let p50 = latencies[latencies.count / 2], p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-            print("remote change latency across processes: \(latencies.count) commits, p50 \(String(format: "%.1f", p50)) ms, p99 \(String(format: "%.1f", p99)) ms")
+            print("remote change latency across processes (\(kind.name)): \(latencies.count) commits, p50 \(String(format: "%.1f", p50)) ms, p99 \(String(format: "%.1f", p99)) ms")
         }
     }
 }
