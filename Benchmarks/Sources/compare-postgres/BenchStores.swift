@@ -59,7 +59,8 @@ enum BenchStores {
         let context = container.newBackgroundContext()
         return try context.performAndWait {
             let start = now()
-            precondition(try context.count(for: request()) > 0)
+            let count = try context.count(for: request())
+            precondition(count > 0)
             return now() - start
         }
     }

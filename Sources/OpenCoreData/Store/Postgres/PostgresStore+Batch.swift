@@ -63,6 +63,7 @@ extension PostgresStore: BatchRequestStore {
                 result[i] = BatchRow(root: root, pk: next, entityID: layout.entityID)
                 next += 1
             }
+            try writer.flush()
             for i in rows.indices where result[i] == nil {
                 let target = stored[owner[i]] ?? result[owner[i]]!
                 let version = try run("SELECT Z_OPT FROM \(table(for: layout).name) WHERE Z_PK = $1", [.int(target.pk)], on: session).rows.first?.first?.integer ?? 0

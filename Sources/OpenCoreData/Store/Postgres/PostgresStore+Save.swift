@@ -77,6 +77,11 @@ struct PostgresRowWriter: StoreRowWriter {
     let store: PostgresStore
     let session: any PostgresSession
 
+    init(store: PostgresStore, session: any PostgresSession) {
+        self.store = store
+        self.session = session
+    }
+
     /// A unique index refuses a row as it is written: inserts go last, after updates and deletes freed
     /// constrained values.
     var insertsLast: Bool { store.hasUniqueIndexes }
@@ -86,13 +91,32 @@ struct PostgresRowWriter: StoreRowWriter {
     }
 
     mutating func insert(_ layout: EntityLayout, pk: Int64, values: [Value], version: Int64, keys: KeyResolver) throws {
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + SQLiteStore.columnNames(layout, slots: layout.columnSlots)
         let arguments = [.int(pk), .int(Int64(layout.entityID)), .int(version)]
             + (try store.columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys))
-        try store.run(.insert(SQLInsert(into: store.table(for: layout).name, columns: columns, rows: [arguments.map { .parameter($0) }])), on: session)
+        if let run = pending, run.entityID != layout.entityID || (run.rows.count + 1) * arguments.count > Self.parameterLimit { try flush() }
+        if pending == nil {
+            pending = (layout.entityID, store.table(for: layout).name, ["Z_PK", "Z_ENT", "Z_OPT"] + SQLiteStore.columnNames(layout, slots: layout.columnSlots), [])
+        }
+        pending!.rows.append(arguments)
+    }
+
+    /// PostgreSQL's most bound parameters in one statement.
+    static let parameterLimit = 65_535
+
+    /// Inserted rows not sent yet: a run of rows of one entity, sent as one multi-row `INSERT` before any
+    /// other statement of the save (one round trip for many rows, not one per row).
+    private var pending: (entityID: Int, table: String, columns: [String], rows: [[Value]])?
+
+    /// Sends the pending inserted rows.
+    mutating func flush() throws {
+        guard let run = pending else { return }
+        pending = nil
+        let rows = run.rows.map { row in row.map { $0 == .null ? SQLExpression.null : .parameter($0) } }
+        try store.run(.insert(SQLInsert(into: run.table, columns: run.columns, rows: rows)), on: session)
     }
 
     mutating func writeRelationships(_ layout: EntityLayout, pk: Int64, values: [Value], old: [Value]?, keys: KeyResolver) throws {
+        try flush()
         for slot in layout.relationshipSlots {
             guard case .toMany(let r) = layout.kinds[slot] else { continue }
             let new = values[slot]
@@ -152,6 +176,7 @@ struct PostgresRowWriter: StoreRowWriter {
 
     mutating func update(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64, expected: Int64,
                          keys: KeyResolver) throws -> Bool {
+        try flush()
         let columns = ["Z_OPT"] + SQLiteStore.columnNames(layout, slots: slots)
         let arguments = [Value.int(newVersion)] + (try store.columnArguments(layout, slots: slots, values: values, keys: keys))
         let update = SQLUpdate(table: store.table(for: layout).name, assignments: zip(columns, arguments).map { SQLAssignment($0, .parameter($1)) },
@@ -160,11 +185,13 @@ struct PostgresRowWriter: StoreRowWriter {
     }
 
     mutating func delete(_ layout: EntityLayout, pk: Int64, version: Int64) throws -> Bool {
+        try flush()
         let delete = SQLDelete(table: store.table(for: layout).name, conditions: [.equals("Z_PK", .parameter(.int(pk))), .equals("Z_OPT", .parameter(.int(version)))])
         return try store.run(.delete(delete), on: session) > 0
     }
 
     mutating func deleteRelationships(_ layout: EntityLayout, pk: Int64) throws {
+        try flush()
         guard let entity = store.model.entity(number: layout.entityID) else { return }
         for join in store.joinTables {
             if let source = join.ownerEntity, entity.isKindOf(entity: source) {
@@ -177,10 +204,12 @@ struct PostgresRowWriter: StoreRowWriter {
     }
 
     mutating func currentRow(root: Int, pk: Int64) throws -> StoreRow? {
+        try flush()
         guard let table = store.tables[root] else { return nil }
         return try store.rows(of: table, [pk]) { try store.run($0, $1, on: session) }[pk]
     }
 
-    /// The PostgreSQL store computes no derived attributes (it refuses models with them).
-    mutating func finish(_ outcome: inout StoreSaveOutcome) throws {}
+    /// Sends what is pending; the PostgreSQL store computes no derived attributes (it refuses models
+    /// with them).
+    mutating func finish(_ outcome: inout StoreSaveOutcome) throws { try flush() }
 }
