@@ -234,10 +234,10 @@ struct SavePayloadTests {
             var text = String.UnicodeScalarView()
             for _ in 0..<Int(random.next() % 8) { text.append(Unicode.Scalar(scalars[Int(random.next() % UInt64(scalars.count))])!) }
             let string = String(text)
-            let byBytes = string.utf8.withContiguousStorageIfAvailable(SQLiteText.isStable)
-            #expect(byBytes == string.unicodeScalars.allSatisfy(SQLiteText.isStable), "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+            let byBytes = string.utf8.withContiguousStorageIfAvailable(StoredText.isStable)
+            #expect(byBytes == string.unicodeScalars.allSatisfy(StoredText.isStable), "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
         }
-        #expect(SQLiteText.store("e\u{301}") == "\u{E9}")
-        #expect(SQLiteText.store("Йогурт 1") == "Йогурт 1")
+        #expect(StoredText.store("e\u{301}") == "\u{E9}")
+        #expect(StoredText.store("Йогурт 1") == "Йогурт 1")
     }
 }

@@ -24,6 +24,14 @@ package protocol StoreFailure: Error {
 }
 
 extension CoreDataError {
+    /// `NSPersistentStoreIncompatibleVersionHashError`, naming the entities whose hashes differ.
+    static func incompatibleModel(_ metadata: [String: Any], model: NSManagedObjectModel, path: String) -> CoreDataError {
+        let differing = model.entitiesDiffering(fromStoreMetadata: metadata)
+        return CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
+                             "The model used to open the store is incompatible with the one used to create the store at \(path): the version hashes of \(differing.joined(separator: ", ")) differ; it was left untouched.",
+                             userInfo: [NSFilePathErrorKey: path, "metadata": metadata])
+    }
+
     /// The kind of the store failure beneath this error, if a store's error is beneath it.
     var storeFailure: StoreFailureKind? { (userInfo[NSUnderlyingErrorKey] as? StoreFailure)?.kind }
 }

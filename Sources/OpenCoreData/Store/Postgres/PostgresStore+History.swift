@@ -40,7 +40,7 @@ extension PostgresStore: HistoryStore {
     func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ session: any PostgresSession) throws {
         guard tracksHistory, !records.isEmpty else { return }
         let number = try reserveKeys(root: HistoryTables.transactionEntity, count: 1, session)
-        let strings = try [origin.author, SQLiteStore.historyBundleID, origin.contextName, SQLiteStore.historyProcessName].map { name -> Value in
+        let strings = try [origin.author, HistoryTables.bundleID, origin.contextName, HistoryTables.processName].map { name -> Value in
             guard let name else { return .null }
             return .int(try historyStringKey(name, session))
         }

@@ -81,7 +81,7 @@ extension PostgresStore {
     /// not built yet: docs/PostgreSQL.md).
     private static func check(_ metadata: [String: Any], model: NSManagedObjectModel, options: StoreOpenOptions, location: String) throws {
         guard options.ignoresVersioning || model.isConfiguration(withName: options.configuration, compatibleWithStoreMetadata: metadata) else {
-            throw SQLiteStore.incompatibleModelError(metadata, model: model, path: location)
+            throw CoreDataError.incompatibleModel(metadata, model: model, path: location)
         }
     }
 }

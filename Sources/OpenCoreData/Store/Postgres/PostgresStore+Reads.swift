@@ -136,15 +136,8 @@ extension PostgresStore {
     }
 
     func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns, in scope: StoreReadScope, row body: ([Value]) throws -> Void) throws {
-        let widths = request.columns.map { column -> Int in
-            if case .object(let path) = column, SQLiteStore.entityColumn(path) != nil { return 2 }
-            return 1
-        }
-        let (sql, arguments) = try text(SQLSelect(fetching: plan, .dictionaries(distinct: request.distinct) { translator in
-            let columns = try request.columns.flatMap { try SQLiteStore.expressions($0, &translator) }
-            let groups = try request.groupBy.map { try $0.flatMap { try SQLiteStore.expressions($0, &translator) } }
-            return (columns, groups, try request.having.map { try translator.havingCondition($0) })
-        }, limited: true))
+        let widths = request.widths
+        let (sql, arguments) = try text(SQLSelect(fetching: plan, request.selection, limited: true))
         for cells in try read(sql, arguments, in: scope).rows {
             var values: [Value] = []
             var position = 0

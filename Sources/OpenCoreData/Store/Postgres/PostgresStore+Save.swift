@@ -95,7 +95,7 @@ struct PostgresRowWriter: StoreRowWriter {
             + (try store.columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys))
         if let run = pending, run.entityID != layout.entityID || (run.rows.count + 1) * arguments.count > Self.parameterLimit { try flush() }
         if pending == nil {
-            pending = (layout.entityID, store.table(for: layout).name, ["Z_PK", "Z_ENT", "Z_OPT"] + SQLiteStore.columnNames(layout, slots: layout.columnSlots), [])
+            pending = (layout.entityID, store.table(for: layout).name, ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columnNames(slots: layout.columnSlots), [])
         }
         pending!.rows.append(arguments)
     }
@@ -177,7 +177,7 @@ struct PostgresRowWriter: StoreRowWriter {
     mutating func update(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64, expected: Int64,
                          keys: KeyResolver) throws -> Bool {
         try flush()
-        let columns = ["Z_OPT"] + SQLiteStore.columnNames(layout, slots: slots)
+        let columns = ["Z_OPT"] + layout.columnNames(slots: slots)
         let arguments = [Value.int(newVersion)] + (try store.columnArguments(layout, slots: slots, values: values, keys: keys))
         let update = SQLUpdate(table: store.table(for: layout).name, assignments: zip(columns, arguments).map { SQLAssignment($0, .parameter($1)) },
                                conditions: [.equals("Z_PK", .parameter(.int(pk))), .equals("Z_OPT", .parameter(.int(expected)))])

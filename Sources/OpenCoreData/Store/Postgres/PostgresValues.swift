@@ -12,7 +12,7 @@ extension PostgresDatum {
         case .int(let i): self = .int(i)
         case .double(let d): self = .double(d)
         case .decimal(let d): self = .double(d.nearestDouble)
-        case .string(let s): self = .text(SQLiteText.store(s))
+        case .string(let s): self = .text(StoredText.store(s))
         case .date(let d): self = .double(d.timeIntervalSinceReferenceDate)
         case .data(let d): self = .bytes(d)
         case .uuid(let u): self = .bytes(withUnsafeBytes(of: u.uuid) { Data($0) })

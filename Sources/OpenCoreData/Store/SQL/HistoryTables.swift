@@ -5,6 +5,12 @@ import Foundation
 /// (one row per saved transaction, its strings by key into `ATRANSACTIONSTRING`), `ACHANGE` (one row per
 /// changed object), their entity numbers 16001–16003 in `Z_PRIMARYKEY`, and the same indexes.
 enum HistoryTables {
+    /// The bundle and process names every transaction of this process records (Core Data records the
+    /// app's bundle identifier and process name; a Linux program has no bundle identifier unless its
+    /// `Bundle.main` has one, so the process name stands for both then).
+    static let processName = ProcessInfo.processInfo.processName
+    static let bundleID = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+
     static let changeEntity = 16001
     static let transactionEntity = 16002
     static let stringEntity = 16003

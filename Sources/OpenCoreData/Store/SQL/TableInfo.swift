@@ -160,3 +160,13 @@ extension JoinTable {
                                     columns: [.init(destinationColumn), .init(sourceColumn)]))
     }
 }
+
+extension EntityLayout {
+    /// The column names of some slots, in order: a to-one with an entity column names both.
+    func columnNames(slots: [Int]) -> [String] {
+        slots.flatMap { slot -> [String] in
+            if case .toOne(let r) = kinds[slot], case .foreignKey(let column, let entityColumn?) = r.storage { return [column, entityColumn] }
+            return [columns[slot]!]
+        }
+    }
+}

@@ -98,7 +98,7 @@ enum SQLiteFunctions {
             result(StringMatching.fold(s, options(1)))
         case .upper, .lower:
             guard let s = text(0) else { return sqlite3_result_null(context) }
-            result(SQLiteText.store(function == .upper ? s.uppercased() : s.lowercased()))
+            result(StoredText.store(function == .upper ? s.uppercased() : s.lowercased()))
         case .utf16Length:
             guard let s = text(0) else { return sqlite3_result_null(context) }
             sqlite3_result_int64(context, Int64(s.utf16.count))

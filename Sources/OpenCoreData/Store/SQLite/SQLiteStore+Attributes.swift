@@ -47,7 +47,7 @@ extension SQLiteStore {
                 try db.execute(.createIndex(index))
             } catch {
                 let layout = constraint.entity.layout!
-                let columns = constraint.slots.map { SQLiteStore.columnNames(layout, slots: [$0])[0] }.joined(separator: ", ")
+                let columns = constraint.slots.map { layout.columnNames(slots: [$0])[0] }.joined(separator: ", ")
                 let scope = index.condition.map { " WHERE " + SQLitePrinter.text($0) } ?? ""
                 var groups: Int64 = 0
                 try? db.query("SELECT COUNT(*) FROM (SELECT 1 FROM \(layout.tableName)\(scope) GROUP BY \(columns) HAVING COUNT(*) > 1)") { groups = $0.int64(0) }

@@ -34,7 +34,7 @@ extension SQLiteStore {
         let metadata = try StoreMetadata.read(db, path: path)
         try checkFrameworkVersion(metadata, path: path, readOnly: readOnly)
         guard options.ignoresVersioning || model.isConfiguration(withName: options.configuration, compatibleWithStoreMetadata: metadata) else {
-            guard migrating, !readOnly else { throw incompatibleModelError(metadata, model: model, path: path) }
+            guard migrating, !readOnly else { throw CoreDataError.incompatibleModel(metadata, model: model, path: path) }
             guard let uuid = metadata[NSStoreUUIDKey] as? String else { throw StoreMetadata.unreadable(path, "Z_METADATA.Z_UUID is empty") }
             let migration = try SQLiteMigration.plan(metadata: metadata, model: model, tables: tables, path: path, knownSource: options.knownSource)
             return ExistingStore(identifier: uuid, metadata: metadata, legacy: nil, migration: migration)
@@ -56,13 +56,6 @@ extension SQLiteStore {
                             userInfo: [NSFilePathErrorKey: path, StoreMetadata.frameworkVersionKey: version])
     }
 
-    /// `NSPersistentStoreIncompatibleVersionHashError`, naming the entities whose hashes differ.
-    static func incompatibleModelError(_ metadata: [String: Any], model: NSManagedObjectModel, path: String) -> CoreDataError {
-        let differing = model.entitiesDiffering(fromStoreMetadata: metadata)
-        return CoreDataError(NSPersistentStoreIncompatibleVersionHashError,
-                             "The model used to open the store is incompatible with the one used to create the store at \(path): the version hashes of \(differing.joined(separator: ", ")) differ; it was left untouched.",
-                             userInfo: [NSFilePathErrorKey: path, "metadata": metadata])
-    }
 
     /// `Z_PRIMARYKEY` has each entity under the model's number (by name, or by the entity's
     /// `renamingIdentifier`) with its superentity's number, and each hierarchy's `Z_MAX` is at least its

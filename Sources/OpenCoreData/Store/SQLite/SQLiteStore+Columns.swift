@@ -7,10 +7,7 @@ extension SQLiteStore {
     /// reused for every row, so that a row costs no array of its own.
     func fetchColumns(_ plan: FetchPlan, _ request: DictionaryColumns, in scope: StoreReadScope, row body: ([Value]) throws -> Void) throws {
         // A to-one whose destination has subentities reads its entity column too.
-        let widths = request.columns.map { column -> Int32 in
-            if case .object(let path) = column, Self.entityColumn(path) != nil { return 2 }
-            return 1
-        }
+        let widths = request.widths.map(Int32.init)
         let (sql, arguments) = try columnsSQL(plan, request)
         var values: [Value] = []
         values.reserveCapacity(request.columns.count)
@@ -39,30 +36,6 @@ extension SQLiteStore {
 
     /// The `SELECT` of a dictionary-result fetch.
     func columnsSQL(_ plan: FetchPlan, _ request: DictionaryColumns) throws -> (String, [Value]) {
-        try selectSQL(plan, .dictionaries(distinct: request.distinct) { translator in
-            let columns = try request.columns.flatMap { try Self.expressions($0, &translator) }
-            let groups = try request.groupBy.map { try $0.flatMap { try Self.expressions($0, &translator) } }
-            return (columns, groups, try request.having.map { try translator.havingCondition($0) })
-        }, limited: true)
-    }
-
-    /// The SQL of a column: its value (joined through to-ones), a to-one's key and entity column, or an
-    /// aggregate of a value.
-    static func expressions(_ column: DictionaryColumns.Column, _ translator: inout PredicateTranslator) throws -> [SQLExpression] {
-        switch column {
-        case .keyPath, .aggregate:
-            return [try translator.operand(of: column).expression]
-        case .object(let path):
-            let key = try translator.value(of: path, scope: 0).expression
-            guard let entityColumn = entityColumn(path) else { return [key] }
-            let alias = translator.alias(through: path.hops.dropLast(), scope: 0)
-            return [key, .column(alias: alias, name: entityColumn)]
-        }
-    }
-
-    /// The entity column of a key path's last hop, a to-one whose destination has subentities.
-    static func entityColumn(_ path: ResolvedKeyPath) -> String? {
-        guard case .foreignKey(_, let entityColumn) = path.hops.last?.relationship.storage else { return nil }
-        return entityColumn
+        try selectSQL(plan, request.selection, limited: true)
     }
 }

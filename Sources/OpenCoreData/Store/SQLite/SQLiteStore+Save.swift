@@ -122,17 +122,9 @@ extension SQLiteStore {
         try columnArguments(layout, slots: layout.columnSlots, values: values, keys: keys, storing: storing, into: &arguments)
     }
 
-    /// The column names of some slots: a to-one with an entity column names both.
-    static func columnNames(_ layout: EntityLayout, slots: [Int]) -> [String] {
-        slots.flatMap { slot -> [String] in
-            if case .toOne(let r) = layout.kinds[slot], case .foreignKey(let column, let entityColumn?) = r.storage { return [column, entityColumn] }
-            return [layout.columns[slot]!]
-        }
-    }
-
     /// `INSERT INTO table (Z_PK, Z_ENT, Z_OPT, columns…) VALUES (?, …)` for an entity.
     static func insertSQL(_ layout: EntityLayout, table: TableInfo) -> String {
-        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + columnNames(layout, slots: layout.columnSlots)
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + layout.columnNames(slots: layout.columnSlots)
         return SQLitePrinter.text(.insert(SQLInsert(into: table.name, columns: columns)))
     }
 
@@ -146,7 +138,7 @@ extension SQLiteStore {
         if let prepared = statements.byShape[shape] {
             statement = prepared
         } else {
-            let sets = (["Z_OPT"] + Self.columnNames(layout, slots: slots)).map { SQLAssignment($0) }
+            let sets = (["Z_OPT"] + layout.columnNames(slots: slots)).map { SQLAssignment($0) }
             let update = SQLUpdate(table: table(for: layout).name, assignments: sets, conditions: [.equals("Z_PK"), .equals("Z_OPT")])
             statement = try db.statement(SQLitePrinter.text(.update(update)))
             statements.byShape[shape] = statement

@@ -1,18 +1,12 @@
 import Foundation
 
 extension SQLiteStore {
-    /// The bundle and process names every transaction of this process records (Core Data records the
-    /// app's bundle identifier and process name; a Linux program has no bundle identifier unless its
-    /// `Bundle.main` has one, so the process name stands for both then).
-    static let historyProcessName = ProcessInfo.processInfo.processName
-    static let historyBundleID = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
-
     /// Writes one `ATRANSACTION` row and its `ACHANGE` rows, inside the caller's transaction, when the
     /// store tracks history and something changed.
     func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ db: SQLiteConnection) throws {
         guard tracksHistory, !records.isEmpty else { return }
         let number = try reserveKeys(root: HistoryTables.transactionEntity, count: 1, db)
-        let strings = try [origin.author, Self.historyBundleID, origin.contextName, Self.historyProcessName].map { name -> Value in
+        let strings = try [origin.author, HistoryTables.bundleID, origin.contextName, HistoryTables.processName].map { name -> Value in
             guard let name else { return .null }
             return .int(try historyStringKey(name, db))
         }

@@ -18,7 +18,7 @@ extension SQLiteStore {
                     let metadata = try StoreMetadata.read(db, path: path)
                     if model.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) { return }
                     guard migration.source.isConfiguration(withName: nil, compatibleWithStoreMetadata: metadata) else {
-                        throw incompatibleModelError(metadata, model: model, path: path)
+                        throw CoreDataError.incompatibleModel(metadata, model: model, path: path)
                     }
                     try migration.run(db, metadata: metadata)
                 }
