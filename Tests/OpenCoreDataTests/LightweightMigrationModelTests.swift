@@ -5,9 +5,13 @@ import Testing
 /// Lightweight migration of stores made here with version 1 of a model written as a versioned model
 /// folder (`.xcdatamodeld` with `.xccurrentversion`), opened with version 2: the source model is found
 /// among the folder's versions, entities are renumbered, join tables rebuilt, defaults filled, and what
-/// cannot be migrated fails with Core Data's error, the store's bytes unchanged.
+/// cannot be migrated fails with Core Data's error, the store's bytes unchanged. The tests taking a store
+/// run on a SQLite file and on a PostgreSQL schema (when the tests have a server), whose "bytes" are
+/// every row and index of the schema (``PostgresTestServer/dump(_:)``).
 @Suite("Lightweight migration of versioned models")
 struct LightweightMigrationModelTests {
+    static let stores: [StoreUnderTest] = [.sqlite] + (PostgresTestServer.unavailable == nil ? [.postgres] : [])
+
     static var migrate: [AnyHashable: Any] { [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true] }
 
     /// Version 1: MigPost (title, score) ↔ MigTag (name), many-to-many.
@@ -37,9 +41,12 @@ struct LightweightMigrationModelTests {
     struct Setup {
         let directory = TemporaryStore()
         let folder: URL
-        var url: URL { directory.url }
+        let url: URL
+        let store: StoreUnderTest
 
-        init(_ versions: [NSManagedObjectModel]) throws {
+        init(_ versions: [NSManagedObjectModel], store: StoreUnderTest = .sqlite) throws {
+            self.store = store
+            url = store.location == nil ? directory.url : try #require(PostgresTestServer.storeURL())
             folder = directory.directory.appendingPathComponent("Mig.xcdatamodeld")
             for (i, version) in versions.enumerated() {
                 let path = folder.appendingPathComponent(i == 0 ? "Mig.xcdatamodel" : "Mig \(i + 1).xcdatamodel")
@@ -78,7 +85,11 @@ struct LightweightMigrationModelTests {
             return model
         }
 
-        func bytes() -> [Data] { ["", "-wal"].map { (try? Data(contentsOf: URL(fileURLWithPath: url.path + $0))) ?? Data() } }
+        /// The store file's bytes (and its WAL's), or the PostgreSQL schema's rows and indexes.
+        func bytes() throws -> [Data] {
+            if store.location != nil { return try PostgresTestServer.dump(url).map { Data($0.utf8) } }
+            return ["", "-wal"].map { (try? Data(contentsOf: URL(fileURLWithPath: url.path + $0))) ?? Data() }
+        }
 
         /// A context on the store opened with version `n`, migrating.
         func context(version n: Int, options: [AnyHashable: Any]? = LightweightMigrationModelTests.migrate) throws -> NSManagedObjectContext {
@@ -101,12 +112,18 @@ struct LightweightMigrationModelTests {
             }
         }
 
-        func cleanUp() { directory.cleanUp() }
+        func cleanUp() {
+            if store.location != nil {
+                try? NSPersistentStoreCoordinator(managedObjectModel: NSManagedObjectModel()).destroyPersistentStore(at: url, ofType: NSSQLiteStoreType)
+            }
+            directory.cleanUp()
+        }
     }
 
     static let tags = ["one": [], "two": ["swift"], "three": ["linux", "swift"]]
 
-    @Test func anAddedEntityRenumbersEntitiesAndJoinTablesKeepTheirPairs() throws {
+    @Test(arguments: stores)
+    func anAddedEntityRenumbersEntitiesAndJoinTablesKeepTheirPairs(_ store: StoreUnderTest) throws {
         let v2 = Self.version2 { model in
             let author = NSEntityDescription(name: "MigAuthor", properties: [
                 NSAttributeDescription(name: "name", type: .stringAttributeType),
@@ -115,7 +132,7 @@ struct LightweightMigrationModelTests {
             model.entities = [author] + model.entities
             model.entitiesByName["MigPost"]!.properties.append(NSRelationshipDescription(name: "author", destination: "MigAuthor", inverse: "posts"))
         }
-        let setup = try Setup([Self.version1(), v2])
+        let setup = try Setup([Self.version1(), v2], store: store)
         defer { setup.cleanUp() }
         let before = try Setup.tagsByTitle(try setup.context(version: 1, options: nil))
         #expect(before == Self.tags)
@@ -132,48 +149,69 @@ struct LightweightMigrationModelTests {
         }
     }
 
-    @Test func anAttributeWhoseTypeChangedFailsWithMissingMappingModel() throws {
+    /// Two coordinators opening a store of the older version at once: one migrates it under the store's
+    /// lock (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's advisory lock), the other finds it migrated; both
+    /// open, every object there once.
+    @Test(arguments: stores)
+    func twoCoordinatorsOpeningAnOlderStoreAtOnceMigrateItOnce(_ store: StoreUnderTest) throws {
+        let v2 = Self.version2 { $0.entitiesByName["MigPost"]!.properties.append(NSAttributeDescription(name: "subtitle", type: .stringAttributeType)) }
+        let setup = try Setup([Self.version1(), v2], store: store)
+        defer { setup.cleanUp() }
+        let results = LockedValue<[Result<[String: [String]], any Error>]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let result = Result { try Setup.tagsByTitle(try setup.context(version: 2)) }
+            results.withLock { $0.append(result) }
+        }
+        let opened = results.withLock { $0 }
+        #expect(opened.count == 2)
+        for result in opened { #expect(try result.get() == Self.tags) }
+    }
+
+    @Test(arguments: stores)
+    func anAttributeWhoseTypeChangedFailsWithMissingMappingModel(_ store: StoreUnderTest) throws {
         let v2 = Self.version2 { model in
             let post = model.entitiesByName["MigPost"]!
             post.properties = post.properties.map { p in p.name == "score" ? NSAttributeDescription(name: "score", type: .stringAttributeType) : p }
         }
-        let setup = try Setup([Self.version1(), v2])
+        let setup = try Setup([Self.version1(), v2], store: store)
         defer { setup.cleanUp() }
-        let bytes = setup.bytes()
+        let bytes = try setup.bytes()
         #expect { try setup.context(version: 2) } throws: { error in
             let error = error as NSError
             return error.code == NSMigrationMissingMappingModelError && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == NSInferredMappingModelError
         }
-        #expect(setup.bytes() == bytes)
+        #expect(try setup.bytes() == bytes)
     }
 
-    @Test func anAddedRequiredAttributeNeedsADefaultValue() throws {
+    @Test(arguments: stores)
+    func anAddedRequiredAttributeNeedsADefaultValue(_ store: StoreUnderTest) throws {
         let without = Self.version2 { $0.entitiesByName["MigPost"]!.properties.append(NSAttributeDescription(name: "rank", type: .integer64AttributeType, optional: false)) }
-        let setup = try Setup([Self.version1(), without])
+        let setup = try Setup([Self.version1(), without], store: store)
         defer { setup.cleanUp() }
-        let bytes = setup.bytes()
+        let bytes = try setup.bytes()
         #expect { try setup.context(version: 2) } throws: { error in
             let error = error as NSError
             return error.code == NSMigrationError && (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == NSValidationMissingMandatoryPropertyError
         }
-        #expect(setup.bytes() == bytes)
+        #expect(try setup.bytes() == bytes)
 
         let with = Self.version2 { $0.entitiesByName["MigPost"]!.properties.append(NSAttributeDescription(name: "rank", type: .integer64AttributeType, optional: false, defaultValue: 7)) }
-        let other = try Setup([Self.version1(), with])
+        let other = try Setup([Self.version1(), with], store: store)
         defer { other.cleanUp() }
         let context = try other.context(version: 2)
         let ranks = try context.performAndWait { try context.fetch(NSFetchRequest<NSManagedObject>(entityName: "MigPost")).map { $0.value(forKey: "rank") as? Int64 } }
         #expect(ranks == [7, 7, 7])
     }
 
-    @Test func anAttributeMadeRequiredTakesItsDefaultWhereItWasNil() throws {
+    @Test(arguments: stores)
+    func anAttributeMadeRequiredTakesItsDefaultWhereItWasNil(_ store: StoreUnderTest) throws {
         let v2 = Self.version2 { model in
             let post = model.entitiesByName["MigPost"]!
             post.properties = post.properties.map { p in
                 p.name == "score" ? NSAttributeDescription(name: "score", type: .integer64AttributeType, optional: false, defaultValue: 5) : p
             }
         }
-        let setup = try Setup([Self.version1(), v2])
+        let setup = try Setup([Self.version1(), v2], store: store)
         defer { setup.cleanUp() }
         let context = try setup.context(version: 2)
         let scores = try context.performAndWait {
@@ -195,7 +233,7 @@ struct LightweightMigrationModelTests {
         let metadata = try StoreMetadata.read(db, path: setup.url.path)
         var tables: [Int: TableInfo] = [:]
         for root in model.entities where root.superentity == nil { tables[root.layout.entityID] = TableInfo(root: root, entities: model.entities) }
-        let migration = try SQLiteMigration.plan(metadata: metadata, model: model, tables: tables, path: setup.url.path)
+        let migration = try InPlaceMigration.plan(metadata: metadata, model: model, tables: tables, path: setup.url.path)
         let plans = try migration.tablePlans(db)
         let post = try #require(plans[model.entitiesByName["MigPost"]!.layout.rootEntityID])
         guard case .alter(let added, let updates) = post else { Issue.record("MigPost's table is rebuilt, not altered"); return }
@@ -204,12 +242,13 @@ struct LightweightMigrationModelTests {
         #expect(try Setup.tagsByTitle(context) == Self.tags)
     }
 
-    @Test func aManyToManyBecomingAToOneKeepsThePairWithTheFirstKey() throws {
+    @Test(arguments: stores)
+    func aManyToManyBecomingAToOneKeepsThePairWithTheFirstKey(_ store: StoreUnderTest) throws {
         let v2 = Self.version2 { model in
             let post = model.entitiesByName["MigPost"]!
             post.properties = post.properties.map { p in p.name == "tags" ? NSRelationshipDescription(name: "tags", destination: "MigTag", inverse: "posts") : p }
         }
-        let setup = try Setup([Self.version1(), v2])
+        let setup = try Setup([Self.version1(), v2], store: store)
         defer { setup.cleanUp() }
         let context = try setup.context(version: 2)
         let tags = try context.performAndWait {
@@ -223,17 +262,18 @@ struct LightweightMigrationModelTests {
         #expect(["swift", "linux"].contains(tags["three"] ?? ""), "three keeps one of its two tags: \(tags)")
     }
 
-    @Test func rowsThatBreakAnAddedUniquenessConstraintFailTheMigrationUntouched() throws {
+    @Test(arguments: stores)
+    func rowsThatBreakAnAddedUniquenessConstraintFailTheMigrationUntouched(_ store: StoreUnderTest) throws {
         let v2 = Self.version2 { model in
             let post = model.entitiesByName["MigPost"]!
             post.properties.append(NSAttributeDescription(name: "slug", type: .stringAttributeType, optional: false, defaultValue: "same"))
             post.uniquenessConstraints = [["slug"]]
         }
-        let setup = try Setup([Self.version1(), v2])
+        let setup = try Setup([Self.version1(), v2], store: store)
         defer { setup.cleanUp() }
-        let bytes = setup.bytes()
+        let bytes = try setup.bytes()
         #expect { try setup.context(version: 2) } throws: { ($0 as NSError).code == NSMigrationConstraintViolationError }
-        #expect(setup.bytes() == bytes)
+        #expect(try setup.bytes() == bytes)
     }
 
     @Test func aRemovedEntityTakesItsRowsAndJoinTableAlong() throws {

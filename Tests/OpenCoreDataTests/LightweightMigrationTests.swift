@@ -30,7 +30,7 @@ struct LightweightMigrationTests {
 
         func comparable(_ indexes: Set<String>) -> Set<String> {
             indexes.filter { sql in
-                let name = SQLiteMigration.indexName(sql)
+                let name = InPlaceMigration.indexName(sql)
                 return !strayAppleIndexes.contains(name) && (!comparesOnlyStoreIndexes || name.hasSuffix("_INDEX"))
             }
         }
@@ -240,13 +240,13 @@ struct StoreSnapshot {
             rows[table] = byKey
             rowCounts[table] = byKey.count
         }
-        indexes = Set(try strings("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").map { SQLiteMigration.plain($0[0]) })
+        indexes = Set(try strings("SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").map { InPlaceMigration.plain($0[0]) })
         primaryKeys = try strings("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT")
         integrity = try strings("PRAGMA integrity_check").first?.first ?? ""
     }
 }
 
-extension SQLiteMigration {
+extension InPlaceMigration {
     /// A `CREATE INDEX` statement without `IF NOT EXISTS`, as `sqlite_master` keeps it.
     static func plain(_ statement: String) -> String { statement.replacingOccurrences(of: " IF NOT EXISTS ", with: " ") }
 

@@ -67,3 +67,27 @@ enum PostgresTestServer {
 
     nonisolated(unsafe) private static var stopCommand: String?
 }
+
+@testable import OpenCoreData
+
+extension PostgresTestServer {
+    /// Everything in a store's schema, as text: each table's rows (sorted) and each index's definition —
+    /// what a test compares before and after an operation that must leave the database as it was.
+    static func dump(_ url: URL) throws -> [String] {
+        guard case .kind(let found)? = StoreRegistry.entry(for: PostgresStoreKind.type), let kind = found as? PostgresStoreKind else {
+            throw Failure("the PostgreSQL store type is not registered")
+        }
+        let wire = try kind.connect(url)
+        defer { wire.close() }
+        return try wire.withSession { session in
+            var lines: [String] = []
+            let tables = try session.run("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name", [])
+            for name in tables.rows.compactMap({ $0.first?.text }) {
+                lines.append("table \(name)")
+                lines += try session.run("SELECT r::text FROM \(name) r ORDER BY 1", []).rows.map { $0.first?.text ?? "?" }
+            }
+            let indexes = try session.run("SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname", [])
+            return lines + indexes.rows.map { $0.first?.text ?? "?" }
+        }
+    }
+}

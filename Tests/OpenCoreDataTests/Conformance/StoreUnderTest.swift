@@ -70,7 +70,7 @@ struct StoreUnderTest: Sendable, CustomTestStringConvertible {
     /// `postgres://` URL is.
     static let postgres = StoreUnderTest(name: "PostgreSQL", type: NSSQLiteStoreType, fileName: nil,
                                          capabilities: [.persistsAcrossCoordinators, .uniquenessConstraints, .optimisticLocking, .dictionaryResults,
-                                                        .queryGenerations, .remoteChangeNotices, .persistentHistory, .batchRequests],
+                                                        .queryGenerations, .remoteChangeNotices, .persistentHistory, .batchRequests, .migrationInPlace],
                                          location: { _ in PostgresTestServer.storeURL() })
 
     /// Every store type the suite runs against (PostgreSQL when a server is there: ``PostgresServerTests``

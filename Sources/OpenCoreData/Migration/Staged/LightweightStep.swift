@@ -2,7 +2,7 @@ import Foundation
 
 extension NSPersistentStoreCoordinator {
     /// Migrates the SQLite store at `url` from `source` to `destination` by lightweight (inferred)
-    /// migration, in place and in one transaction (`SQLiteMigration`): the store is added to a
+    /// migration, in place and in one transaction (`InPlaceMigration`): the store is added to a
     /// coordinator of `destination` with the migration options, `source` given as the store's model.
     static func migrateStoreLightweight(at url: URL, options: [AnyHashable: Any], from source: NSManagedObjectModel,
                                         to destination: NSManagedObjectModel) throws {

@@ -1,10 +1,12 @@
 import Foundation
 
 /// Opening a PostgreSQL store: the schema made from the model in Core Data's layout when the store's
-/// schema has no `Z_METADATA` yet, else the metadata read and checked against the model. Creating runs in
-/// one transaction under an advisory lock, so that of several processes opening one new store at once,
-/// one creates it and the others find it made; a failure leaves the database as it was (PostgreSQL's DDL
-/// is transactional).
+/// schema has no `Z_METADATA` yet, else the metadata read and checked against the model — and, when the
+/// store was made with another model version and the options ask for it
+/// (`NSMigratePersistentStoresAutomaticallyOption`), migrated in place (``InPlaceMigration``). Opening
+/// runs in one transaction under an advisory lock, so that of several processes opening one new (or
+/// older) store at once, one creates (or migrates) it and the others find it done; a failure leaves the
+/// database as it was (PostgreSQL's DDL is transactional).
 extension PostgresStore {
     static func open(_ wire: any PostgresWire, schema: String, model: NSManagedObjectModel, tables: [Int: TableInfo],
                      entities: [NSEntityDescription], options: StoreOpenOptions, location: String) throws -> (String, [String: Any], Int) {
@@ -15,9 +17,11 @@ extension PostgresStore {
                     // One lock per schema name: concurrent openers of one new store take turns.
                     _ = try session.run("SELECT pg_advisory_xact_lock(hashtext($1))", [.text(schema)])
                     if !options.readOnly { _ = try session.run("CREATE SCHEMA IF NOT EXISTS \"\(schema)\"", []) }
-                    let opened = try existing(session, location: location) ?? create(session, model: model, tables: tables,
+                    var opened = try existing(session, location: location) ?? create(session, model: model, tables: tables,
                                                                                       readOnly: options.readOnly, location: location)
-                    try check(opened.metadata, model: model, options: options, location: location)
+                    if try migrateIfNeeded(session, opened.metadata, model: model, tables: tables, options: options, location: location) {
+                        opened = try existing(session, location: location) ?? opened
+                    }
                     if !options.readOnly {
                         for index in ModelIndexes.indexes(entities) + ModelIndexes.unique(model, within: tables).map(\.index) {
                             var index = index
@@ -77,11 +81,21 @@ extension PostgresStore {
         return (uuid, plist)
     }
 
-    /// The store's version hashes must be the model's (lightweight migration of a PostgreSQL store is
-    /// not built yet: docs/PostgreSQL.md).
-    private static func check(_ metadata: [String: Any], model: NSManagedObjectModel, options: StoreOpenOptions, location: String) throws {
-        guard options.ignoresVersioning || model.isConfiguration(withName: options.configuration, compatibleWithStoreMetadata: metadata) else {
-            throw CoreDataError.incompatibleModel(metadata, model: model, path: location)
+    /// The store's version hashes must be the model's; when they are not and the options ask for
+    /// automatic migration (a writable store), the store is migrated in the opening transaction and `true`
+    /// returned. A migration's database failure is `NSMigrationError`, the server's error under
+    /// `NSUnderlyingErrorKey`; the transaction's rollback leaves every table as it was.
+    private static func migrateIfNeeded(_ session: any PostgresSession, _ metadata: [String: Any], model: NSManagedObjectModel,
+                                        tables: [Int: TableInfo], options: StoreOpenOptions, location: String) throws -> Bool {
+        if options.ignoresVersioning || model.isConfiguration(withName: options.configuration, compatibleWithStoreMetadata: metadata) { return false }
+        guard options.migratesAutomatically, !options.readOnly else { throw CoreDataError.incompatibleModel(metadata, model: model, path: location) }
+        let migration = try InPlaceMigration.plan(metadata: metadata, model: model, tables: tables, path: location, knownSource: options.knownSource)
+        do {
+            try migration.run(PostgresMigrationDatabase(session: session), metadata: metadata)
+        } catch let error as PostgresWireError {
+            throw CoreDataError(NSMigrationError, "The PostgreSQL store at \(location) could not be migrated (\(error)); it was left untouched.",
+                                userInfo: [NSUnderlyingErrorKey: error])
         }
+        return true
     }
 }

@@ -8,7 +8,7 @@ struct ExistingStore {
     let legacy: LegacyStore?
     /// The migration to the model, when the store was made with another one and the options ask for
     /// lightweight migration (nothing is migrated while checking).
-    var migration: SQLiteMigration? = nil
+    var migration: InPlaceMigration? = nil
 }
 
 extension SQLiteStore {
@@ -18,7 +18,7 @@ extension SQLiteStore {
     /// model does and its `Z_MAX` is at least each table's largest key, and every table and column the
     /// model needs is there. Each failure names the file and what is wrong. With `migrating` (lightweight
     /// migration asked for), a store made with another model gets its migration planned instead
-    /// (``SQLiteMigration/plan(metadata:model:tables:path:knownSource:)``), or the reason it cannot be migrated.
+    /// (``InPlaceMigration/plan(metadata:model:tables:path:knownSource:)``), or the reason it cannot be migrated.
     static func checkExisting(_ db: SQLiteConnection, model: NSManagedObjectModel, tables: [Int: TableInfo],
                               options: StoreOpenOptions, migrating: Bool = false) throws -> ExistingStore {
         let path = db.path, readOnly = options.readOnly
@@ -36,7 +36,7 @@ extension SQLiteStore {
         guard options.ignoresVersioning || model.isConfiguration(withName: options.configuration, compatibleWithStoreMetadata: metadata) else {
             guard migrating, !readOnly else { throw CoreDataError.incompatibleModel(metadata, model: model, path: path) }
             guard let uuid = metadata[NSStoreUUIDKey] as? String else { throw StoreMetadata.unreadable(path, "Z_METADATA.Z_UUID is empty") }
-            let migration = try SQLiteMigration.plan(metadata: metadata, model: model, tables: tables, path: path, knownSource: options.knownSource)
+            let migration = try InPlaceMigration.plan(metadata: metadata, model: model, tables: tables, path: path, knownSource: options.knownSource)
             return ExistingStore(identifier: uuid, metadata: metadata, legacy: nil, migration: migration)
         }
         try checkPrimaryKeys(db, model: model, tables: tables)

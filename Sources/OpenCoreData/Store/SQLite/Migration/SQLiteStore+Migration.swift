@@ -9,7 +9,7 @@ extension SQLiteStore {
     /// store's `-wal` file into the database, so the store's files are as they were. Errors are Core
     /// Data's: the check's own codes, else `NSMigrationError` with the SQLite error as
     /// `NSUnderlyingErrorKey` (a full disk among them).
-    static func migrate(_ db: SQLiteConnection, _ migration: SQLiteMigration, model: NSManagedObjectModel,
+    static func migrate(_ db: SQLiteConnection, _ migration: InPlaceMigration, model: NSManagedObjectModel,
                         tables: [Int: TableInfo]) throws -> ExistingStore {
         let path = db.path
         do {

@@ -9,7 +9,7 @@ import OpenCoreDataPredicates
 /// created as a new store creates it, rows copied by `INSERT … SELECT`, the old one dropped); join tables
 /// are rebuilt from the relationships' rows; then indexes, `Z_PRIMARYKEY` and `Z_METADATA` follow the
 /// destination model. Rows keep their `Z_PK`, so foreign keys stay valid. docs/Migration.md.
-struct SQLiteMigration {
+struct InPlaceMigration {
     /// A laid-out copy of the store's model (see ``MigrationSourceModel/layoutCopy(of:)``).
     let source: NSManagedObjectModel
     let destination: NSManagedObjectModel
@@ -32,7 +32,7 @@ struct SQLiteMigration {
     /// when no model matches the metadata, `NSMigrationMissingMappingModelError` (134140, the inference
     /// error as `NSUnderlyingErrorKey`) when the mapping cannot be inferred.
     static func plan(metadata: [String: Any], model: NSManagedObjectModel, tables: [Int: TableInfo], path: String,
-                     knownSource: NSManagedObjectModel? = nil) throws -> SQLiteMigration {
+                     knownSource: NSManagedObjectModel? = nil) throws -> InPlaceMigration {
         let found = try MigrationSourceModel.find(for: metadata, destination: model, path: path, known: knownSource)
         let source = try MigrationSourceModel.layoutCopy(of: found)
         let mapping: NSMappingModel
@@ -62,7 +62,7 @@ struct SQLiteMigration {
             }
             propertySources[ObjectIdentifier(d)] = names
         }
-        return SQLiteMigration(source: source, destination: model, tables: tables, sourceTables: sourceTables, path: path,
+        return InPlaceMigration(source: source, destination: model, tables: tables, sourceTables: sourceTables, path: path,
                                sourceEntity: sourceEntity, numbers: numbers, propertySources: propertySources)
     }
 

@@ -32,7 +32,7 @@ struct RelationshipEdges {
     let from: String, a: String, b: String, oa: String, ob: String, filter: String
 }
 
-extension SQLiteMigration {
+extension InPlaceMigration {
     /// Each column of the destination table of `d` (by name) for a row of `d` migrated from a row of its
     /// source entity; `names` gives each source table's current name.
     func rowValues(for d: NSEntityDescription, names: [String: String]) -> [String: ColumnValue] {
@@ -97,8 +97,9 @@ extension SQLiteMigration {
             }
         } else if let edges = edges(of: old, names: names) {
             let lookup = "FROM \(edges.from) WHERE \(edges.filter) AND \(edges.a) = t.Z_PK"
-            key = .sql("(SELECT \(edges.b) \(lookup) ORDER BY \(edges.oa), \(edges.b) LIMIT 1)")
-            if edges.ob != "NULL" { order = .sql("(SELECT \(edges.ob) \(lookup) ORDER BY \(edges.oa), \(edges.b) LIMIT 1)") }
+            let sort = (edges.oa == "NULL" ? "" : "\(edges.oa), ") + edges.b
+            key = .sql("(SELECT \(edges.b) \(lookup) ORDER BY \(sort) LIMIT 1)")
+            if edges.ob != "NULL" { order = .sql("(SELECT \(edges.ob) \(lookup) ORDER BY \(sort) LIMIT 1)") }
             if let entityColumn { values[entityColumn] = targetEntity(of: r, key: key.text.0, names: names) }
         } else {
             key = .null
@@ -140,7 +141,7 @@ extension SQLiteMigration {
         case .joinTable(let j):
             return RelationshipEdges(from: "\(current(j.name)) e", a: "e.\(j.sourceColumn)", b: "e.\(j.destinationColumn)",
                                      oa: j.orderColumn.map { "e.\($0)" } ?? "NULL", ob: j.otherOrderColumn.map { "e.\($0)" } ?? "NULL",
-                                     filter: "1")
+                                     filter: "1 = 1")
         case .none:
             return nil
         }

@@ -1,7 +1,7 @@
 import Foundation
 import OpenCoreDataPredicates
 
-extension SQLiteMigration {
+extension InPlaceMigration {
     /// What happens to a destination table.
     enum TablePlan {
         /// Created empty (its entities are new).
@@ -12,20 +12,19 @@ extension SQLiteMigration {
         case alter(added: [(name: String, type: NSAttributeType)], updates: [SQLWrite])
     }
 
-    /// Migrates the store on `db` inside the caller's `BEGIN IMMEDIATE` transaction: checks first (nothing
-    /// is written when a required value is missing), then tables, join tables, indexes, `Z_PRIMARYKEY`
-    /// and `Z_METADATA`.
-    func run(_ db: SQLiteConnection, metadata: [String: Any]) throws {
+    /// Migrates the store on `db` inside the caller's transaction: checks first (nothing is written when
+    /// a required value is missing), then tables, join tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`.
+    func run(_ db: any MigrationDatabase, metadata: [String: Any]) throws {
         let plans = try tablePlans(db)
         try checkRequiredValues(db)
         // What an earlier deferred migration left goes first (the names are taken again below).
-        for table in try DeferredMigrationCleanup.leftovers(db) { try db.execute(.dropTable(table)) }
+        for table in try db.leftoverTables() { try db.execute(.dropTable(table)) }
         var names: [String: String] = [:]
         let keptTables = Set(tables.values.filter { if case .alter = plans[$0.rootEntityID]! { true } else { false } }.map(\.name))
         let replaced = sourceTables.values.map(\.name).filter { !keptTables.contains($0) } + TableInfo.joinTables(of: source, within: sourceTables).map(\.name)
         for name in replaced.sorted() {
             names[name] = "Z_OCDMIGRATING_" + name
-            try db.execute("ALTER TABLE \(name) RENAME TO \(names[name]!)")
+            try db.renameTable(name, to: names[name]!)
         }
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
             switch plans[table.rootEntityID]! {
@@ -48,15 +47,13 @@ extension SQLiteMigration {
         var plist = metadata
         for (key, value) in StoreMetadata.plist(for: destination) { plist[key] = value }
         plist[NSPersistentStoreDeferredLightweightMigrationOptionKey] = defersCleanup && !names.isEmpty ? true : nil
-        try StoreMetadata.write(StoreMetadata.plistToWrite(plist, keeping: [:]), uuid: nil, db)
-        // The cached model would be the source's: Core Data would take it for the store's model.
-        try db.execute(.dropTable("Z_MODELCACHE", ifExists: true))
+        try db.writeMetadata(StoreMetadata.plistToWrite(plist, keeping: [:]))
     }
 
     /// Each destination table's plan: created, rebuilt, or altered when every row keeps its entity
     /// number and its table and only gains columns (each `NULL`, a default, or a column made required
     /// filled with its default).
-    func tablePlans(_ db: SQLiteConnection) throws -> [Int: TablePlan] {
+    func tablePlans(_ db: any MigrationDatabase) throws -> [Int: TablePlan] {
         var plans: [Int: TablePlan] = [:]
         for table in tables.values {
             let members = destination.entities.filter { $0.layout.rootEntityID == table.rootEntityID }
@@ -68,7 +65,7 @@ extension SQLiteMigration {
         return plans
     }
 
-    private func alterPlan(_ table: TableInfo, old: TableInfo, members: [NSEntityDescription], _ db: SQLiteConnection) throws -> TablePlan? {
+    private func alterPlan(_ table: TableInfo, old: TableInfo, members: [NSEntityDescription], _ db: any MigrationDatabase) throws -> TablePlan? {
         guard table.name == old.name else { return nil }
         let oldMembers = source.entities.filter { $0.layout.rootEntityID == old.rootEntityID }
         for s in oldMembers {
@@ -101,7 +98,7 @@ extension SQLiteMigration {
     }
 
     /// `INSERT INTO <table> … SELECT … FROM <old table> t WHERE t.Z_ENT = <source entity>`, per entity.
-    private func copyRows(into table: TableInfo, _ db: SQLiteConnection, names: [String: String]) throws {
+    private func copyRows(into table: TableInfo, _ db: any MigrationDatabase, names: [String: String]) throws {
         for d in destination.entities where d.layout.rootEntityID == table.rootEntityID {
             guard let s = sourceEntity[ObjectIdentifier(d)] else { continue }
             let values = rowValues(for: d, names: names)
@@ -121,7 +118,7 @@ extension SQLiteMigration {
 
     /// Creates the destination's join tables and fills each from the pairs its relationship (or, when
     /// that one is new, its inverse) had in the source.
-    private func fillJoinTables(_ db: SQLiteConnection, names: [String: String]) throws {
+    private func fillJoinTables(_ db: any MigrationDatabase, names: [String: String]) throws {
         for e in destination.entities {
             for slot in e.layout.relationshipSlots where e.layout.properties[slot].entity === e {
                 guard case .toMany(let r) = e.layout.kinds[slot], case .joinTable(let j) = r.storage, j.isOwner else { continue }
@@ -129,9 +126,10 @@ extension SQLiteMigration {
                 guard let (edges, flipped) = sourceEdges(of: r.relationship, in: e, names: names) else { continue }
                 let (a, b, oa, ob) = flipped ? (edges.b, edges.a, edges.ob, edges.oa) : (edges.a, edges.b, edges.oa, edges.ob)
                 var columns = [j.sourceColumn, j.destinationColumn], expressions = [a, b]
-                if let order = j.orderColumn { columns.append(order); expressions.append(oa == "NULL" ? "e.rowid" : oa) }
-                if let order = j.otherOrderColumn { columns.append(order); expressions.append(ob == "NULL" ? "e.rowid" : ob) }
-                try db.execute("INSERT OR IGNORE INTO \(j.name) (\(columns.joined(separator: ", "))) SELECT \(expressions.joined(separator: ", ")) FROM \(edges.from) WHERE \(edges.filter)")
+                if let order = j.orderColumn { columns.append(order); expressions.append(oa == "NULL" ? db.rowNumber : oa) }
+                if let order = j.otherOrderColumn { columns.append(order); expressions.append(ob == "NULL" ? db.rowNumber : ob) }
+                try db.insertIgnoringDuplicates(into: j.name, columns: columns,
+                                                select: "\(expressions.joined(separator: ", ")) FROM \(edges.from) WHERE \(edges.filter)")
             }
         }
     }

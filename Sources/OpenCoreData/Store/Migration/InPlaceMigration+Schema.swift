@@ -1,13 +1,12 @@
-import CSQLite
 import Foundation
 import OpenCoreDataPredicates
 
-extension SQLiteMigration {
+extension InPlaceMigration {
     /// A required attribute or to-one of the destination that existing rows would leave `NULL` (added
     /// without a default value, or made required without one) fails the migration before anything is
     /// written: `NSMigrationError` with `NSValidationMissingMandatoryPropertyError` as its underlying error,
     /// as Core Data's migration fails validation.
-    func checkRequiredValues(_ db: SQLiteConnection) throws {
+    func checkRequiredValues(_ db: any MigrationDatabase) throws {
         for d in destination.entities.sorted(by: { $0.layout.entityID < $1.layout.entityID }) {
             guard let s = sourceEntity[ObjectIdentifier(d)] else { continue }
             let table = sourceTable(of: s).name
@@ -23,8 +22,7 @@ extension SQLiteMigration {
                     condition = " AND \(c) IS NULL"
                 default: continue
                 }
-                var missing: Int64 = 0
-                try db.query("SELECT count(*) FROM \(table) WHERE Z_ENT = ?\(condition)", [.int(Int64(s.layout.entityID))]) { missing = $0.int64(0) }
+                let missing = try db.integer("SELECT count(*) FROM \(table) WHERE Z_ENT = ?\(condition)", [.int(Int64(s.layout.entityID))])
                 guard missing == 0 else {
                     let underlying = CoreDataError(NSValidationMissingMandatoryPropertyError, "\(p.name) is a required value.",
                                                    userInfo: [NSValidationKeyErrorKey: p.name])
@@ -46,38 +44,22 @@ extension SQLiteMigration {
     /// The destination's indexes (the store's own, fetch indexes, uniqueness constraints), made where
     /// missing; indexes of the entity tables that the destination does not have are dropped. Rows that
     /// break a uniqueness constraint fail with `NSMigrationConstraintViolationError`.
-    func makeIndexes(_ db: SQLiteConnection) throws {
+    func makeIndexes(_ db: any MigrationDatabase) throws {
         var changes = tables.values.sorted { $0.name < $1.name }.flatMap(\.indexes)
         changes += ModelIndexes.indexes(destination.entities.filter { tables[$0.layout.rootEntityID] != nil }).map { .createIndex($0) }
         changes += ModelIndexes.unique(destination, within: tables).map { .createIndex($0.index) }
         changes += TableInfo.joinTables(of: destination, within: tables).map(\.index)
         let indexes = changes.compactMap { change -> SQLCreateIndex? in
             guard case .createIndex(var index) = change else { return nil }
-            index.ifNotExists = false  // as sqlite_master keeps it
+            index.ifNotExists = false  // SQLite keeps the statement so: compared as text
             return index
         }
-        let wanted = Dictionary(indexes.map { ($0.name, SQLitePrinter.sql(.createIndex($0))) }, uniquingKeysWith: { a, _ in a })
-        let entityTables = Set(tables.values.map(\.name) + TableInfo.joinTables(of: destination, within: tables).map(\.name))
-        var present: [String: (table: String, sql: String)] = [:]
-        try db.query("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL", [.string("index")]) { row in
-            if case .string(let name) = row.value(0, as: .stringAttributeType), case .string(let table) = row.value(1, as: .stringAttributeType),
-               case .string(let sql) = row.value(2, as: .stringAttributeType) {
-                present[name] = (table, sql)
-            }
-        }
-        for (name, index) in present.sorted(by: { $0.key < $1.key }) where entityTables.contains(index.table) && wanted[name] != index.sql {
-            try db.execute(.dropIndex(name))
-            present[name] = nil
-        }
-        for index in indexes where present[index.name] == nil {
-            do {
-                try db.execute(.createIndex(index))
-                present[index.name] = (index.table, wanted[index.name]!)
-            } catch let error as SQLiteError where error.primaryCode == SQLITE_CONSTRAINT {
-                throw failure(NSMigrationConstraintViolationError,
-                              "the migrated rows break a uniqueness constraint (\(wanted[index.name]!)): \(error.message)",
-                              [NSUnderlyingErrorKey: error])
-            }
+        do {
+            try db.replaceIndexes(of: Set(tables.values.map(\.name) + TableInfo.joinTables(of: destination, within: tables).map(\.name)), with: indexes)
+        } catch let violation as MigrationUniqueViolation {
+            throw failure(NSMigrationConstraintViolationError,
+                          "the migrated rows break a uniqueness constraint (\(violation.index)): \(violation.underlying)",
+                          [NSUnderlyingErrorKey: violation.underlying])
         }
     }
 
@@ -85,12 +67,8 @@ extension SQLiteMigration {
     /// largest `Z_MAX` its rows had (never below its table's largest key), subentities 0, as Core Data
     /// writes them. A renamed entity keeps the `Z_NAME` the store had when that is its renaming
     /// identifier (what Apple's migrated fixture store shows).
-    func writePrimaryKeys(_ db: SQLiteConnection) throws {
-        var old: [Int: (name: String, max: Int64)] = [:]
-        try db.query("SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY") { row in
-            let name: String = if case .string(let s) = row.value(1, as: .stringAttributeType) { s } else { "" }
-            old[Int(row.int64(0))] = (name, row.int64(2))
-        }
+    func writePrimaryKeys(_ db: any MigrationDatabase) throws {
+        let old = try db.primaryKeyRows()
         try db.run(CoreDataTables.clearPrimaryKeys)
         for d in destination.entities.sorted(by: { $0.layout.entityID < $1.layout.entityID }) {
             let s = sourceEntity[ObjectIdentifier(d)]
@@ -101,7 +79,7 @@ extension SQLiteMigration {
                 for member in destination.entities where member.layout.rootEntityID == d.layout.entityID {
                     if let s = sourceEntity[ObjectIdentifier(member)] { max = Swift.max(max, old[s.layout.rootEntityID]?.max ?? 0) }
                 }
-                try db.query("SELECT ifnull(max(Z_PK), 0) FROM \(d.layout.tableName)") { max = Swift.max(max, $0.int64(0)) }
+                max = Swift.max(max, try db.integer("SELECT coalesce(max(Z_PK), 0) FROM \(d.layout.tableName)", []))
             }
             try db.run(CoreDataTables.primaryKeyRow(entity: d.layout.entityID, name: name, superentity: d.superentity?.layout.entityID ?? 0, max: max))
         }
