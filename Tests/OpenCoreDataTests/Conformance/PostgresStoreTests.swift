@@ -96,4 +96,30 @@ struct PostgresStoreTests {
         try ConformanceModel.seedAuthors(StorePlace.context(of: place.coordinator()))
         #expect(posted.wait(timeout: .now() + 10) == .success, "another coordinator's save was not announced after the reconnection")
     }
+
+    /// Each save's notice carries its own history transaction's number: five saves in a row are announced
+    /// with their five tokens, in commit order (not the store's last token, read when the notice arrives).
+    @Test func eachNoticeCarriesItsTransactionsToken() throws {
+        let (_, place) = try fresh()
+        defer { place.cleanUp() }
+        let options: [AnyHashable: Any] = [NSPersistentStoreRemoteChangeNotificationPostOptionKey: true, NSPersistentHistoryTrackingKey: true]
+        let watching = try place.coordinator(options: options)
+        defer { try? watching.remove(watching.persistentStores[0]) }
+        let tokens = LockedValue<[NSPersistentHistoryToken]>([])
+        let posted = DispatchSemaphore(value: 0)
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watching, queue: nil) { note in
+            if let token = note.userInfo?[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken { tokens.withLock { $0.append(token) } }
+            posted.signal()
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let writing = try place.coordinator(options: [NSPersistentHistoryTrackingKey: true])
+        let context = StorePlace.context(of: writing)
+        var saved: [NSPersistentHistoryToken] = []
+        for _ in 0..<5 {
+            try ConformanceModel.seedAuthors(context)
+            saved.append(try #require(writing.currentPersistentHistoryToken(fromStores: nil)))
+        }
+        for _ in 0..<5 { #expect(posted.wait(timeout: .now() + 10) == .success) }
+        #expect(tokens.withLock { $0 } == saved)
+    }
 }

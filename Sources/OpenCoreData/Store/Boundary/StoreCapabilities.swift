@@ -36,9 +36,10 @@ package protocol HistoryStore: StoreBackend {
 /// (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
 package protocol RemoteChangeStore: StoreBackend {
     /// Calls `changed`, on a queue of the store's, after others commit, until the watch is stopped or the
-    /// store goes away. Several commits close together may be told once. `nil`: no one else can commit
-    /// to this store (it lives in this coordinator only).
-    func watchRemoteChanges(_ changed: @escaping @Sendable () -> Void) throws -> (any RemoteChangeWatch)?
+    /// store goes away, with the history transaction number of the commit when the store's notice
+    /// carries it (`nil`: read the store's last one). Several commits close together may be told once.
+    /// `nil`: no one else can commit to this store (it lives in this coordinator only).
+    func watchRemoteChanges(_ changed: @escaping @Sendable (_ historyNumber: Int64?) -> Void) throws -> (any RemoteChangeWatch)?
 }
 
 /// A running ``RemoteChangeStore/watchRemoteChanges(_:)``.

@@ -22,11 +22,11 @@ extension NSPersistentStore {
     func watchRemoteChanges(for coordinator: NSPersistentStoreCoordinator) throws {
         guard let watching = backend as? RemoteChangeStore else { return }
         let url = url, identifier = watching.identifier
-        remoteChangeWatch = try watching.watchRemoteChanges { [weak self, weak coordinator, weak watching] in
+        remoteChangeWatch = try watching.watchRemoteChanges { [weak self, weak coordinator, weak watching] given in
             guard self != nil, let coordinator, let watching else { return }
             var info: [AnyHashable: Any] = [NSStoreUUIDKey: identifier]
             if let url { info[NSPersistentStoreURLKey] = url }
-            if let number = try? (watching as? HistoryStore)?.lastHistoryNumber() {
+            if let number = given ?? (try? (watching as? HistoryStore)?.lastHistoryNumber()) {
                 info[NSPersistentHistoryTokenKey] = NSPersistentHistoryToken(storeID: identifier, transactionNumber: number)
             }
             NotificationCenter.default.post(name: .NSPersistentStoreRemoteChange, object: coordinator, userInfo: info)

@@ -6,12 +6,13 @@ import Foundation
 /// (docs/BatchRequests.md): updates raise each row's version, deletes follow the delete rules at the row
 /// level, inserts upsert under uniqueness constraints.
 extension PostgresStore: BatchRequestStore {
-    /// Runs `body` in a transaction with the batch's change notice.
-    private func batchTransaction<T>(_ operation: String, _ body: (any PostgresSession) throws -> T) throws -> T {
+    /// Runs `body` in a transaction with the batch's change notice, which carries the history
+    /// transaction number `body` returns with its result.
+    private func batchTransaction<T>(_ operation: String, _ body: (any PostgresSession) throws -> (T, Int64?)) throws -> T {
         if isReadOnly { throw readOnlyError(operation) }
         return try transaction { session in
-            let result = try body(session)
-            try noticeChange(session)
+            let (result, number) = try body(session)
+            try noticeChange(session, historyNumber: number)
             return result
         }
     }
@@ -43,8 +44,9 @@ extension PostgresStore: BatchRequestStore {
                     throw CoreDataError(NSPersistentStoreOperationError, "A batch update found row \(match.row.pk) of \(layout.tableName) changed by another transaction while it ran; nothing was written.")
                 }
             }
-            try recordHistory(matches.map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: slots) }, origin: origin, session)
-            return matches.map(\.row)
+            let number = try recordHistory(matches.map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: slots) },
+                                           origin: origin, session)
+            return (matches.map(\.row), number)
         }
     }
 
@@ -72,13 +74,14 @@ extension PostgresStore: BatchRequestStore {
                 result[i] = target
             }
             let written = result.map { $0! }
+            var number: Int64?
             if tracksHistory {
                 let insertedSet = Set(inserted)
                 let records = inserted.map { HistoryRecord(kind: .insert, entityID: layout.entityID, pk: written[$0].pk) }
                     + rows.indices.filter { !insertedSet.contains($0) }.map { HistoryRecord(kind: .update, entityID: written[$0].entityID, pk: written[$0].pk, columns: rows[$0].given) }
-                try recordHistory(records, origin: origin, session)
+                number = try recordHistory(records, origin: origin, session)
             }
-            return (written, stored.keys.sorted().map { stored[$0]! })
+            return ((written, stored.keys.sorted().map { stored[$0]! }), number)
         }
     }
 

@@ -41,9 +41,9 @@ extension PostgresStore {
             }
             let updated = nullify.filter { !deleted.contains($0.row) }
                 .map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: [$0.slot]) }
-            try recordHistory(updated + outcome.deleted.map { HistoryRecord(kind: .delete, entityID: $0.entityID, pk: $0.pk, tombstone: tombstones[$0.pk] ?? []) },
-                              origin: origin, session)
-            if !outcome.deleted.isEmpty { try noticeChange(session) }
+            let number = try recordHistory(updated + outcome.deleted.map { HistoryRecord(kind: .delete, entityID: $0.entityID, pk: $0.pk, tombstone: tombstones[$0.pk] ?? []) },
+                                           origin: origin, session)
+            if !outcome.deleted.isEmpty { try noticeChange(session, historyNumber: number) }
             return outcome
         }
     }

@@ -36,9 +36,11 @@ extension PostgresStore: HistoryStore {
         try run("SELECT to_regclass('atransaction') IS NOT NULL").rows.first?.first == .bool(true)
     }
 
-    /// Records one save's (or batch request's) changes as a transaction, inside the caller's transaction.
-    func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ session: any PostgresSession) throws {
-        guard tracksHistory, !records.isEmpty else { return }
+    /// Records one save's (or batch request's) changes as a transaction, inside the caller's transaction;
+    /// returns its number (`nil`: nothing recorded).
+    @discardableResult
+    func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ session: any PostgresSession) throws -> Int64? {
+        guard tracksHistory, !records.isEmpty else { return nil }
         let number = try reserveKeys(root: HistoryTables.transactionEntity, count: 1, session)
         let strings = try [origin.author, HistoryTables.bundleID, origin.contextName, HistoryTables.processName].map { name -> Value in
             guard let name else { return .null }
@@ -54,6 +56,7 @@ extension PostgresStore: HistoryStore {
             _ = try run(sql, arguments, on: session)
             next += 1
         }
+        return number
     }
 
     private func historyStringKey(_ name: String, _ session: any PostgresSession) throws -> Int64 {

@@ -3,21 +3,28 @@ import Foundation
 /// Changes across processes and machines: every save that changes rows sends a notice on the store's
 /// channel inside its transaction (`pg_notify`, delivered by PostgreSQL when — and only if — the
 /// transaction commits); every store that watches `LISTEN`s on it and is told of the others' commits
-/// (`NSPersistentStoreRemoteChange`). A watch whose connection was lost says so when it is back, since
-/// notices sent meanwhile were missed.
+/// (`NSPersistentStoreRemoteChange`). The notice's payload is the sender's identity and, when the save
+/// recorded history, its transaction number (`<sender> <number>`), which becomes the notification's
+/// history token. A watch whose connection was lost says so when it is back (notices sent meanwhile were
+/// missed): that notification carries the store's last transaction number, read then.
 extension PostgresStore: RemoteChangeStore {
     /// The notification channel of the store's schema (at most 63 bytes, PostgreSQL's identifier length).
     var changeChannel: String { "ocd_" + String(schema.prefix(59)) }
 
     /// Sends the change notice of a save, inside its transaction.
-    func noticeChange(_ session: any PostgresSession) throws {
-        _ = try run("SELECT pg_notify($1, $2)", [.string(changeChannel), .string(noticeSender)], on: session)
+    func noticeChange(_ session: any PostgresSession, historyNumber: Int64?) throws {
+        let payload = noticeSender + (historyNumber.map { " \($0)" } ?? "")
+        _ = try run("SELECT pg_notify($1, $2)", [.string(changeChannel), .string(payload)], on: session)
     }
 
-    func watchRemoteChanges(_ changed: @escaping @Sendable () -> Void) throws -> (any RemoteChangeWatch)? {
+    func watchRemoteChanges(_ changed: @escaping @Sendable (Int64?) -> Void) throws -> (any RemoteChangeWatch)? {
         let own = noticeSender
         let listening = try wrap {
-            try wire.listen(changeChannel, { sender in if sender != own { changed() } }, reconnected: changed)
+            try wire.listen(changeChannel, { payload in
+                let parts = payload.split(separator: " ", maxSplits: 1)
+                guard parts.first.map(String.init) != own else { return }
+                changed(parts.count == 2 ? Int64(parts[1]) : nil)
+            }, reconnected: { changed(nil) })
         }
         return PostgresRemoteChangeWatch(listening)
     }

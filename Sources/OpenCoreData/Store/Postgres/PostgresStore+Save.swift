@@ -30,9 +30,9 @@ extension PostgresStore {
                 let tombstones = tracksHistory ? try historyTombstones(changes.deletes.map { ($0.layout, $0.key.primaryKey!) }, session) : [:]
                 var writer = PostgresRowWriter(store: self, session: session)
                 let outcome = try StoreSave.apply(changes, resolve: resolve, &writer)
-                try recordHistory(tracksHistory ? changes.historyRecords(outcome, tombstones: tombstones) : [], origin: changes.origin, session)
+                let number = try recordHistory(tracksHistory ? changes.historyRecords(outcome, tombstones: tombstones) : [], origin: changes.origin, session)
                 if let newMetadata { try writeMetadata(newMetadata, session) }
-                if !changes.isEmpty { try noticeChange(session) }
+                if !changes.isEmpty { try noticeChange(session, historyNumber: number) }
                 try changes.beforeCommit?()
                 return outcome
             }

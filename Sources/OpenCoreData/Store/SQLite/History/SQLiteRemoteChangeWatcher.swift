@@ -10,7 +10,7 @@ final class SQLiteRemoteChangeWatcher: RemoteChangeWatch, @unchecked Sendable {
     private let timer: DispatchSourceTimer
 
     init(_ sqlite: SQLiteStore, interval: DispatchTimeInterval = SQLiteRemoteChangeWatcher.defaultInterval,
-         changed: @escaping @Sendable () -> Void) {
+         changed: @escaping @Sendable (Int64?) -> Void) {
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "OpenCoreData.RemoteChangeWatcher"))
         var last = try? sqlite.dataVersion()
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(1))
@@ -18,7 +18,7 @@ final class SQLiteRemoteChangeWatcher: RemoteChangeWatch, @unchecked Sendable {
             guard let sqlite else { timer.cancel(); return }
             guard let version = try? sqlite.dataVersion(), version != last else { return }
             last = version
-            changed()
+            changed(nil)
         }
         timer.resume()
     }
@@ -30,7 +30,7 @@ final class SQLiteRemoteChangeWatcher: RemoteChangeWatch, @unchecked Sendable {
 
 extension SQLiteStore: RemoteChangeStore {
     /// A file store is watched (``SQLiteRemoteChangeWatcher``); an in-memory one has no other connections.
-    func watchRemoteChanges(_ changed: @escaping @Sendable () -> Void) throws -> (any RemoteChangeWatch)? {
+    func watchRemoteChanges(_ changed: @escaping @Sendable (Int64?) -> Void) throws -> (any RemoteChangeWatch)? {
         guard path != ":memory:" else { return nil }
         return SQLiteRemoteChangeWatcher(self, changed: changed)
     }
