@@ -2,15 +2,19 @@ import Foundation
 import OpenCoreDataPostgres
 
 /// The PostgreSQL server the tests use: the one `OPENCOREDATA_POSTGRES_URL` names (`.ci/run` starts one
-/// and sets it), else one these tests start in a temporary folder with Scripts/postgres-server.sh (stopped
+/// and sets it), or the server of a `postgres://` `OPENCOREDATA_STORE_URL` (each store still gets a schema
+/// of its own), else one these tests start in a temporary folder with Scripts/postgres-server.sh (stopped
 /// when the test process exits). When neither works, ``unavailable`` says why: the PostgreSQL tests are
 /// then skipped with that message — unless `OPENCOREDATA_REQUIRE_POSTGRES` is set (CI sets it), when
 /// ``PostgresServerTests`` fails instead.
 enum PostgresTestServer {
     /// The server's URL (no schema), or why there is none.
     static let server: Result<URL, Failure> = {
-        if let given = ProcessInfo.processInfo.environment["OPENCOREDATA_POSTGRES_URL"], !given.isEmpty {
-            guard let url = URL(string: given) else { return .failure(Failure("OPENCOREDATA_POSTGRES_URL is not a URL: \(given)")) }
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["OPENCOREDATA_POSTGRES_URL", "OPENCOREDATA_STORE_URL"] {
+            guard let given = environment[name], !given.isEmpty else { continue }
+            guard let url = URL(string: given) else { return .failure(Failure("\(name) is not a URL: \(given)")) }
+            if name == "OPENCOREDATA_STORE_URL" && !["postgres", "postgresql"].contains(url.scheme?.lowercased() ?? "") { continue }
             return .success(url)
         }
         return start()
