@@ -14,7 +14,14 @@ import OpenCoreDataTesting
 
     static var productCases: [Case<Products>] {
         let limit = Self.limit, prefix = Self.prefix
+        let same = ComparisonResult.orderedSame, ascending = ComparisonResult.orderedAscending, descending = ComparisonResult.orderedDescending
         return [
+            // Foundation on Linux has no string expressions for these: OpenCoreData provides Apple's.
+            ("localizedStandardContains", #Predicate<Products> { ($0.name ?? "").localizedStandardContains("КОЛ") }, "name CONTAINS[cd] 'КОЛ'"),
+            ("caseInsensitiveCompare ==", #Predicate<Products> { ($0.name ?? "").caseInsensitiveCompare("сЫр") == same }, "name ==[c] 'сЫр'"),
+            ("caseInsensitiveCompare !=", #Predicate<Products> { ($0.name ?? "").caseInsensitiveCompare("сЫр") != same }, "name !=[c] 'сЫр'"),
+            ("caseInsensitiveCompare <", #Predicate<Products> { $0.name.flatMap { $0.caseInsensitiveCompare("м") == ascending } == true }, "name <[c] 'м'"),
+            ("caseInsensitiveCompare >", #Predicate<Products> { $0.name.flatMap { descending == $0.caseInsensitiveCompare("М") } == true }, "name >[c] 'М'"),
             ("comparison", #Predicate<Products> { $0.price < 300 }, "price < 300"),
             ("captured value", #Predicate<Products> { $0.price >= limit }, "price >= 500"),
             ("and, or, not", #Predicate<Products> { ($0.price > 100 && $0.price < 200) || !($0.price < 900) }, "(price > 100 AND price < 200) OR NOT price < 900"),
@@ -86,6 +93,27 @@ import OpenCoreDataTesting
         #expect(converted.predicateFormat == "price < 500 AND name != nil")
         let toOne = try #require(NSPredicate(#Predicate<Animal> { $0.classification?.order == "Primates" }))
         #expect(toOne.predicateFormat == "classification.order == \"Primates\"")
+        let search = "cafe"
+        let contains = try #require(NSPredicate(#Predicate<Products> { ($0.name ?? "").localizedStandardContains(search) }))
+        #expect(contains.predicateFormat == "TERNARY(name != nil, name, \"\") CONTAINS[cd] \"cafe\"")
+        let same = ComparisonResult.orderedSame
+        let equal = try #require(NSPredicate(#Predicate<Products> { $0.name.flatMap { $0.caseInsensitiveCompare("Сыр") != same } == true }))
+        #expect(equal.predicateFormat == "name != nil AND name !=[c] \"Сыр\"")
+    }
+
+    /// Apple's string expressions evaluate in Swift as the string methods do.
+    @Test func stringExpressionsEvaluateAsTheStringMethods() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let product = Products(context: try store.container().viewContext)
+        product.name = "Café au Lait"
+        let same = ComparisonResult.orderedSame, ascending = ComparisonResult.orderedAscending
+        #expect(try #Predicate<Products> { ($0.name ?? "").localizedStandardContains("CAFE AU") }.evaluate(product))
+        #expect(try !#Predicate<Products> { ($0.name ?? "").localizedStandardContains("thé") }.evaluate(product))
+        #expect(try #Predicate<Products> { ($0.name ?? "").caseInsensitiveCompare("CAFÉ AU LAIT") == same }.evaluate(product))
+        #expect(try #Predicate<Products> { ($0.name ?? "").localizedCompare("Zebra") == ascending }.evaluate(product))
+        // No store orders by the current locale: localizedCompare has no NSPredicate form.
+        #expect(NSPredicate(#Predicate<Products> { ($0.name ?? "").localizedCompare("Zebra") == ascending }) == nil)
     }
 
     @Test func whatDoesNotConvertIsNil() {

@@ -61,6 +61,7 @@ extension String: CountKeyPathRoot {
 extension PredicateExpressions.Equal: PredicateNodeConvertible {
     func predicateNode(_ c: inout PredicateConversion) throws -> PredicateNode {
         if let compared = try c.booleanComparison(lhs, rhs) { return compared }
+        if let compared = try c.caseInsensitiveComparison(lhs, rhs, equal: true) { return compared }
         return .comparison(ComparisonNode(try c.expression(lhs), .equalTo, try c.expression(rhs)))
     }
 }
@@ -68,6 +69,7 @@ extension PredicateExpressions.Equal: PredicateNodeConvertible {
 extension PredicateExpressions.NotEqual: PredicateNodeConvertible {
     func predicateNode(_ c: inout PredicateConversion) throws -> PredicateNode {
         if let compared = try c.booleanComparison(lhs, rhs) { return .not(compared) }
+        if let compared = try c.caseInsensitiveComparison(lhs, rhs, equal: false) { return compared }
         return .comparison(ComparisonNode(try c.expression(lhs), .notEqualTo, try c.expression(rhs)))
     }
 }
