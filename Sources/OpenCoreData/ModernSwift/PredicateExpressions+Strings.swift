@@ -34,33 +34,19 @@ extension PredicateExpressions {
     /// Mirrors Foundation's `PredicateExpressions.StringCaseInsensitiveCompare`:
     /// `root.caseInsensitiveCompare(compared)` in `#Predicate`. Compared (`==`, `!=`) with a captured
     /// `ComparisonResult`, it becomes `==[c]`, `<[c]`, `>[c]` and their negations as an `NSPredicate`.
-    public struct StringCaseInsensitiveCompare<Root: PredicateExpression, Compared: PredicateExpression>: PredicateExpression
-    where Root.Output: StringProtocol, Compared.Output: StringProtocol {
-        /// Mirrors `Output`: the order of `root` and `compared`, case ignored.
-        public typealias Output = ComparisonResult
-        /// Mirrors `root`.
-        public let root: Root
-        /// Mirrors `compared`.
-        public let compared: Compared
-
-        /// Mirrors `init(root:compared:)`.
-        public init(root: Root, compared: Compared) {
-            self.root = root
-            self.compared = compared
-        }
-
-        /// Mirrors `evaluate(_:)`.
-        public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
-            try root.evaluate(bindings).caseInsensitiveCompare(try compared.evaluate(bindings))
-        }
-    }
+    public typealias StringCaseInsensitiveCompare<Root, Compared> = StringCompare<Root, Compared, CaseInsensitiveOrder>
+    where Root: PredicateExpression, Compared: PredicateExpression, Root.Output: StringProtocol, Compared.Output: StringProtocol
 
     /// Mirrors Foundation's `PredicateExpressions.StringLocalizedCompare`: `root.localizedCompare(compared)`
     /// in `#Predicate`. It evaluates in Swift; a store cannot order by the current locale, so it has no
     /// `NSPredicate` form (`NSPredicate(_:)` returns `nil`, saying why).
-    public struct StringLocalizedCompare<Root: PredicateExpression, Compared: PredicateExpression>: PredicateExpression
+    public typealias StringLocalizedCompare<Root, Compared> = StringCompare<Root, Compared, LocalizedOrder>
+    where Root: PredicateExpression, Compared: PredicateExpression, Root.Output: StringProtocol, Compared.Output: StringProtocol
+
+    /// The two string comparisons above (Apple's are two types; here one, told apart by `Order`).
+    public struct StringCompare<Root: PredicateExpression, Compared: PredicateExpression, Order: StringOrder>: PredicateExpression
     where Root.Output: StringProtocol, Compared.Output: StringProtocol {
-        /// Mirrors `Output`: the order of `root` and `compared` in the current locale.
+        /// Mirrors `Output`: the order of `root` and `compared`.
         public typealias Output = ComparisonResult
         /// Mirrors `root`.
         public let root: Root
@@ -75,7 +61,7 @@ extension PredicateExpressions {
 
         /// Mirrors `evaluate(_:)`.
         public func evaluate(_ bindings: PredicateBindings) throws -> ComparisonResult {
-            try root.evaluate(bindings).localizedCompare(try compared.evaluate(bindings))
+            Order.compare(String(try root.evaluate(bindings)), String(try compared.evaluate(bindings)))
         }
     }
 
@@ -101,15 +87,28 @@ extension PredicateExpressions.StringLocalizedStandardContains: Codable where Ro
 extension PredicateExpressions.StringLocalizedStandardContains: StandardPredicateExpression
 where Root: StandardPredicateExpression, Other: StandardPredicateExpression {}
 
-extension PredicateExpressions.StringCaseInsensitiveCompare: Sendable where Root: Sendable, Compared: Sendable {}
-extension PredicateExpressions.StringCaseInsensitiveCompare: Codable where Root: Codable, Compared: Codable {}
-extension PredicateExpressions.StringCaseInsensitiveCompare: StandardPredicateExpression
+extension PredicateExpressions.StringCompare: Sendable where Root: Sendable, Compared: Sendable {}
+extension PredicateExpressions.StringCompare: Codable where Root: Codable, Compared: Codable {}
+extension PredicateExpressions.StringCompare: StandardPredicateExpression
 where Root: StandardPredicateExpression, Compared: StandardPredicateExpression {}
 
-extension PredicateExpressions.StringLocalizedCompare: Sendable where Root: Sendable, Compared: Sendable {}
-extension PredicateExpressions.StringLocalizedCompare: Codable where Root: Codable, Compared: Codable {}
-extension PredicateExpressions.StringLocalizedCompare: StandardPredicateExpression
-where Root: StandardPredicateExpression, Compared: StandardPredicateExpression {}
+/// How a ``Foundation/PredicateExpressions/StringCompare`` orders two strings.
+public protocol StringOrder {
+    /// The order of `a` and `b`.
+    static func compare(_ a: String, _ b: String) -> ComparisonResult
+}
+
+/// `caseInsensitiveCompare(_:)`'s order.
+public enum CaseInsensitiveOrder: StringOrder {
+    /// `a.caseInsensitiveCompare(b)`.
+    public static func compare(_ a: String, _ b: String) -> ComparisonResult { a.caseInsensitiveCompare(b) }
+}
+
+/// `localizedCompare(_:)`'s order (the current locale).
+public enum LocalizedOrder: StringOrder {
+    /// `a.localizedCompare(b)`.
+    public static func compare(_ a: String, _ b: String) -> ComparisonResult { a.localizedCompare(b) }
+}
 
 extension PredicateExpressions.StringLocalizedStandardContains: PredicateNodeConvertible {
     /// `root CONTAINS[cd] other`.
@@ -118,7 +117,7 @@ extension PredicateExpressions.StringLocalizedStandardContains: PredicateNodeCon
     }
 }
 
-extension PredicateExpressions.StringCaseInsensitiveCompare: CaseInsensitiveComparing {
+extension PredicateExpressions.StringCompare: CaseInsensitiveComparing where Order == CaseInsensitiveOrder {
     func operands(_ c: inout PredicateConversion) throws -> (ExpressionNode, ExpressionNode) {
         (try c.expression(root), try c.expression(compared))
     }
