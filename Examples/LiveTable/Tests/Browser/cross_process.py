@@ -78,8 +78,14 @@ def check_converged(check, pages, servers, database, schema):
     check(same_table(fresh[0], fresh[1]), "the two processes' fresh fetches are equal")
     check(table_rows(fresh[0]) == rows, f"the fresh fetch equals the {len(rows)} rows psql reads")
     for label, table in shown.items():
-        check(same_table(table, fresh[0]), f"page {label} equals the database once writes stop")
+        check(same_table(table, fresh[0]), f"page {label} equals the database once writes stop{difference(table, fresh[0])}")
         print(f"page {label}: {sum(len(s['rows']) for s in table)} rows in {len(table)} sections")
+
+
+def difference(shown, fresh):
+    """What a page shows that the fresh fetch does not, and the other way round (empty when equal)."""
+    page, store = set(table_rows(shown)), set(table_rows(fresh))
+    return "" if page == store else f": only on the page {sorted(page - store)}, only in the store {sorted(store - page)}"
 
 
 def take_screenshots(pages, path):

@@ -17,7 +17,10 @@ extension WriteGate {
         }
     }
 
-    /// Merges the other processes' transactions since the last one merged (on the gate's queue).
+    /// Merges the other processes' transactions since the last one merged (on the gate's queue, on each
+    /// remote change and before each commit). A row another process changed or deleted after this
+    /// merge is a conflict the save refuses (optimistic locking, the default `NSErrorMergePolicy`): the
+    /// message gets a `save` error, and the row shows the other change once it is merged.
     func mergeOtherProcesses() {
         let transactions: [NSPersistentHistoryTransaction]
         do {

@@ -33,9 +33,6 @@ public final class WriteGate: @unchecked Sendable {
         self.store = store
         self.verify = verify
         writerContext = store.container.newBackgroundContext()
-        // Another process may have changed a row since this context read it: the page's values win,
-        // the others' changes to other attributes are kept (one process alone never conflicts).
-        writerContext.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy
         observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writerContext, queue: nil) { [unowned self] note in
             self.lastSave = note
         }
@@ -104,6 +101,8 @@ public final class WriteGate: @unchecked Sendable {
     /// Applies everything waiting as one commit (a message that fails is answered and left out). If that
     /// save fails, each message is tried alone, so one bad message costs the others nothing.
     private func drain() {
+        // Another process's commits first, so that the messages apply to rows as they are now.
+        if store.followsOtherProcesses { mergeOtherProcesses() }
         let batch = lock.withLock {
             defer { waiting = [] }
             return waiting
