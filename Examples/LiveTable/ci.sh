@@ -3,7 +3,7 @@
 # Installs what is missing (Debian's chromium; Playwright for Python, which drives that Chromium, and
 # websockets from PyPI), builds the package, runs its Swift tests, the browser test (two pages, 4 writers,
 # 30 s), the reduced load test (50 clients x 20 edits), the fault test, and the browser test across two
-# processes on one PostgreSQL database (20 s; on $OPENCOREDATA_POSTGRES_URL, which .ci/run exports, else a
+# processes on one PostgreSQL database (12 s; on $OPENCOREDATA_POSTGRES_URL, which .ci/run exports, else a
 # server of its own from Scripts/postgres-server.sh; needs Debian's postgresql). Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,4 +21,4 @@ swift test --skip-build
 python3 Tests/Browser/browser_test.py --seconds 30 --screenshot .build/live-table.png
 python3 Tests/Load/load_test.py --pages 50 --edits 20
 python3 Tests/Load/fault_test.py
-python3 Tests/Browser/browser_test.py --postgres --seconds 20 --screenshot .build/live-table-postgres.png
+python3 Tests/Browser/browser_test.py --postgres --seconds 12 --screenshot .build/live-table-postgres.png

@@ -48,6 +48,7 @@ struct Options {
             default: throw UsageError(message: "unknown option \(flag)")
             }
         }
+        _ = try options.storeURL()
         return options
     }
 
