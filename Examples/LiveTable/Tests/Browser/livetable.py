@@ -70,7 +70,10 @@ class Postgres:
         if not self.url:
             self.directory = tempfile.mkdtemp(prefix="pglt.")
             script = os.path.join(PACKAGE, "..", "..", "Scripts", "postgres-server.sh")
-            self.url = subprocess.run(["bash", script, "start", self.directory], check=True, capture_output=True, text=True).stdout.strip()
+            started = subprocess.run(["bash", script, "start", self.directory], stdout=subprocess.PIPE, text=True)
+            if started.returncode != 0:
+                raise SystemExit("FAIL: no PostgreSQL server could start (Scripts/postgres-server.sh said why above)")
+            self.url = started.stdout.strip()
         self.base = urllib.parse.urlsplit(self.url)._replace(query="").geturl()
         self.schemas = []
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
