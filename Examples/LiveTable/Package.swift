@@ -18,9 +18,11 @@ let package = Package(
             .product(name: "OpenCoreData", package: "OpenCoreData"),
             .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
         ], resources: [.copy("Resources/index.html")]),
-        // The server: `live-table --store PATH --port N --writers N --fresh --count N --verify`.
+        // The server: `live-table --store PATH|postgres://… --port N --writers N --fresh --count N --verify`;
+        // OpenCoreDataPostgres makes a postgres:// store open (several processes on one database).
         .executableTarget(name: "live-table", dependencies: [
             "LiveTableKit",
+            .product(name: "OpenCoreDataPostgres", package: "OpenCoreData"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         ]),

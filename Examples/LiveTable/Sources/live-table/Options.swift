@@ -1,6 +1,6 @@
 import Foundation
 
-/// `live-table --store PATH --port N --writers N --interval MS --fresh --count N --verify`
+/// `live-table --store PATH|URL --port N --writers N --interval MS --fresh --count N --verify`
 struct Options {
     var store = "live-table.sqlite"
     var port = 8080
@@ -11,12 +11,14 @@ struct Options {
     var verify = false
 
     static let usage = """
-        usage: live-table [--store PATH] [--port N] [--writers N] [--interval MS] [--fresh] [--count N] [--verify]
-          --store     the SQLite file (default live-table.sqlite; reused if it exists)
+        usage: live-table [--store PATH|URL] [--port N] [--writers N] [--interval MS] [--fresh] [--count N] [--verify]
+          --store     the SQLite file (default live-table.sqlite; reused if it exists), or a PostgreSQL
+                      store, postgres://user@host:port/db?schema=NAME, which other live-table
+                      processes may serve too: an edit on any page reaches every page of every process
           --port      the port on 127.0.0.1 (default 8080; 0 picks a free one, printed at start)
           --writers   background writers adding, editing and deleting products (default 0)
           --interval  milliseconds between one writer's changes (default 50)
-          --fresh     delete the store first
+          --fresh     delete the store first (a PostgreSQL store: drop its schema)
           --count     products in a new store, and the size the writers keep near (default 40)
           --verify    test mode: keep a fresh fetch after every commit, served under /verify/
         """
@@ -46,7 +48,22 @@ struct Options {
             default: throw UsageError(message: "unknown option \(flag)")
             }
         }
+        _ = try options.storeURL()
         return options
+    }
+
+    /// The store's URL: a `postgres://` or `postgresql://` URL as given, anything else a file path.
+    func storeURL() throws -> URL {
+        guard store.hasPrefix("postgres://") || store.hasPrefix("postgresql://") else { return URL(fileURLWithPath: store) }
+        guard let url = URL(string: store) else { throw UsageError(message: "--store: not a URL: \(store)") }
+        return url
+    }
+
+    /// The store as printed: a URL's password left out.
+    var storeForDisplay: String {
+        guard var parts = URLComponents(string: store), parts.password != nil else { return store }
+        parts.password = "***"
+        return parts.string ?? store
     }
 }
 

@@ -3,12 +3,14 @@ import Hummingbird
 import HummingbirdWebSocket
 import LiveTableKit
 import Logging
+import OpenCoreDataPostgres  // linked, it makes a postgres:// store open (nothing else here names it)
 
 // The browser live table (docs/LiveTables.md, "The browser table"):
 //
-//     swift run live-table [--store PATH] [--port N] [--writers N] [--fresh] [--count N] [--verify]
+//     swift run live-table [--store PATH|postgres://…] [--port N] [--writers N] [--fresh] [--count N] [--verify]
 //
-// then open http://127.0.0.1:8080/ in two windows.
+// then open http://127.0.0.1:8080/ in two windows. Several processes on one PostgreSQL store (each on
+// its own port) serve one table.
 
 let options: Options
 do {
@@ -21,9 +23,9 @@ do {
 
 let store: LiveStore
 do {
-    store = try LiveStore(url: URL(fileURLWithPath: options.store), fresh: options.fresh, count: options.count)
+    store = try LiveStore(url: try options.storeURL(), fresh: options.fresh, count: options.count)
 } catch {
-    print("live-table: cannot open the store at \(options.store): \(error)")
+    print("live-table: cannot open the store at \(options.storeForDisplay): \(error)")
     exit(1)
 }
 let gate = WriteGate(store: store, verify: options.verify)
@@ -47,7 +49,7 @@ let app = Application(
     server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: Connection.maxFrame))),
     configuration: .init(address: .hostname("127.0.0.1", port: options.port)),
     onServerRunning: { channel in
-        let line = "live-table: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/ (store \(options.store), \(options.writers) writers\(options.verify ? ", verify" : ""))\n"
+        let line = "live-table: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/ (store \(options.storeForDisplay), \(options.writers) writers\(options.verify ? ", verify" : ""))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     },
     logger: logger

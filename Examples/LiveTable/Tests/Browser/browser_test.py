@@ -1,7 +1,12 @@
 """The browser test (issue #37 item 3): two pages in headless Chromium, edits in one, 4 background writers;
 after every batch each page's DOM must equal the fresh fetch the server kept for that batch's commit.
 
-    python3 browser_test.py [--seconds 30] [--screenshot PATH]
+With --postgres (issue 49 item 5), two live-table processes on one PostgreSQL schema, two writers in each,
+a page on each process and edits through both pages: every batch must fit its page's DOM, each page must
+show the other process's page's inserts, and once the writers stop both pages must equal each other, a
+fresh fetch in each process and the rows psql reads from the table (cross_process.py).
+
+    python3 browser_test.py [--seconds 30] [--screenshot PATH] [--postgres]
 """
 import argparse
 import os
@@ -10,6 +15,7 @@ import sys
 import time
 
 from livetable import PACKAGE, Checks, Server, same_table
+import cross_process
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
@@ -26,17 +32,18 @@ def launch(playwright):
     raise SystemExit(f"FAIL: headless Chromium could not start (looked for {CHROMIUM}); install Debian's chromium")
 
 
-def ui_edit(page, rng, n):
-    """One add, edit or delete done the way a person does it, through the form and the row buttons."""
+def ui_edit(page, rng, n, label="Браузер"):
+    """One add, edit or delete done the way a person does it, through the form and the row buttons; an
+    added product is named `label n`."""
     rows = page.locator("tr.row")
     count = rows.count()
     roll = rng.random()
     if count < 20 or roll < 0.3:
-        page.fill("input[name=name]", f"Браузер {n}")
+        page.fill("input[name=name]", f"{label} {n}")
         page.fill("input[name=price]", str(rng.randint(0, 999)))
         page.fill("input[name=category]", rng.choice(["Молочное", "Сыры", "Хлеб", "Из браузера"]))
         page.click("#submit")
-        return f"Браузер {n}"
+        return f"{label} {n}"
     row = rows.nth(rng.randrange(count))
     if roll < 0.8:
         row.locator("button.edit").click(timeout=2000, force=True)
@@ -61,8 +68,11 @@ def main():
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--screenshot", default=os.path.join(PACKAGE, "..", "..", "docs", "images", "live-table.png"))
+    parser.add_argument("--postgres", action="store_true", help="two processes on one PostgreSQL database")
     options = parser.parse_args()
     from playwright.sync_api import sync_playwright
+    if options.postgres:
+        return cross_process.run(options, launch, ui_edit, wait_for)
 
     rng = random.Random(options.seed)
     check = Checks(options.seed)

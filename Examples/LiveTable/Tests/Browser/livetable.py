@@ -1,10 +1,12 @@
 """Shared by the browser, load and fault tests: start the server, talk to /verify/, compare tables."""
+import glob
 import json
 import os
 import re
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -12,13 +14,13 @@ PACKAGE = os.path.dirname(os.path.dirname(HERE))
 
 
 class Server:
-    """`live-table` on a free loopback port, with a store in a temporary directory."""
+    """`live-table` on a free loopback port, with a store in a temporary directory, or `store` (a path or a
+    postgres:// URL) made anew (`fresh`) or as another process left it."""
 
-    def __init__(self, *args, count=30):
-        self.directory = tempfile.mkdtemp(prefix="live-table-")
-        self.store = os.path.join(self.directory, "live.sqlite")
+    def __init__(self, *args, count=30, store=None, fresh=True):
+        self.store = store or os.path.join(tempfile.mkdtemp(prefix="live-table-"), "live.sqlite")
         binary = os.environ.get("LIVE_TABLE", os.path.join(PACKAGE, ".build", "debug", "live-table"))
-        command = [binary, "--store", self.store, "--fresh", "--port", "0", "--count", str(count), *args]
+        command = [binary, "--store", self.store, *(["--fresh"] if fresh else []), "--port", "0", "--count", str(count), *args]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -55,6 +57,61 @@ class Server:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class Postgres:
+    """A PostgreSQL server for the cross-process test: $OPENCOREDATA_POSTGRES_URL when set (CI starts one),
+    else a throwaway one from Scripts/postgres-server.sh, stopped on exit. `store_url()` names a fresh schema,
+    dropped on exit; `rows(schema)` reads the products with psql, not through the library."""
+
+    def __init__(self):
+        self.directory = None
+        self.url = os.environ.get("OPENCOREDATA_POSTGRES_URL", "")
+        if not self.url:
+            self.directory = tempfile.mkdtemp(prefix="pglt.")
+            script = os.path.join(PACKAGE, "..", "..", "Scripts", "postgres-server.sh")
+            started = subprocess.run(["bash", script, "start", self.directory], stdout=subprocess.PIPE, text=True)
+            if started.returncode != 0:
+                raise SystemExit("FAIL: no PostgreSQL server could start (Scripts/postgres-server.sh said why above)")
+            self.url = started.stdout.strip()
+        self.base = urllib.parse.urlsplit(self.url)._replace(query="").geturl()
+        self.schemas = []
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
+        self.psql = found[-1] if found else "psql"
+
+    def store_url(self):
+        schema = f"livetable_{os.getpid()}_{int(time.time() * 1000)}"
+        self.schemas.append(schema)
+        return f"{self.base}?schema={schema}"
+
+    def sql(self, text):
+        out = subprocess.run([self.psql, self.base, "-X", "-A", "-t", "-F", "\t", "-c", text], check=True, capture_output=True, text=True)
+        return [line.split("\t") for line in out.stdout.splitlines() if line]
+
+    def rows(self, schema):
+        """(category, name, price) of every product, straight from the table."""
+        return sorted((c, n, int(p)) for c, n, p in self.sql(f"SELECT zcategory, zname, zprice FROM {schema}.zproducts"))
+
+    def close(self):
+        for schema in self.schemas:
+            try:
+                self.sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+            except subprocess.CalledProcessError:
+                pass
+        if self.directory:
+            script = os.path.join(PACKAGE, "..", "..", "Scripts", "postgres-server.sh")
+            subprocess.run(["bash", script, "stop", self.directory], check=False)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def table_rows(sections):
+    """(category, name, price) of every row of a table, to compare with `Postgres.rows`."""
+    return sorted((s["name"], r["name"], r["price"]) for s in sections for r in s["rows"])
 
 
 def same_table(a, b):

@@ -3,23 +3,37 @@ import OpenCoreData
 import OpenCoreDataTesting
 
 /// The store behind the table: seed 000's Products model (current version: name, price, category) in a
-/// SQLite file, and the one request every connection's controller runs.
+/// SQLite file or a PostgreSQL schema, and the one request every connection's controller runs.
 public final class LiveStore: @unchecked Sendable {
     public let container: NSPersistentContainer
+    /// Whether other processes may write the store (a `postgres://` URL): it then records persistent
+    /// history and posts `NSPersistentStoreRemoteChange` for their commits, which the gate follows.
+    public let followsOtherProcesses: Bool
     /// The categories the seed data and the writers use; a page may type any other.
     public static let categories = ["Молочное", "Колбасы", "Сыры", "Напитки", "Хлеб"]
 
-    /// Opens (and with `fresh`, first deletes) the store at `url`; an empty store gets `count` products.
+    /// Opens (and with `fresh`, first destroys) the store at `url`, a file or a `postgres://` URL; an
+    /// empty store gets `count` products. A second process opening a store the first has seeded finds it
+    /// not empty and seeds nothing.
     public init(url: URL, fresh: Bool, count: Int, seed: UInt64 = 1) throws {
-        if fresh {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        let model = SeedModel.makeCurrent()
+        if fresh { try NSPersistentStoreCoordinator(managedObjectModel: model).destroyPersistentStore(at: url, type: .sqlite) }
+        container = NSPersistentContainer(name: "Products", managedObjectModel: model)
+        let description = NSPersistentStoreDescription(url: url)
+        followsOtherProcesses = !url.isFileURL
+        if followsOtherProcesses {
+            description.setOption(true as NSNumber, forKey: NSPersistentHistoryTrackingKey)
+            description.setOption(true as NSNumber, forKey: NSPersistentStoreRemoteChangeNotificationPostOptionKey)
         }
-        container = NSPersistentContainer(name: "Products", managedObjectModel: SeedModel.makeCurrent())
-        container.persistentStoreDescriptions = [NSPersistentStoreDescription(url: url)]
+        container.persistentStoreDescriptions = [description]
         var failure: (any Error)?
         container.loadPersistentStores { _, error in failure = error }
         if let failure { throw failure }
-        let context = container.newBackgroundContext()
+        try Self.seed(container.newBackgroundContext(), count: count, seed: seed)
+    }
+
+    /// Inserts `count` products when the store has none.
+    private static func seed(_ context: NSManagedObjectContext, count: Int, seed: UInt64) throws {
         try context.performAndWait {
             guard try context.count(for: Self.request()) == 0 else { return }
             var rng = SeededRandom(seed: seed)

@@ -5,11 +5,13 @@ import OpenCoreData
 /// saves them as one numbered commit, and, still in the gate, merges that save into every connection's
 /// context (in commit order, on each context's queue). With `verify`, it also keeps a fresh fetch of the
 /// table after each commit (``snapshot(_:)``), so a test can compare every batch's result exactly.
+/// When other processes write the store too, their commits reach the connections through the gate as
+/// well (WriteGate+Remote.swift), each numbered as a commit of this gate.
 public final class WriteGate: @unchecked Sendable {
     public let store: LiveStore
     /// Whether a fresh fetch is kept after every commit (`--verify`).
     public let verify: Bool
-    private let queue = DispatchQueue(label: "live-table.write-gate")
+    let queue = DispatchQueue(label: "live-table.write-gate")
     let writerContext: NSManagedObjectContext
     private let lock = NSLock()
     // Guarded by `lock`.
@@ -20,6 +22,11 @@ public final class WriteGate: @unchecked Sendable {
     private var sessions: [ObjectIdentifier: TableSession] = [:]
     private var lastSave: Notification?
     private var observer: (any NSObjectProtocol)?
+    // Following other processes (touched on `queue` only): the last history transaction merged, and
+    // the author that marks this gate's own transactions.
+    var lastToken: NSPersistentHistoryToken?
+    let author = "live-table \(ProcessInfo.processInfo.processIdentifier) \(UUID().uuidString.prefix(8))"
+    var remoteObserver: (any NSObjectProtocol)?
 
     /// A gate for the store's writes, with its own writer context.
     public init(store: LiveStore, verify: Bool = false) {
@@ -30,10 +37,11 @@ public final class WriteGate: @unchecked Sendable {
             self.lastSave = note
         }
         if verify { snapshots[0] = store.freshTable() }
+        if store.followsOtherProcesses { followOtherProcesses() }
     }
 
     deinit {
-        if let observer { NotificationCenter.default.removeObserver(observer) }
+        for observer in [observer, remoteObserver].compactMap({ $0 }) { NotificationCenter.default.removeObserver(observer) }
     }
 
     /// The number of the last commit.
@@ -93,6 +101,8 @@ public final class WriteGate: @unchecked Sendable {
     /// Applies everything waiting as one commit (a message that fails is answered and left out). If that
     /// save fails, each message is tried alone, so one bad message costs the others nothing.
     private func drain() {
+        // Another process's commits first, so that the messages apply to rows as they are now.
+        if store.followsOtherProcesses { mergeOtherProcesses() }
         let batch = lock.withLock {
             defer { waiting = [] }
             return waiting
@@ -132,7 +142,7 @@ public final class WriteGate: @unchecked Sendable {
     }
 
     /// Numbers the commit, keeps its snapshot (verify mode) and merges it into every connection.
-    private func publish(_ note: Notification) -> Int {
+    func publish(_ note: Notification) -> Int {
         let k = lock.withLock { commitsMade += 1; return commitsMade }
         let save = SavedChanges(notification: note, commit: k, savedAt: Date().timeIntervalSince1970 * 1000)
         if verify {
