@@ -92,6 +92,13 @@ package struct PostgresWireError: StoreFailure, CustomStringConvertible {
         }
     }
 
+    /// Whether the connection failed rather than the statement: no SQLSTATE (the server never answered),
+    /// class `08` (connection exception) or `57P01`–`57P03` (the server shutting down or starting).
+    package var isConnectionFailure: Bool {
+        guard let sqlState else { return true }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
     package var description: String {
         "PostgreSQL error" + (sqlState.map { " \($0)" } ?? "") + ": \(message)" + (sql.map { " (\($0))" } ?? "")
     }
