@@ -43,7 +43,7 @@ public struct ChaosTrial {
 
     public func run(_ server: ScriptedPostgresServer, _ rng: inout SeededRandom) throws -> Result {
         let observer = try TickModel.container(url, watching: true)
-        let follower = try HistoryFollower(observer.persistentStoreCoordinator)
+        let follower = try HistoryFollower(observer.persistentStoreCoordinator, refetches: true)
         defer { follower.stop() }
         var result = Result()
         var writers: [ChildProcess] = []

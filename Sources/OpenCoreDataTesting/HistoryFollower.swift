@@ -17,11 +17,19 @@ public final class HistoryFollower: NSObject, NSFetchedResultsControllerDelegate
     /// Catch-ups that failed and were tried again.
     public private(set) var failedCatchUps = 0
 
+    /// Whether a catch-up fetches the controller's objects again instead of merging the history.
+    private let refetches: Bool
+
     /// Follows the store of `coordinator` (added with `NSPersistentStoreRemoteChangeNotificationPostOptionKey`
     /// and history tracking); `inserted` is called on the context's queue for each tick the controller
-    /// shows for the first time, with the time it showed it.
-    public init(_ coordinator: NSPersistentStoreCoordinator,
+    /// shows for the first time, with the time it showed it. `refetches`: each catch-up still fetches the
+    /// history (so that it fails while the server is away) but then runs the controller's fetch again
+    /// rather than merging — for a server that may go away mid-catch-up: a merge cannot throw, and a merge
+    /// whose rows cannot be read stops the process, as Core Data raises (docs/PostgreSQL.md, "Consistency
+    /// under failure").
+    public init(_ coordinator: NSPersistentStoreCoordinator, refetches: Bool = false,
                 inserted: (@Sendable (_ tag: Int64, _ sentAt: Int64, _ shownAt: Int64) -> Void)? = nil) throws {
+        self.refetches = refetches
         context = NSManagedObjectContext(.privateQueue)
         context.persistentStoreCoordinator = coordinator
         let request = NSFetchRequest<NSManagedObject>(entityName: "Tick")
@@ -64,6 +72,11 @@ public final class HistoryFollower: NSObject, NSFetchedResultsControllerDelegate
     private func catchUp() throws {
         let request = NSPersistentHistoryChangeRequest.fetchHistory(after: token)
         let transactions = (try context.execute(request) as? NSPersistentHistoryResult)?.result as? [NSPersistentHistoryTransaction] ?? []
+        if refetches {
+            try controller.performFetch()
+            token = transactions.last?.token ?? token
+            return
+        }
         for transaction in transactions {
             context.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
             token = transaction.token

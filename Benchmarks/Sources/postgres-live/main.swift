@@ -16,13 +16,17 @@ import OpenCoreDataTesting
 //
 // Exit status 1 when a check fails. The child processes are this executable with a --…-child flag.
 
-var options: [String: String] = [:]
-var arguments = CommandLine.arguments.dropFirst().makeIterator()
-let mode = arguments.next() ?? ""
-while let argument = arguments.next() {
-    guard argument.hasPrefix("--"), let value = arguments.next() else { usage() }
-    options[String(argument.dropFirst(2))] = value
-}
+/// The command line's `--name value` pairs after the mode.
+nonisolated(unsafe) let options: [String: String] = {
+    var options: [String: String] = [:]
+    var arguments = CommandLine.arguments.dropFirst(2).makeIterator()
+    while let argument = arguments.next() {
+        guard argument.hasPrefix("--"), let value = arguments.next() else { usage() }
+        options[String(argument.dropFirst(2))] = value
+    }
+    return options
+}()
+let mode = CommandLine.arguments.dropFirst().first ?? ""
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("usage: postgres-live --latency [--processes N] [--rate R] [--seconds S] | --chaos [--trials N] [--seed S]\n".utf8))
@@ -36,7 +40,7 @@ func option(_ name: String, _ fallback: Int) -> Int {
 }
 
 /// This executable's path (for its children).
-let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+nonisolated(unsafe) let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
 
 func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 

@@ -20,7 +20,7 @@ struct PostgresChaosTests {
         defer { server.stop() }
         let url = server.storeURL(schema: "restart")
         let writing = try TickModel.container(url, watching: false), watching = try TickModel.container(url, watching: true)
-        let follower = try HistoryFollower(watching.persistentStoreCoordinator)
+        let follower = try HistoryFollower(watching.persistentStoreCoordinator, refetches: true)
         defer { follower.stop() }
         let context = writing.newBackgroundContext()
         func save(_ tag: Int64) throws { try context.performAndWait { TickModel.insert(tag: tag, into: context); try context.save() } }
