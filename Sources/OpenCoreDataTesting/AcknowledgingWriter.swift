@@ -11,6 +11,7 @@ import Glibc
 /// lost throws though it committed, and saving it again would store it twice (`committed <tag>` then
 /// acknowledges it). Stops when its parent process is gone.
 public enum AcknowledgingWriter {
+    /// Saves as writer `writer` until the parent process is gone, pausing `pause` µs after each save.
     public static func run(_ container: NSPersistentContainer, writer: Int64, pause: useconds_t = 0) -> Never {
         let context = container.newBackgroundContext()
         let parent = getppid()

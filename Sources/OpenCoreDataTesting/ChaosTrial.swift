@@ -11,6 +11,7 @@ import Glibc
 /// twice, a writer that did not save again after a restart, a controller that did not equal a fresh
 /// fetch within 10 s.
 public struct ChaosTrial {
+    /// What goes wrong in the trial.
     public enum Kind: String, CaseIterable, Sendable {
         case killWriter = "SIGKILL a writer"
         case restartFast = "restart fast"
@@ -34,6 +35,7 @@ public struct ChaosTrial {
         self.startWriter = startWriter
     }
 
+    /// What the trial saw: acknowledged saves, saves that threw, those found committed anyway, rows stored.
     public struct Result {
         public var acknowledged = 0, failures = 0, committedAnyway = 0, stored = 0
         /// Seconds until the controller equaled a fresh fetch, nil if it did not within 10 s.
@@ -41,6 +43,7 @@ public struct ChaosTrial {
         public var problems: [String] = []
     }
 
+    /// Runs the trial on `server` (which it restarts for the restart kinds); random pauses from `rng`.
     public func run(_ server: ScriptedPostgresServer, _ rng: inout SeededRandom) throws -> Result {
         let observer = try TickModel.container(url, watching: true)
         let follower = try HistoryFollower(observer.persistentStoreCoordinator, refetches: true)

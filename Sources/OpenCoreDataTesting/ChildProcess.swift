@@ -6,7 +6,9 @@ import Glibc
 /// A child process started with `posix_spawn`, its standard output and error written to a file
 /// (Foundation's `Process` may never see a child's exit inside the test runner).
 public final class ChildProcess: @unchecked Sendable {
+    /// Its process ID.
     public let pid: pid_t
+    /// Where its standard output and error go.
     public let outputFile: String
     private var status: Int32?
 
@@ -29,6 +31,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// What it has printed so far.
     public var output: String { (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "" }
 
+    /// Sends `signal` (SIGKILL unless told) unless it has been waited for.
     public func kill(_ signal: Int32 = SIGKILL) { if status == nil { _ = Glibc.kill(pid, signal) } }
 
     /// Waits for it to end; its wait status.

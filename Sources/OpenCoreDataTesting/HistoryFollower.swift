@@ -7,6 +7,7 @@ import OpenCoreData
 /// Notices that arrive while a catch-up is waiting to run are folded into it; a catch-up that fails (the
 /// server restarting) is tried again 100 ms later.
 public final class HistoryFollower: NSObject, NSFetchedResultsControllerDelegate, @unchecked Sendable {
+    /// The context the controller fetches into.
     public let context: NSManagedObjectContext
     private let controller: NSFetchedResultsController<NSManagedObject>
     private var token: NSPersistentHistoryToken?
@@ -47,6 +48,7 @@ public final class HistoryFollower: NSObject, NSFetchedResultsControllerDelegate
         }
     }
 
+    /// Stops following (removes the notification observer).
     public func stop() {
         if let observer { NotificationCenter.default.removeObserver(observer) }
         observer = nil
@@ -83,6 +85,7 @@ public final class HistoryFollower: NSObject, NSFetchedResultsControllerDelegate
         }
     }
 
+    /// `NSFetchedResultsControllerDelegate`: reports each inserted tick with the time it was shown.
     public func controller(_ controller: NSFetchedResultsController<NSFetchRequestResult>, didChange anObject: Any,
                            at indexPath: IndexPath?, for type: NSFetchedResultsChangeType, newIndexPath: IndexPath?) {
         guard type == .insert, let inserted, let tick = anObject as? NSManagedObject else { return }

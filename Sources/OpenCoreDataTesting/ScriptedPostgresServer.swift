@@ -31,6 +31,7 @@ public final class ScriptedPostgresServer: @unchecked Sendable {
         _ = try Self.run("restart '\(folder)' \(immediate ? "immediate" : "fast")")
     }
 
+    /// Stops it and removes its folder (also when it is released).
     public func stop() { _ = try? Self.run("stop '\(folder)'") }
 
     deinit { stop() }
@@ -42,6 +43,7 @@ public final class ScriptedPostgresServer: @unchecked Sendable {
         return parts.url!
     }
 
+    /// The script failed: what it printed.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
         init(_ description: String) { self.description = description }

@@ -9,6 +9,7 @@ import Glibc
 /// uniqueness constraint, so that a row saved twice shows as two rows; `sentAt` is when the writer made
 /// it (`CLOCK_REALTIME`, microseconds: one clock for every process of the machine).
 public enum TickModel {
+    /// The model: `Tick` with `tag`, `writer` and `sentAt`, all 64-bit integers.
     public static func make() -> NSManagedObjectModel {
         NSManagedObjectModel(entities: [
             NSEntityDescription(name: "Tick", properties: [
