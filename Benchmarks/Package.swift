@@ -29,6 +29,13 @@ let package = Package(
             .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
+        // Several processes on one PostgreSQL database (README, "PostgreSQL"): change delivery latency
+        // with 4 saving processes, and the chaos trials (writers killed, the server restarted).
+        .executableTarget(name: "postgres-live", dependencies: [
+            .product(name: "OpenCoreDataPostgres", package: "OpenCoreData"),
+            .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

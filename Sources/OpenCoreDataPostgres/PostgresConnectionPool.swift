@@ -11,7 +11,9 @@ let postgresEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
 /// A bounded pool of connections to one database (``PostgresWire``): a connection is made when one is
 /// asked for and none is idle, up to the URL's `pool` size; beyond it callers wait. A connection that
-/// failed is closed rather than returned.
+/// failed is closed rather than returned, and an idle one the server closed (a restart, a network drop)
+/// is dropped when next asked for: after a restart the pool connects again, the statements that were
+/// running when it went down having thrown.
 final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
     private let url: PostgresStoreURL
     private let condition = NSCondition()
@@ -38,7 +40,13 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
             condition.unlock()
             throw PostgresWireError(sqlState: nil, message: "the store was removed: its connections are closed", sql: nil)
         }
-        if let connection = idle.popLast() {
+        // An idle connection the server closed meanwhile (it restarted, the network dropped) is dropped,
+        // not handed out: the caller gets a new one.
+        while let connection = idle.popLast() {
+            if connection.isClosed {
+                opened -= 1
+                continue
+            }
             condition.unlock()
             return connection
         }
@@ -60,7 +68,9 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
         if broken || closed || connection.isClosed {
             opened -= 1
             condition.unlock()
-            try? (connection.close() as EventLoopFuture<Void>).wait()
+            // Not waited for: closing waits for statements the connection still holds, which a broken
+            // connection may never answer.
+            _ = connection.close() as EventLoopFuture<Void>
         } else {
             idle.append(connection)
             condition.unlock()
@@ -74,7 +84,7 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
         try PostgresDedicatedConnection(url: url, logger: logger)
     }
 
-    func listen(_ channel: String, _ notified: @escaping @Sendable (String) -> Void,
+    func listen(_ channel: String, _ notified: @escaping @Sendable ([String]) -> Void,
                 reconnected: @escaping @Sendable () -> Void) throws -> any PostgresListening {
         try PostgresListener(url: url, channel: channel, notified: notified, reconnected: reconnected)
     }
@@ -94,7 +104,8 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
 final class PostgresConnectionSession: PostgresSession {
     let connection: PostgresConnection
     private let logger: Logger
-    /// Whether the connection failed (not the statement): it is closed instead of going back to the pool.
+    /// Whether the connection failed (not the statement: no SQLSTATE, a connection exception, the server
+    /// shutting down): it is closed instead of going back to the pool.
     private(set) var broken = false
 
     init(_ connection: PostgresConnection, logger: Logger) {
@@ -116,13 +127,28 @@ final class PostgresConnectionSession: PostgresSession {
             }
         }
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger).wait()
+            let result = try answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)).wait()
             return PostgresResult(rows: try result.rows.map { row in try row.map(Self.datum) }, affected: result.metadata.rows ?? 0)
         } catch {
             let failure = Self.wireError(error, sql: sql)
-            if failure.sqlState == nil { broken = true }
+            if failure.isConnectionFailure || connection.isClosed { broken = true }
             throw failure
         }
+    }
+
+    /// The statement's answer, or a failure as soon as the connection closes: a statement sent while the
+    /// server was going away could otherwise wait forever (seen when the server restarted under load: the
+    /// connection's socket was gone, postgres-nio's future never completed).
+    private func answer(_ query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
+        let promise = query.eventLoop.makePromise(of: PostgresQueryResult.self)
+        query.cascade(to: promise)
+        connection.closeFuture.whenComplete { _ in promise.fail(ConnectionClosed()) }  // ignored once answered
+        return promise.futureResult
+    }
+
+    /// The connection closed before a statement's answer came.
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection closed before the statement was answered" }
     }
 
     /// A cell as the store's wire value, by the server's type for it.

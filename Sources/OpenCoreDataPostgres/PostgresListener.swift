@@ -5,13 +5,14 @@ import OpenCoreData
 import PostgresNIO
 
 /// A `LISTEN` on a connection of its own (``PostgresWire/listen(_:_:reconnected:)``): each notification's
-/// payload goes to `notified`, on a queue of the listener's. When the connection closes without ``stop()`` (the server restarted, the
+/// payloads go to `notified` on a queue of the listener's, all that arrived while the queue was busy in
+/// one call, in their order (under load, one call for many commits). When the connection closes without ``stop()`` (the server restarted, the
 /// network dropped), it is made again — at once, then after growing pauses of up to two seconds — and
 /// `reconnected` is called once it listens again.
 final class PostgresListener: PostgresListening, @unchecked Sendable {
     private let url: PostgresStoreURL
     private let channel: String
-    private let notified: @Sendable (String) -> Void
+    private let notified: @Sendable ([String]) -> Void
     private let reconnected: @Sendable () -> Void
     private let lock = NSLock()
     private var connection: PostgresConnection?
@@ -20,7 +21,7 @@ final class PostgresListener: PostgresListening, @unchecked Sendable {
     /// Where `notified` and `reconnected` run: never on the event loop, whose thread must not wait.
     private let queue = DispatchQueue(label: "OpenCoreDataPostgres.listen")
 
-    init(url: PostgresStoreURL, channel: String, notified: @escaping @Sendable (String) -> Void,
+    init(url: PostgresStoreURL, channel: String, notified: @escaping @Sendable ([String]) -> Void,
          reconnected: @escaping @Sendable () -> Void) throws {
         self.url = url
         self.channel = channel
@@ -32,11 +33,7 @@ final class PostgresListener: PostgresListening, @unchecked Sendable {
     /// Connects, listens, and arranges to connect again if the connection closes.
     private func connect() throws {
         let connection = try PostgresConnection.connect(on: postgresEventLoops.next(), configuration: url.configuration, id: 0, logger: logger).wait()
-        let notified = self.notified, queue = self.queue
-        connection.addListener(channel: channel) { _, notification in
-            let payload = notification.payload
-            queue.async { notified(payload) }
-        }
+        connection.addListener(channel: channel) { [weak self] _, notification in self?.received(notification.payload) }
         do {
             _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), logger: logger).wait()
         } catch {
@@ -53,6 +50,30 @@ final class PostgresListener: PostgresListening, @unchecked Sendable {
             return
         }
         connection.closeFuture.whenComplete { [weak self] _ in self?.lost() }
+    }
+
+    /// Payloads heard and not handed on yet, and whether a hand-on is waiting on the queue.
+    private var heard: [String] = []
+    private var handing = false
+
+    /// A notification came (on the event loop): handed on from the queue, together with every other that
+    /// comes before the queue gets to it — under load, one call for many commits
+    /// rather than a queue that grows by one call per commit.
+    private func received(_ payload: String) {
+        let schedule = lock.withLock { () -> Bool in
+            heard.append(payload)
+            defer { handing = true }
+            return !handing
+        }
+        guard schedule else { return }
+        queue.async { [weak self] in
+            guard let self else { return }
+            let payloads = self.lock.withLock { () -> [String] in
+                defer { self.heard = []; self.handing = false }
+                return self.heard
+            }
+            self.notified(payloads)
+        }
     }
 
     /// The listening connection closed: unless stopped, connect again (on a queue of its own, not the

@@ -13,7 +13,9 @@ import OpenCoreDataTesting
 // and exits 0; any error is printed and exits 1. `ocd-crash-writer --migrate STORE_PATH MODEL_FOLDER` opens
 // the store with the folder's current model version, migrating it (the migration crash test's helper).
 // `ocd-crash-writer --batch STORE_PATH` writes with batch requests instead (BatchWriter.swift), and
-// `--history-writer STORE_PATH SEED COUNT` is the cross-process history test's writer (HistoryWriter.swift).
+// `--history-writer STORE_PATH SEED COUNT` is the cross-process history test's writer (HistoryWriter.swift),
+// and `--acked-writer STORE_URL WRITER` the chaos test's (AcknowledgingWriter: one Tick a save, `ack <tag>`
+// printed after each save returned).
 guard CommandLine.arguments.count > 1 else {
     print("usage: ocd-crash-writer STORE_PATH | --open-once STORE_PATH [GO_FILE]")
     exit(2)
@@ -27,6 +29,11 @@ if CommandLine.arguments[1] == "--history-writer" {
         print("usage: ocd-crash-writer --history-writer STORE_PATH SEED COUNT"); exit(2)
     }
     HistoryWriter.run(path: CommandLine.arguments[2], seed: seed, count: count)
+}
+if CommandLine.arguments[1] == "--acked-writer" {
+    guard CommandLine.arguments.count > 3, let writer = Int64(CommandLine.arguments[3]) else { print("usage: ocd-crash-writer --acked-writer STORE_URL WRITER"); exit(2) }
+    let container = openContainer("Ticks", TickModel.make(), path: CommandLine.arguments[2], options: [NSPersistentHistoryTrackingKey: NSNumber(value: true)])
+    AcknowledgingWriter.run(container, writer: writer, pause: 2_000)
 }
 if CommandLine.arguments[1] == "--batch" {
     guard CommandLine.arguments.count > 2 else { print("usage: ocd-crash-writer --batch STORE_PATH"); exit(2) }

@@ -9,8 +9,14 @@ import Foundation
 extension PostgresStore: HistoryStore {
     /// Creates the history tables when the store tracks history, and counts the tombstone columns.
     static func prepareHistory(_ session: any PostgresSession, model: NSManagedObjectModel, tracks: Bool) throws -> Int {
+        // Only what is missing is made (``relations(_:)`` says why); the key rows with the tables.
+        let made = try relations(session)
         if tracks {
-            for change in HistoryTables.schema { _ = try session.run(try PostgresPrinter.sql(change), []) }
+            for change in HistoryTables.schema where !made.contains(change.madeName?.lowercased() ?? "") {
+                _ = try session.run(try PostgresPrinter.sql(change), [])
+            }
+        }
+        if tracks, !made.contains("atransaction") {
             for row in HistoryTables.primaryKeyRows {
                 var context = SQLGenerationContext()
                 let sql = try PostgresPrinter.sql(row, &context)
@@ -135,6 +141,17 @@ extension PostgresStore: HistoryStore {
     func lastHistoryNumber() throws -> Int64? {
         guard try hasHistory() else { return nil }
         return try run("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = $1", [.int(Int64(HistoryTables.transactionEntity))]).rows.first?.first?.integer
+    }
+}
+
+extension SQLSchemaChange {
+    /// The name of the table or index the change makes, nil for other changes.
+    var madeName: String? {
+        switch self {
+        case .createTable(let table): return table.name
+        case .createIndex(let index): return index.name
+        default: return nil
+        }
     }
 }
 

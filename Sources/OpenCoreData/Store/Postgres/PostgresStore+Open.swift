@@ -23,7 +23,9 @@ extension PostgresStore {
                         opened = try existing(session, location: location) ?? opened
                     }
                     if !options.readOnly {
-                        for index in ModelIndexes.indexes(entities) + ModelIndexes.unique(model, within: tables).map(\.index) {
+                        let made = try relations(session)
+                        for index in ModelIndexes.indexes(entities) + ModelIndexes.unique(model, within: tables).map(\.index)
+                        where !made.contains(index.name.lowercased()) {
                             var index = index
                             index.ifNotExists = true
                             _ = try session.run(try PostgresPrinter.sql(.createIndex(index)), [])
@@ -41,6 +43,15 @@ extension PostgresStore {
             throw CoreDataError(NSPersistentStoreOpenError, "The PostgreSQL store at \(location) could not be opened: \(error); nothing was written.",
                                 userInfo: [NSUnderlyingErrorKey: error])
         }
+    }
+
+    /// The tables and indexes of the connection's schema, lower-cased (as PostgreSQL keeps unquoted names),
+    /// read from the catalog without locking any of them. An open makes only what is missing: `CREATE INDEX
+    /// IF NOT EXISTS` locks its table even when the index is there, and with other processes saving
+    /// meanwhile that lock deadlocked with their transactions (the chaos trials found it).
+    static func relations(_ session: any PostgresSession) throws -> Set<String> {
+        let rows = try session.run("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema()", [])
+        return Set(rows.rows.compactMap { $0.first?.text?.lowercased() })
     }
 
     /// The UUID and metadata of the store in the connection's schema, `nil` when it has none.

@@ -20,10 +20,11 @@ extension PostgresStore: RemoteChangeStore {
     func watchRemoteChanges(_ changed: @escaping @Sendable (Int64?) -> Void) throws -> (any RemoteChangeWatch)? {
         let own = noticeSender
         let listening = try wrap {
-            try wire.listen(changeChannel, { payload in
-                let parts = payload.split(separator: " ", maxSplits: 1)
-                guard parts.first.map(String.init) != own else { return }
-                changed(parts.count == 2 ? Int64(parts[1]) : nil)
+            try wire.listen(changeChannel, { payloads in
+                // Commits that came together are told once, with the last one's number.
+                let others = payloads.map { $0.split(separator: " ", maxSplits: 1) }.filter { $0.first.map(String.init) != own }
+                guard let last = others.last else { return }
+                changed(last.count == 2 ? Int64(last[1]) : nil)
             }, reconnected: { changed(nil) })
         }
         return PostgresRemoteChangeWatch(listening)

@@ -121,14 +121,19 @@ final class PostgresStore: StoreBackend, @unchecked Sendable {
     }
 
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it
-    /// throws (and the error rethrown).
+    /// throws (and the error rethrown). When the connection fails during `COMMIT`, the error says the
+    /// transaction may have committed: the server may have committed it before the answer was lost.
     func transaction<T>(_ body: (any PostgresSession) throws -> T) throws -> T {
         try wrap {
             try wire.withSession { session in
                 _ = try session.run("BEGIN", [])
                 do {
                     let result = try body(session)
-                    _ = try session.run("COMMIT", [])
+                    do {
+                        _ = try session.run("COMMIT", [])
+                    } catch let failure as PostgresWireError where failure.isConnectionFailure {
+                        throw PostgresWireError(sqlState: failure.sqlState, message: failure.message + " — the connection failed during COMMIT: the transaction may have committed (docs/PostgreSQL.md, \"Consistency under failure\")", sql: failure.sql)
+                    }
                     return result
                 } catch {
                     _ = try? session.run("ROLLBACK", [])

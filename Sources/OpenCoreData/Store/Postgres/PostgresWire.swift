@@ -46,10 +46,11 @@ package protocol PostgresWire: AnyObject, Sendable {
     /// A connection of its own, outside the pool's bound, until it is closed: a query generation's
     /// open transaction.
     func dedicatedSession() throws -> any PostgresDedicatedSession
-    /// Calls `notified` with the payload of every notification on `channel` (`LISTEN`, on a connection of
-    /// its own) until the listening stops; after that connection was lost and made again (a network drop,
-    /// a server restart), calls `reconnected`: notifications sent in between were missed.
-    func listen(_ channel: String, _ notified: @escaping @Sendable (String) -> Void,
+    /// Calls `notified` with the payloads of the notifications on `channel` (`LISTEN`, on a connection of
+    /// its own), in the order they came — all that came while the last call ran in one call — until the
+    /// listening stops; after that connection was lost and made again (a network drop, a server restart),
+    /// calls `reconnected`: notifications sent in between were missed.
+    func listen(_ channel: String, _ notified: @escaping @Sendable ([String]) -> Void,
                 reconnected: @escaping @Sendable () -> Void) throws -> any PostgresListening
     /// Closes every connection (the store is removed).
     func close()
@@ -90,6 +91,13 @@ package struct PostgresWireError: StoreFailure, CustomStringConvertible {
         case "3D000", "3F000": return .missing
         default: return .other
         }
+    }
+
+    /// Whether the connection failed rather than the statement: no SQLSTATE (the server never answered),
+    /// class `08` (connection exception) or `57P01`–`57P03` (the server shutting down or starting).
+    package var isConnectionFailure: Bool {
+        guard let sqlState else { return true }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
 
     package var description: String {
