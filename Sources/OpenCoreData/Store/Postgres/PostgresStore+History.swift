@@ -43,30 +43,56 @@ extension PostgresStore: HistoryStore {
     }
 
     /// Records one save's (or batch request's) changes as a transaction, inside the caller's transaction;
-    /// returns its number (`nil`: nothing recorded).
+    /// returns its number (`nil`: nothing recorded). Transactions that record history commit one at a
+    /// time (the number's row lock is held until `COMMIT`), so the work after the lock is taken is kept
+    /// short: the strings are looked up first, both numbers are reserved by one statement, and the changes
+    /// are written by multi-row `INSERT`s.
     @discardableResult
     func recordHistory(_ records: [HistoryRecord], origin: HistoryOrigin, _ session: any PostgresSession) throws -> Int64? {
         guard tracksHistory, !records.isEmpty else { return nil }
-        let number = try reserveKeys(root: HistoryTables.transactionEntity, count: 1, session)
         let strings = try [origin.author, HistoryTables.bundleID, origin.contextName, HistoryTables.processName].map { name -> Value in
             guard let name else { return .null }
             return .int(try historyStringKey(name, session))
         }
+        let (number, firstChange) = try reserveHistoryNumbers(changes: records.count, session)
         try run(HistoryTables.transactionRow(number, strings: strings, timestamp: Date().timeIntervalSinceReferenceDate), on: session)
-        var next = try reserveKeys(root: HistoryTables.changeEntity, count: records.count, session)
-        var context = SQLGenerationContext()
-        let sql = try PostgresPrinter.sql(HistoryTables.changeRow(tombstones: historyTombstoneWidth), &context)
-        for record in records {
-            let arguments = HistoryTables.changeArguments(record, id: next, transaction: number, width: historyTombstoneWidth,
-                                                          stored: PostgresTombstone.stored)
+        let perStatement = max(1, 30_000 / (historyTombstoneWidth + 7))  // PostgreSQL binds at most 65,535 values
+        var next = firstChange
+        for start in stride(from: 0, to: records.count, by: perStatement) {
+            let chunk = records[start..<min(start + perStatement, records.count)]
+            var context = SQLGenerationContext()
+            let sql = try PostgresPrinter.sql(HistoryTables.changeRow(tombstones: historyTombstoneWidth, count: chunk.count), &context)
+            var arguments: [Value] = []
+            for record in chunk {
+                arguments += HistoryTables.changeArguments(record, id: next, transaction: number, width: historyTombstoneWidth,
+                                                           stored: PostgresTombstone.stored)
+                next += 1
+            }
             _ = try run(sql, arguments, on: session)
-            next += 1
         }
         return number
     }
 
+    /// Reserves the transaction's number and `changes` change keys in one statement (both rows of
+    /// `Z_PRIMARYKEY` locked until `COMMIT`); returns the number and the first change key.
+    private func reserveHistoryNumbers(changes: Int, _ session: any PostgresSession) throws -> (Int64, Int64) {
+        let (transaction, change) = (Int64(HistoryTables.transactionEntity), Int64(HistoryTables.changeEntity))
+        let rows = try run("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + CASE WHEN Z_ENT = $1 THEN 1 ELSE $2 END WHERE Z_ENT IN ($1, $3) RETURNING Z_ENT, Z_MAX",
+                           [.int(transaction), .int(Int64(changes)), .int(change)], on: session).rows
+        let max = Dictionary(rows.compactMap { row in row[0].integer.flatMap { e in row[1].integer.map { (e, $0) } } }, uniquingKeysWith: { a, _ in a })
+        guard let number = max[transaction], let lastChange = max[change] else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The PostgreSQL store at \(location) has no Z_PRIMARYKEY rows for its history.")
+        }
+        return (number, lastChange - Int64(changes) + 1)
+    }
+
+    /// The key of a history string (an author, a context or process name), made when missing. Keys read
+    /// from the table are kept (the strings are never deleted); one made here is not, until it is read
+    /// again after its transaction committed.
     private func historyStringKey(_ name: String, _ session: any PostgresSession) throws -> Int64 {
+        if let known = historyStrings.withLock({ $0[name] }) { return known }
         if let found = try run("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = $1", [.string(name)], on: session).rows.first?.first?.integer {
+            historyStrings.withLock { $0[name] = found }
             return found
         }
         let pk = try reserveKeys(root: HistoryTables.stringEntity, count: 1, session)

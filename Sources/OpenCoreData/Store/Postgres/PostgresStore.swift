@@ -38,6 +38,8 @@ final class PostgresStore: StoreBackend, @unchecked Sendable {
     /// This store object's name in the change notices its saves send (``changeChannel``), so that its
     /// own are told apart from other coordinators', processes' and machines'.
     let noticeSender = UUID().uuidString
+    /// History strings' keys read from `ATRANSACTIONSTRING` (``recordHistory(_:origin:_:)``).
+    let historyStrings = LockedValue<[String: Int64]>([:])
 
     init(url: URL, model: NSManagedObjectModel, options: StoreOpenOptions, wire: any PostgresWire) throws {
         self.wire = wire

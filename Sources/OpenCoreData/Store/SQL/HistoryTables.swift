@@ -51,11 +51,12 @@ enum HistoryTables {
                                  + (strings + [.double(timestamp)]).map(bind)]))
     }
 
-    /// `INSERT INTO ACHANGE (…)`, prepared once for a save's changes; `width` tombstone columns.
-    static func changeRow(tombstones width: Int) -> SQLWrite {
+    /// `INSERT INTO ACHANGE (…)` of `count` changes (their arguments one after the other), prepared once
+    /// for a save's changes; `width` tombstone columns.
+    static func changeRow(tombstones width: Int, count: Int = 1) -> SQLWrite {
         let columns = ["ZCHANGETYPE", "ZENTITY", "ZENTITYPK", "ZTRANSACTIONID", "ZCOLUMNS"] + (0..<width).map { "ZTOMBSTONE\($0)" }
-        return .insert(SQLInsert(into: "ACHANGE", columns: bookkeeping + columns,
-                                 rows: [[.placeholder, .placeholder, .integer(1)] + columns.map { _ in .placeholder }]))
+        let row: [SQLExpression] = [.placeholder, .placeholder, .integer(1)] + columns.map { _ in .placeholder }
+        return .insert(SQLInsert(into: "ACHANGE", columns: bookkeeping + columns, rows: Array(repeating: row, count: count)))
     }
 
     /// `INSERT INTO ATRANSACTIONSTRING (…)` of a new string.
