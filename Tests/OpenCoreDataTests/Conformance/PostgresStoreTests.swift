@@ -126,4 +126,35 @@ struct PostgresStoreTests {
         #expect(heard.allSatisfy(saved.contains), "every token is one save's: \(heard) of \(saved)")
         #expect(zip(heard, heard.dropFirst()).allSatisfy { $0.transactionNumber < $1.transactionNumber }, "in commit order")
     }
+
+    /// Coordinators whose saves record one new author at once all save: each updates a book of its own
+    /// (no key to reserve, so nothing orders them before the history), and a second insert of the same
+    /// history string waits for the first, adds nothing and takes its key.
+    @Test func concurrentSavesShareANewHistoryString() throws {
+        let (url, place) = try fresh()
+        defer { place.cleanUp() }
+        try ConformanceModel.seedAuthors(StorePlace.context(of: place.coordinator()))  // four books
+        let author = "author-\(UUID().uuidString)"
+        let coordinators = try (0..<4).map { _ in try place.coordinator(options: [NSPersistentHistoryTrackingKey: true]) }
+        let failures = LockedValue<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: coordinators.count) { i in
+            let context = StorePlace.context(of: coordinators[i])
+            context.transactionAuthor = author
+            context.performAndWait {
+                do {
+                    let request = NSFetchRequest<NSManagedObject>(entityName: "Book")
+                    request.sortDescriptors = [NSSortDescriptor(key: "title", ascending: true)]
+                    let book = try context.fetch(request)[i]
+                    book.setValue("edition \(i)", forKey: "title")
+                    try context.save()
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try rows(url, "SELECT COUNT(*) FROM ATRANSACTIONSTRING WHERE ZNAME = '\(author)'").first?.first?.integer == 1)
+        #expect(try rows(url, "SELECT COUNT(*) FROM ATRANSACTION").first?.first?.integer == 4)
+    }
 }
+

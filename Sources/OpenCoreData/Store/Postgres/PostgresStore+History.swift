@@ -89,15 +89,23 @@ extension PostgresStore: HistoryStore {
     /// The key of a history string (an author, a context or process name), made when missing. Keys read
     /// from the table are kept (the strings are never deleted); one made here is not, until it is read
     /// again after its transaction committed.
+    /// Two transactions that both add a new string: the second's `INSERT` waits for the first to commit,
+    /// then adds nothing (`ON CONFLICT DO NOTHING` on the unique name) and reads the first's key.
     private func historyStringKey(_ name: String, _ session: any PostgresSession) throws -> Int64 {
         if let known = historyStrings.withLock({ $0[name] }) { return known }
-        if let found = try run("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = $1", [.string(name)], on: session).rows.first?.first?.integer {
+        func stored() throws -> Int64? {
+            try run("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = $1", [.string(name)], on: session).rows.first?.first?.integer
+        }
+        if let found = try stored() {
             historyStrings.withLock { $0[name] = found }
             return found
         }
         let pk = try reserveKeys(root: HistoryTables.stringEntity, count: 1, session)
-        try run(HistoryTables.stringRow(pk, name), on: session)
-        return pk
+        if try run(HistoryTables.stringRow(pk, name, ignoringDuplicate: true), on: session) == 1 { return pk }
+        guard let found = try stored() else {
+            throw CoreDataError(NSPersistentStoreOperationError, "The PostgreSQL store at \(location) could not record the history string \"\(name)\".")
+        }
+        return found
     }
 
     /// The preserved values (`preservesValueInHistoryOnDeletion`) of rows about to be deleted.

@@ -70,9 +70,10 @@ enum HistoryTables {
         return arguments
     }
 
-    static func stringRow(_ pk: Int64, _ name: String) -> SQLWrite {
+    static func stringRow(_ pk: Int64, _ name: String, ignoringDuplicate: Bool = false) -> SQLWrite {
         .insert(SQLInsert(into: "ATRANSACTIONSTRING", columns: bookkeeping + ["ZNAME"],
-                          rows: [[.parameter(.int(pk)), .parameter(.int(Int64(stringEntity))), .integer(1), .parameter(.string(name))]]))
+                          rows: [[.parameter(.int(pk)), .parameter(.int(Int64(stringEntity))), .integer(1), .parameter(.string(name))]],
+                          conflict: ignoringDuplicate ? .ignore : .fail))
     }
 
     private static let bookkeeping = ["Z_PK", "Z_ENT", "Z_OPT"]
