@@ -17,7 +17,7 @@ let postgresEventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
     private let url: PostgresStoreURL
     private let condition = NSCondition()
-    private var idle: [PostgresConnection] = []
+    private var idle: [WatchedConnection] = []
     private var opened = 0
     private var closed = false
     private var nextID = 0
@@ -29,11 +29,11 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
 
     func withSession<T>(_ body: (any PostgresSession) throws -> T) throws -> T {
         let session = PostgresConnectionSession(try checkOut(), logger: logger)
-        defer { checkIn(session.connection, broken: session.broken) }
+        defer { checkIn(session.watched, broken: session.broken) }
         return try body(session)
     }
 
-    private func checkOut() throws -> PostgresConnection {
+    private func checkOut() throws -> WatchedConnection {
         condition.lock()
         while idle.isEmpty && opened >= url.poolSize && !closed { condition.wait() }
         if closed {
@@ -55,7 +55,7 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
         let id = nextID
         condition.unlock()
         do {
-            return try PostgresConnection.connect(on: postgresEventLoops.next(), configuration: url.configuration, id: id, logger: logger).wait()
+            return WatchedConnection(try PostgresConnection.connect(on: postgresEventLoops.next(), configuration: url.configuration, id: id, logger: logger).wait())
         } catch {
             condition.withLock { opened -= 1 }
             condition.signal()
@@ -63,7 +63,8 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
         }
     }
 
-    private func checkIn(_ connection: PostgresConnection, broken: Bool) {
+    private func checkIn(_ watched: WatchedConnection, broken: Bool) {
+        let connection = watched.connection
         condition.lock()
         if broken || closed || connection.isClosed {
             opened -= 1
@@ -72,7 +73,7 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
             // connection may never answer.
             _ = connection.close() as EventLoopFuture<Void>
         } else {
-            idle.append(connection)
+            idle.append(watched)
             condition.unlock()
         }
         condition.signal()
@@ -90,26 +91,27 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
     }
 
     func close() {
-        let connections = condition.withLock { () -> [PostgresConnection] in
+        let connections = condition.withLock { () -> [WatchedConnection] in
             closed = true
             defer { idle = [] }
             return idle
         }
         condition.broadcast()
-        for connection in connections { try? (connection.close() as EventLoopFuture<Void>).wait() }
+        for watched in connections { try? (watched.connection.close() as EventLoopFuture<Void>).wait() }
     }
 }
 
 /// One checked-out connection: statements run on it one at a time, the caller waiting for each.
 final class PostgresConnectionSession: PostgresSession {
-    let connection: PostgresConnection
+    let watched: WatchedConnection
+    var connection: PostgresConnection { watched.connection }
     private let logger: Logger
     /// Whether the connection failed (not the statement: no SQLSTATE, a connection exception, the server
     /// shutting down): it is closed instead of going back to the pool.
     private(set) var broken = false
 
-    init(_ connection: PostgresConnection, logger: Logger) {
-        self.connection = connection
+    init(_ watched: WatchedConnection, logger: Logger) {
+        self.watched = watched
         self.logger = logger
     }
 
@@ -127,28 +129,13 @@ final class PostgresConnectionSession: PostgresSession {
             }
         }
         do {
-            let result = try answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)).wait()
+            let result = try watched.answer(connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)).wait()
             return PostgresResult(rows: try result.rows.map { row in try row.map(Self.datum) }, affected: result.metadata.rows ?? 0)
         } catch {
             let failure = Self.wireError(error, sql: sql)
             if failure.isConnectionFailure || connection.isClosed { broken = true }
             throw failure
         }
-    }
-
-    /// The statement's answer, or a failure as soon as the connection closes: a statement sent while the
-    /// server was going away could otherwise wait forever (seen when the server restarted under load: the
-    /// connection's socket was gone, postgres-nio's future never completed).
-    private func answer(_ query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
-        let promise = query.eventLoop.makePromise(of: PostgresQueryResult.self)
-        query.cascade(to: promise)
-        connection.closeFuture.whenComplete { _ in promise.fail(ConnectionClosed()) }  // ignored once answered
-        return promise.futureResult
-    }
-
-    /// The connection closed before a statement's answer came.
-    struct ConnectionClosed: Error, CustomStringConvertible {
-        var description: String { "the connection closed before the statement was answered" }
     }
 
     /// A cell as the store's wire value, by the server's type for it.

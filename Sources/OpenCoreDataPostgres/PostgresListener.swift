@@ -116,7 +116,7 @@ final class PostgresDedicatedConnection: PostgresDedicatedSession, @unchecked Se
     init(url: PostgresStoreURL, logger: Logger) throws {
         do {
             let connection = try PostgresConnection.connect(on: postgresEventLoops.next(), configuration: url.configuration, id: 0, logger: logger).wait()
-            session = PostgresConnectionSession(connection, logger: logger)
+            session = PostgresConnectionSession(WatchedConnection(connection), logger: logger)
         } catch {
             throw PostgresConnectionSession.wireError(error, sql: nil)
         }

@@ -1,0 +1,45 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// A connection whose close fails the statement waiting on it: a statement sent while the server was
+/// going away could otherwise wait forever (seen when the server restarted under load: the socket was
+/// gone and postgres-nio's future never completed). One observer of the close per connection, registered
+/// when it is made; the one statement in flight (a connection runs one at a time) is the one it fails.
+final class WatchedConnection: @unchecked Sendable {
+    let connection: PostgresConnection
+    private let lock = NSLock()
+    private var waiting: EventLoopPromise<PostgresQueryResult>?
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+        connection.closeFuture.whenComplete { [weak self] _ in self?.failWaiting() }
+    }
+
+    var isClosed: Bool { connection.isClosed }
+
+    /// The statement's answer, or ``ConnectionClosed`` as soon as the connection closes.
+    func answer(_ query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
+        let promise = query.eventLoop.makePromise(of: PostgresQueryResult.self)
+        lock.withLock { waiting = promise }
+        if connection.isClosed { failWaiting() }  // closed before the statement was registered
+        query.whenComplete { [weak self] result in
+            self?.lock.withLock { if self?.waiting?.futureResult === promise.futureResult { self?.waiting = nil } }
+            promise.completeWith(result)
+        }
+        return promise.futureResult
+    }
+
+    private func failWaiting() {
+        let promise = lock.withLock { () -> EventLoopPromise<PostgresQueryResult>? in
+            defer { waiting = nil }
+            return waiting
+        }
+        promise?.fail(ConnectionClosed())
+    }
+
+    /// The connection closed before a statement's answer came.
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection closed before the statement was answered" }
+    }
+}
