@@ -92,7 +92,7 @@ extension PredicateExpressions.StringCompare: Codable where Root: Codable, Compa
 extension PredicateExpressions.StringCompare: StandardPredicateExpression
 where Root: StandardPredicateExpression, Compared: StandardPredicateExpression {}
 
-/// How a ``Foundation/PredicateExpressions/StringCompare`` orders two strings.
+/// How a `PredicateExpressions.StringCompare` orders two strings.
 public protocol StringOrder {
     /// The order of `a` and `b`.
     static func compare(_ a: String, _ b: String) -> ComparisonResult
