@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .library(name: "OpenCoreDataPredicates", targets: ["OpenCoreDataPredicates"]),
         .library(name: "OpenCoreDataTesting", targets: ["OpenCoreDataTesting"]),
+        // SwiftData's API over OpenCoreData (docs/SwiftData.md): @Model classes, ModelContainer, ModelContext.
+        .library(name: "OpenSwiftData", targets: ["OpenSwiftData"]),
         // The PostgreSQL store (docs/PostgreSQL.md): linking it registers the store type; an app that does
         // not use it never builds SwiftNIO.
         .library(name: "OpenCoreDataPostgres", targets: ["OpenCoreDataPostgres"]),
@@ -57,6 +59,11 @@ let package = Package(
         .target(name: "OpenCoreData", dependencies: [
             "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "CObservationScope", "OpenCoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        // SwiftData's model layer on top of the Core Data API, as Apple's sits on Core Data; its macros are
+        // served by the same plugin as @Managed.
+        .target(name: "OpenSwiftData", dependencies: [
+            "OpenCoreData", "OpenCoreDataMacros", .product(name: "Logging", package: "swift-log"),
         ]),
         // The PostgreSQL store's connection to the server (postgres-nio, on an event loop group of its own),
         // and the load-time hook that registers the store type when the module is linked.
@@ -130,6 +137,9 @@ let package = Package(
             "OpenCoreDataMacroSyntax",
             .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
         ]),
+        // OpenSwiftData from Apple's documentation: models, schema, container, context, fetching; stores it writes
+        // opened through OpenCoreData, both ways.
+        .testTarget(name: "OpenSwiftDataTests", dependencies: ["OpenSwiftData", "OpenCoreData", "OpenCoreDataTesting"]),
         // The model file parser: every construct it accepts and every error it gives.
         .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
         // The DocC articles' examples (Sources/*/*.docc), one test each, on the Library model (an Xcode model

@@ -11,7 +11,8 @@ import SwiftSyntaxMacros
 
 @main
 struct OpenCoreDataMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self, KeyValueMacro.self]
+    let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self, KeyValueMacro.self,
+                                             ModelMacro.self, PersistedPropertyMacro.self, PropertyMarkerMacro.self]
 }
 
 /// `@Managed`, the stand-in for Core Data's `@NSManaged` on a property: ``ManagedPropertyExpansion``.
@@ -46,6 +47,47 @@ public enum KeyValueMacro: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         try KeyValuePropertyExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+/// OpenSwiftData's `@Model` (SwiftData's): ``ModelExpansion``.
+public enum ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+                                 conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try ModelExpansion.expansion(of: node, providingMembersOf: declaration, conformingTo: protocols, in: context)
+    }
+
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingAttributesFor member: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [AttributeSyntax] {
+        try ModelExpansion.expansion(of: node, attachedTo: declaration, providingAttributesFor: member, in: context)
+    }
+
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
+        try ModelExpansion.expansion(of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
+    }
+}
+
+/// OpenSwiftData's `@_PersistedProperty` (SwiftData's): ``PersistedPropertyExpansion``.
+public enum PersistedPropertyMacro: AccessorMacro, PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
+        try PersistedPropertyExpansion.expansion(of: node, providingAccessorsOf: declaration, in: context)
+    }
+
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try PersistedPropertyExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+/// OpenSwiftData's `@Attribute`, `@Relationship` and `@Transient`, which `@Model` reads: ``PropertyMarkerExpansion``.
+public enum PropertyMarkerMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try PropertyMarkerExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
     }
 }
 

@@ -6,7 +6,7 @@ import OpenCoreDataPredicates
 
 extension PredicateExpressions.Value: ExpressionNodeConvertible {
     func expressionNode(_ c: inout PredicateConversion) throws -> ExpressionNode {
-        .constant(OpenCoreDataPredicates.Value(any: value))
+        .constant(OpenCoreDataPredicates.Value(any: c.constants(value)))
     }
 }
 
@@ -30,9 +30,8 @@ extension PredicateExpressions.KeyPath: ExpressionNodeConvertible {
         if let counted = Root.Output.self as? any CountKeyPathRoot.Type, counted.countKeyPath == keyPath {
             return counted.isString ? .function("length:", [base]) : Self.member(base, "@count")
         }
-        switch ManagedKeyPaths.key(for: keyPath) {
-        case .success(let key): return Self.member(base, key)
-        case .failure(let error): throw PredicateConversion.Unsupported(description: "\(error)")
+        do { return Self.member(base, try c.keys(keyPath)) } catch {
+            throw PredicateConversion.Unsupported(description: "\(error)")
         }
     }
 

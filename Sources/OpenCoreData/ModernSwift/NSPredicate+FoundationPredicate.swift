@@ -18,6 +18,17 @@ extension NSPredicate {
             return nil
         }
     }
+
+    /// For OpenSwiftData: ``init(_:)`` over a root that is not a managed object class, with the key of each
+    /// key path and the stored form of each captured value given by the caller. Throws why an expression
+    /// does not convert.
+    package static func converting<Input>(_ predicate: Predicate<Input>, keys: @escaping (AnyKeyPath) throws -> String,
+                                          constants: @escaping (Any) -> Any) throws -> NSPredicate {
+        var conversion = PredicateConversion(input: predicate.variable.key)
+        conversion.keys = keys
+        conversion.constants = constants
+        return NSPredicate(node: try conversion.predicate(predicate.expression))
+    }
 }
 
 /// Turns Foundation's predicate expressions into the predicate tree (`PredicateNode`).
@@ -27,6 +38,10 @@ struct PredicateConversion {
     let input: PredicateExpressions.VariableID
     /// A closure's variable: a `SUBQUERY` variable's name, or (in `flatMap`) the expression it stands for.
     var bound: [PredicateExpressions.VariableID: ExpressionNode] = [:]
+    /// The key of a key path: `@Managed` properties by default (OpenSwiftData gives its models' names).
+    var keys: (AnyKeyPath) throws -> String = { try ManagedKeyPaths.key(for: $0).get() }
+    /// A captured value as the store compares it (OpenSwiftData gives a model's managed object).
+    var constants: (Any) -> Any = { $0 }
     private var counter = 0
 
     init(input: PredicateExpressions.VariableID) { self.input = input }

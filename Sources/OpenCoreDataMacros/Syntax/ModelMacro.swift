@@ -1,0 +1,162 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+// The implementation of OpenSwiftData's `@Model` and `@_PersistedProperty` (SwiftData's names). The
+// expansion has the shape of SwiftData's own, so that code reading it (and the compiler's definite
+// initialization) meets the same members. For
+//
+//     @Model final class Trip {
+//         var name: String
+//         @Relationship(deleteRule: .cascade) var items: [Item] = []
+//     }
+//
+// `@Model` adds `@_PersistedProperty` to each stored `var` (not `@Transient`), and the members
+//
+//     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+//     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData }
+//     public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [
+//         .init(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
+//         .init(name: "items", keypath: \Trip.items, defaultValue: ([] as [Item]),
+//               metadata: OpenSwiftData.Schema.Relationship(deleteRule: .cascade)) ] }
+//     public required init(backingData: any OpenSwiftData.BackingData<Trip>) { _name = …NoType(); … }
+//     @Transient private let _$observationRegistrar = Observation.ObservationRegistrar()
+//
+// and the conformances `PersistentModel` and `Observable`. `@_PersistedProperty var name: String` becomes
+// an `init` / `get` / `set` over the backing data (observed) and a peer `_name` of an empty type that the
+// `init` accessor initializes, so that an initializer may set the property before anything else.
+
+/// `@Model` (SwiftData's macro of that name) on a class.
+public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
+    public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+                                 conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        guard let cls = declaration.as(ClassDeclSyntax.self) else {
+            throw MacroExpansionErrorMessage("@Model applies to a class (SwiftData's models are classes)")
+        }
+        let owner = cls.name.text
+        let properties = try cls.memberBlock.members.compactMap { try PersistedPropertySyntax($0.decl) }
+        let backing = "any OpenSwiftData.BackingData<\(owner)>"
+        let metadata = properties.map { $0.metadata(owner: owner) }.joined(separator: ",\n")
+        let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
+        return [
+            "@Transient private var _$backingData: \(raw: backing) = \(raw: owner).createBackingData()",
+            "public var persistentBackingData: \(raw: backing) { get { _$backingData } set { _$backingData = newValue } }",
+            "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
+            "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
+            "@Transient private let _$observationRegistrar = Observation.ObservationRegistrar()",
+        ]
+    }
+
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingAttributesFor member: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [AttributeSyntax] {
+        guard declaration.is(ClassDeclSyntax.self), (try? PersistedPropertySyntax(DeclSyntax(member))) != nil,
+              let variable = member.as(VariableDeclSyntax.self), !variable.hasAttribute("_PersistedProperty") else { return [] }
+        return ["@_PersistedProperty"]
+    }
+
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
+        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        return try protocols.map { try ExtensionDeclSyntax("extension \(type.trimmed): \($0.trimmed) {}") }
+    }
+}
+
+/// `@_PersistedProperty` (SwiftData's name), which `@Model` puts on each stored property.
+public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingAccessorsOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [AccessorDeclSyntax] {
+        guard let property = try PersistedPropertySyntax(DeclSyntax(declaration)) else { return [] }
+        let name = property.name
+        return [
+            """
+            @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
+            init(initialValue) {
+                _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)
+                _\(raw: name) = OpenSwiftData._SwiftDataNoType()
+            }
+            """,
+            """
+            get {
+                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                return self.getValue(forKey: \\.\(raw: name))
+            }
+            """,
+            """
+            set {
+                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                    self.setValue(forKey: \\.\(raw: name), to: newValue)
+                }
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        guard let property = try PersistedPropertySyntax(DeclSyntax(declaration)) else { return [] }
+        return ["@Transient private var _\(raw: property.name): OpenSwiftData._SwiftDataNoType"]
+    }
+}
+
+/// `@Attribute`, `@Relationship`, `@Transient`, `#Unique`-free markers: they add nothing; `@Model` reads them.
+public enum PropertyMarkerExpansion: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}
+
+/// A stored instance `var` of a model class, as `@Model` persists it; `nil` for what it leaves alone
+/// (computed and static properties, `let`s, `@Transient` and the macro's own members).
+struct PersistedPropertySyntax {
+    let name: String
+    let type: String
+    let initializer: String?
+    /// `Schema.Attribute(…)` or `Schema.Relationship(…)` from the property's `@Attribute` / `@Relationship`.
+    let schemaProperty: String?
+
+    init?(_ decl: DeclSyntax) throws {
+        guard let variable = decl.as(VariableDeclSyntax.self), variable.bindingSpecifier.tokenKind == .keyword(.var),
+              !variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }),
+              !variable.hasAttribute("Transient") else { return nil }
+        guard variable.bindings.count == 1, let binding = variable.bindings.first,
+              let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+            throw MacroExpansionErrorMessage("@Model persists one property a declaration: split `\(variable.bindings.trimmedDescription)`")
+        }
+        if let accessors = binding.accessorBlock {
+            guard case .accessors(let list) = accessors.accessors,
+                  list.allSatisfy({ ["willSet", "didSet"].contains($0.accessorSpecifier.text) }) else { return nil }
+        }
+        name = plainName(identifier.identifier)
+        guard !name.hasPrefix("_$") else { return nil }
+        guard let annotation = binding.typeAnnotation else {
+            throw MacroExpansionErrorMessage("@Model needs the type of `\(name)` written out (`var \(name): Type`)")
+        }
+        type = annotation.type.trimmedDescription
+        initializer = binding.initializer?.value.trimmedDescription
+        schemaProperty = variable.schemaAttribute()
+    }
+
+    func metadata(owner: String) -> String {
+        let value = initializer.map { "((\($0)) as \(type))" } ?? "nil"
+        return "OpenSwiftData.Schema.PropertyMetadata(name: \(stringLiteral(name)), keypath: \\\(owner).\(name), "
+            + "defaultValue: \(value), metadata: \(schemaProperty ?? "nil"))"
+    }
+}
+
+extension VariableDeclSyntax {
+    func hasAttribute(_ name: String) -> Bool {
+        attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == name }
+    }
+
+    /// `@Attribute(args)` → `OpenSwiftData.Schema.Attribute(args)`; `@Relationship(args)` likewise.
+    func schemaAttribute() -> String? {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else { continue }
+            let name = attribute.attributeName.trimmedDescription
+            guard name == "Attribute" || name == "Relationship" else { continue }
+            let arguments = attribute.arguments?.as(LabeledExprListSyntax.self)?.trimmedDescription ?? ""
+            return "OpenSwiftData.Schema.\(name)(\(arguments))"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import OpenCoreData
+
+/// Mirrors SwiftData's `ModelContainer`: a schema and the stores its configurations describe, over Core
+/// Data's stack (a coordinator with the schema's Core Data model, one store per configuration).
+public final class ModelContainer: @unchecked Sendable {
+    /// Mirrors `schema`.
+    public let schema: Schema
+    /// Mirrors `configurations`.
+    public let configurations: Set<ModelConfiguration>
+    /// The Core Data model made from the schema (docs/SwiftData.md: the model SwiftData makes).
+    public let managedObjectModel: NSManagedObjectModel
+    /// The coordinator of the container's stores.
+    public let persistentStoreCoordinator: NSPersistentStoreCoordinator
+    private let mainContextLock = NSLock()
+    private nonisolated(unsafe) var _mainContext: ModelContext?
+
+    /// Mirrors `init(for:configurations:)` with a schema: opens (or creates) each configuration's store,
+    /// migrating it lightweight if its model is older. Throws `SwiftDataError.loadIssueModelContainer`
+    /// naming what failed (a type the schema cannot store, a store that does not open).
+    public init(for schema: Schema, configurations: [ModelConfiguration]) throws {
+        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+        self.schema = schema
+        self.configurations = Set(configurations)
+        guard self.configurations.count == configurations.count else {
+            throw SwiftDataError(.duplicateConfiguration, "two configurations describe the same store")
+        }
+        managedObjectModel = try schema.managedObjectModel()
+        try Self.assignConfigurations(configurations, of: schema, to: managedObjectModel)
+        persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        for configuration in configurations { try open(configuration) }
+    }
+
+    /// Mirrors `init(for:configurations:)` with a schema and configurations as arguments.
+    public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws {
+        try self.init(for: schema, configurations: configurations)
+    }
+
+    /// Mirrors `init(for:configurations:)` with model types: a schema of those types (and the types their
+    /// relationships reach).
+    public convenience init(for forTypes: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
+        try self.init(for: Schema(forTypes), configurations: configurations)
+    }
+
+    /// Mirrors `mainContext`: the main actor's context, made on first use, autosaving.
+    @MainActor public var mainContext: ModelContext {
+        mainContextLock.withLock {
+            if let context = _mainContext { return context }
+            let context = ModelContext(self, concurrencyType: .mainQueueConcurrencyType)
+            context.autosaveEnabled = true
+            _mainContext = context
+            return context
+        }
+    }
+
+    /// Gives each configuration with a schema of its own a Core Data configuration of that name.
+    private static func assignConfigurations(_ configurations: [ModelConfiguration], of schema: Schema, to model: NSManagedObjectModel) throws {
+        for configuration in configurations {
+            guard let part = configuration.schema else { continue }
+            let entities = try part.entities.map { entity in
+                guard let found = model.entitiesByName[entity.name] else {
+                    throw SwiftDataError(.configurationSchemaNotFoundInContainerSchema, "\(entity.name) of configuration \(configuration.name)")
+                }
+                return found
+            }
+            model.setEntities(entities, forConfigurationName: configuration.name)
+        }
+    }
+
+    private func open(_ configuration: ModelConfiguration) throws {
+        try configuration.validate()
+        if !configuration.isStoredInMemoryOnly, configuration.url.isFileURL {
+            try FileManager.default.createDirectory(at: configuration.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        }
+        var options: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
+                                           NSPersistentHistoryTrackingKey: true]
+        if !configuration.allowsSave { options[NSReadOnlyPersistentStoreOption] = true }
+        do {
+            try persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType,
+                                                              configurationName: configuration.schema == nil ? nil : configuration.name,
+                                                              at: configuration.url, options: options)
+        } catch {
+            throw SwiftDataError(.loadIssueModelContainer, "the store of configuration \(configuration.name) at \(configuration.url) did not open: \(error)")
+        }
+    }
+
+    /// Mirrors `deleteAllData()`: removes every store's data (the stores stay open, empty).
+    public func deleteAllData() {
+        do { try erase() } catch { ModelContext.logger.error("deleteAllData(): \(error)") }
+    }
+
+    /// Mirrors `erase()`: destroys each store and opens it again, empty.
+    public func erase() throws {
+        for store in persistentStoreCoordinator.persistentStores {
+            guard let url = store.url else { continue }
+            let (type, configuration, options) = (store.type, store.configurationName, store.options)
+            try persistentStoreCoordinator.remove(store)
+            try persistentStoreCoordinator.destroyPersistentStore(at: url, ofType: type, options: options)
+            try persistentStoreCoordinator.addPersistentStore(ofType: type, configurationName: configuration == "Default" ? nil : configuration,
+                                                              at: url, options: options)
+        }
+    }
+}

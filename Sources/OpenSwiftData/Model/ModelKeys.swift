@@ -1,0 +1,36 @@
+import Foundation
+
+/// The property name of a model's key path, from the model's ``PersistentModel/schemaMetadata`` (read
+/// once per model type).
+enum ModelKeys {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var names: [ObjectIdentifier: [AnyKeyPath: String]] = [:]
+
+    /// The name `keyPath` persists under; traps for a key path that is no persisted property (a computed or
+    /// `@Transient` property reaches the backing data only through a bug in the model's code).
+    static func name<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> String {
+        guard let name = lookup(keyPath, in: type) else {
+            fatalError("\(keyPath) is not a persisted property of \(M.self)")
+        }
+        return name
+    }
+
+    /// The name of `keyPath` if it is a persisted property of `type`.
+    static func lookup(_ keyPath: AnyKeyPath, in type: any PersistentModel.Type) -> String? {
+        let id = ObjectIdentifier(type)
+        if let known = lock.withLock({ names[id] }) { return known[keyPath] }
+        var table: [AnyKeyPath: String] = [:]
+        for property in type.schemaMetadata { table[property.keypath] = property.name }
+        lock.withLock { names[id] = table }
+        return table[keyPath]
+    }
+
+    /// The key of a key path in a store request: its name, for a key path rooted at a model type.
+    static func key(_ keyPath: AnyKeyPath) throws -> String {
+        let root = Swift.type(of: keyPath).rootType
+        guard let model = root as? any PersistentModel.Type, let name = lookup(keyPath, in: model) else {
+            throw SwiftDataError(.unsupportedKeyPath, "\(keyPath) is not a persisted property of \(root) (a store can only compare and sort by those)")
+        }
+        return name
+    }
+}

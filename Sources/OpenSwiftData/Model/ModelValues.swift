@@ -1,0 +1,100 @@
+import Foundation
+import OpenCoreData
+
+/// Between a model's Swift values and what its managed object stores: models are their managed objects,
+/// arrays of models to-many sets, numbers `NSNumber`s.
+struct ModelValues {
+    unowned let context: ModelContext
+
+    /// The stored form of `value` (inserting each detached model it reaches, as SwiftData does).
+    func encode(_ value: Any) -> Any? {
+        if let optional = value as? any OptionalValue {
+            guard let wrapped = optional.wrappedAny else { return nil }
+            return encode(wrapped)
+        }
+        if let model = value as? any PersistentModel { return context.managedObject(for: model) }
+        if let models = value as? [any PersistentModel] { return Set(models.map { context.managedObject(for: $0) }) }
+        return value
+    }
+
+    /// A stored value as `type`; traps when the store holds what `type` cannot be (a model class out of
+    /// step with the store's model).
+    func decode<Value>(_ raw: Any?, as type: Value.Type) -> Value {
+        guard let value = decodeAny(raw, as: type) as? Value else {
+            fatalError("The store's value \(raw.map { "\($0)" } ?? "nil") is not a \(Value.self)")
+        }
+        return value
+    }
+
+    private func decodeAny(_ raw: Any?, as type: Any.Type) -> Any? {
+        if let optional = type as? any OptionalValue.Type {
+            guard let raw, !(raw is NSNull) else { return optional.noneAny }
+            return decodeAny(raw, as: optional.wrappedType)
+        }
+        if type is any PersistentModel.Type, let object = raw as? NSManagedObject { return context.model(for: object) }
+        if let array = type as? any ModelArray.Type {
+            return array.make(Self.objects(raw).map { context.model(for: $0) })
+        }
+        return Self.number(raw, as: type) ?? raw
+    }
+
+    private static func objects(_ raw: Any?) -> [NSManagedObject] {
+        if let set = raw as? Set<NSManagedObject> { return Array(set) }
+        if let set = raw as? NSSet { return set.compactMap { $0 as? NSManagedObject } }
+        if let array = raw as? [NSManagedObject] { return array }
+        return []
+    }
+
+    /// A number as the property's numeric type (the store gives `NSNumber`s).
+    private static func number(_ raw: Any?, as type: Any.Type) -> Any? {
+        guard let number = raw as? NSNumber else { return nil }
+        switch type {
+        case is Int.Type: return number.intValue
+        case is Int64.Type: return number.int64Value
+        case is Int32.Type: return number.int32Value
+        case is Int16.Type: return number.int16Value
+        case is Int8.Type: return number.int8Value
+        case is UInt.Type: return number.uintValue
+        case is UInt64.Type: return number.uint64Value
+        case is UInt32.Type: return number.uint32Value
+        case is UInt16.Type: return number.uint16Value
+        case is UInt8.Type: return number.uint8Value
+        case is Double.Type: return number.doubleValue
+        case is Float.Type: return number.floatValue
+        case is Bool.Type: return number.boolValue
+        case is Decimal.Type: return (number as? NSDecimalNumber)?.decimalValue ?? Decimal(string: number.stringValue)
+        default: return nil
+        }
+    }
+
+    /// What a detached model's property reads before it was set: `nil` or no models.
+    static func emptyValue(of type: Any.Type) -> Any? {
+        if let optional = type as? any OptionalValue.Type { return optional.noneAny }
+        if let array = type as? any ModelArray.Type { return array.make([]) }
+        return nil
+    }
+}
+
+/// `Optional`, seen through `Any`.
+protocol OptionalValue {
+    static var wrappedType: Any.Type { get }
+    static var noneAny: Any { get }
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    static var wrappedType: Any.Type { Wrapped.self }
+    static var noneAny: Any { Optional<Wrapped>.none as Any }
+    var wrappedAny: Any? { self.map { $0 as Any } }
+}
+
+/// An array of models (a to-many relationship), seen through `Any`.
+protocol ModelArray {
+    static var elementType: any PersistentModel.Type { get }
+    static func make(_ models: [any PersistentModel]) -> Any
+}
+
+extension Array: ModelArray where Element: PersistentModel {
+    static var elementType: any PersistentModel.Type { Element.self }
+    static func make(_ models: [any PersistentModel]) -> Any { models.map { $0 as! Element } }
+}

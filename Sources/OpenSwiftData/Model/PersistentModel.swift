@@ -1,0 +1,67 @@
+import Foundation
+import Observation
+
+/// Mirrors SwiftData's `PersistentModel`: a class whose stored properties live in backing data, made
+/// by `@Model`. A model is one object: equal only to itself, hashed by identity.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+    /// Mirrors `init(backingData:)`: a model over existing backing data (`@Model` writes it).
+    init(backingData: any BackingData<Self>)
+    /// Mirrors `persistentBackingData`: where the model's persisted values are.
+    var persistentBackingData: any BackingData<Self> { get set }
+    /// Mirrors `schemaMetadata`: each persisted property's name, key path, default value and options.
+    static var schemaMetadata: [Schema.PropertyMetadata] { get }
+}
+
+extension PersistentModel {
+    /// Mirrors `persistentModelID`: the model's identifier in its store (temporary until saved).
+    public var persistentModelID: PersistentIdentifier {
+        persistentBackingData.persistentModelID ?? storage.detachedIdentifier
+    }
+
+    /// Mirrors `id` (`Identifiable`): ``persistentModelID``.
+    public var id: PersistentIdentifier { persistentModelID }
+
+    /// Mirrors `modelContext`: the context the model was inserted into or fetched by; `nil` before `insert(_:)`.
+    public var modelContext: ModelContext? { storage.context }
+
+    /// Mirrors `hasChanges`: whether the model has changes its context has not saved.
+    public var hasChanges: Bool { storage.object?.hasChanges ?? false }
+
+    /// Mirrors `isDeleted`: whether the model was deleted from its context (and not yet saved).
+    public var isDeleted: Bool { storage.object?.isDeleted ?? false }
+
+    /// Mirrors `createBackingData()`: backing data for a model made by its own initializer, which keeps the
+    /// values until the model is inserted into a context.
+    public static func createBackingData<P: PersistentModel>() -> some BackingData<P> { ModelStorage<P>(for: P.self) }
+
+    /// Mirrors `getValue(forKey:)`: a persisted property's value, from the backing data.
+    public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value { persistentBackingData.getValue(forKey: key) }
+
+    /// Mirrors `setValue(forKey:to:)`: sets a persisted property's value in the backing data.
+    public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
+        persistentBackingData.setValue(forKey: key, to: newValue)
+    }
+
+    /// Mirrors `getTransformableValue(forKey:)`: a transformable property's value.
+    public func getTransformableValue<Value>(forKey key: KeyPath<Self, Value>) -> Value {
+        persistentBackingData.getTransformableValue(forKey: key)
+    }
+
+    /// Mirrors `setTransformableValue(forKey:to:)`.
+    public func setTransformableValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
+        persistentBackingData.setTransformableValue(forKey: key, to: newValue)
+    }
+
+    /// A model is equal only to itself (`Equatable`).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+
+    /// Hashes the model's identity (`Hashable`).
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    var storage: ModelStorage<Self> {
+        guard let storage = persistentBackingData as? ModelStorage<Self> else {
+            fatalError("\(Self.self)'s backing data is \(type(of: persistentBackingData)), not one made by createBackingData()")
+        }
+        return storage
+    }
+}
