@@ -58,6 +58,13 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         }
     }
 
+    /// ``setValue(forKey:to:)`` from the model itself: a detached model given a related model of a context
+    /// joins that context first, as SwiftData inserts it.
+    func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, of model: Model) {
+        if case .detached = state, let context = ModelValues.context(of: newValue) { context.insert(model) }
+        setValue(forKey: key, to: newValue)
+    }
+
     func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { getValue(forKey: key) }
 
     func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { setValue(forKey: key, to: newValue) }

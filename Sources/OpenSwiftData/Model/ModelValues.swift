@@ -17,6 +17,15 @@ struct ModelValues {
         return value
     }
 
+    /// The context of the first inserted model `value` holds (a model, an optional one, an array of them).
+    static func context(of value: Any) -> ModelContext? {
+        func context<M: PersistentModel>(_ model: M) -> ModelContext? { model.storage.context }
+        if let optional = value as? any OptionalValue { return optional.wrappedAny.flatMap { Self.context(of: $0) } }
+        if let model = value as? any PersistentModel { return context(model) }
+        if let models = value as? [any PersistentModel] { return models.lazy.compactMap { context($0) }.first }
+        return nil
+    }
+
     /// A stored value as `type`; traps when the store holds what `type` cannot be (a model class out of
     /// step with the store's model).
     func decode<Value>(_ raw: Any?, as type: Value.Type) -> Value {

@@ -39,6 +39,7 @@ extension PersistentModel {
 
     /// Mirrors `setValue(forKey:to:)`: sets a persisted property's value in the backing data.
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
+        if let storage = persistentBackingData as? ModelStorage<Self> { return storage.setValue(forKey: key, to: newValue, of: self) }
         persistentBackingData.setValue(forKey: key, to: newValue)
     }
 

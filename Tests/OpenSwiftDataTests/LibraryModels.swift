@@ -1,0 +1,42 @@
+import Foundation
+import OpenSwiftData
+
+// Small models for the rules a save checks: a delete rule that denies, relationship counts, uniqueness.
+
+@Model final class Shelf {
+    @Attribute(.unique) var label: String
+    @Relationship(deleteRule: .deny, minimumModelCount: 0, maximumModelCount: 2, inverse: \Book.shelf)
+    var books: [Book] = []
+
+    init(label: String) { self.label = label }
+}
+
+@Model final class Book {
+    @Attribute(.unique) var isbn: String
+    var title: String
+    var pages: Int
+    var rating: Double?
+    var shelf: Shelf?
+
+    init(isbn: String, title: String, pages: Int = 100) {
+        self.isbn = isbn
+        self.title = title
+        self.pages = pages
+    }
+}
+
+/// A type OpenSwiftData cannot store yet (docs/SwiftData.md): the container says so, naming it.
+struct Coordinates: Codable, Hashable {
+    var latitude: Double
+    var longitude: Double
+}
+
+@Model final class Landmark {
+    var name: String
+    var coordinates: Coordinates
+
+    init(name: String, coordinates: Coordinates) {
+        self.name = name
+        self.coordinates = coordinates
+    }
+}

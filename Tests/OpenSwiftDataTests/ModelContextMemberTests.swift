@@ -1,0 +1,175 @@
+import Foundation
+import Observation
+import OpenCoreData
+import OpenSwiftData
+import Testing
+
+/// Each ModelContext member, as Apple's documentation describes it.
+@Suite struct ModelContextMemberTests {
+    func context() throws -> ModelContext {
+        ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
+    }
+
+    @Test func aModelFetchedTwiceIsOneInstanceAndModelForFindsIt() throws {
+        let context = try context()
+        let trip = Trip(name: "Rome", destination: "Italy")
+        context.insert(trip)
+        let temporary = trip.persistentModelID
+        try context.save()
+        let permanent = trip.persistentModelID
+        #expect(temporary != permanent)
+        #expect(permanent.storeIdentifier != nil && permanent.entityName == "Trip")
+        #expect(try context.fetch(FetchDescriptor<Trip>()).first === trip)
+        #expect(context.model(for: permanent) as? Trip === trip)
+        let registered: Trip? = context.registeredModel(for: permanent)
+        #expect(registered === trip)
+        let other = ModelContext(context.container)
+        let notYet: Trip? = other.registeredModel(for: permanent)
+        #expect(notYet == nil)
+        let decoded = try JSONDecoder().decode(PersistentIdentifier.self, from: JSONEncoder().encode(permanent))
+        #expect(decoded == permanent)
+        #expect((other.model(for: decoded) as? Trip)?.name == "Rome")
+        #expect(try PersistentIdentifier.identifier(for: permanent.storeIdentifier!, entityName: "Trip", primaryKey: 1) == permanent)
+    }
+
+    @Test func changesArraysFollowInsertUpdateAndDelete() throws {
+        let context = try context()
+        let kept = Trip(name: "Kept", destination: "Here")
+        let gone = Trip(name: "Gone", destination: "There")
+        context.insert(kept)
+        context.insert(gone)
+        #expect(Set(context.insertedModelsArray.map(\.persistentModelID)) == [kept.persistentModelID, gone.persistentModelID])
+        try context.save()
+        #expect(context.insertedModelsArray.isEmpty && !kept.hasChanges)
+        kept.destination = "Elsewhere"
+        context.delete(gone)
+        #expect(kept.hasChanges && gone.isDeleted)
+        #expect(context.changedModelsArray.map(\.persistentModelID) == [kept.persistentModelID])
+        #expect(context.deletedModelsArray.map(\.persistentModelID) == [gone.persistentModelID])
+        context.rollback()
+        #expect(kept.destination == "Here" && !gone.isDeleted && !context.hasChanges)
+    }
+
+    @Test func saveNotificationsCarryTheSavedIdentifiers() throws {
+        let context = try context()
+        let trip = Trip(name: "Oslo", destination: "Norway")
+        context.insert(trip)
+        let events = Recorded<String>()
+        let inserted = Recorded<PersistentIdentifier>()
+        let will = NotificationCenter.default.addObserver(forName: ModelContext.willSave, object: context, queue: nil) { _ in events.append("will") }
+        let did = NotificationCenter.default.addObserver(forName: ModelContext.didSave, object: context, queue: nil) { note in
+            events.append("did")
+            for id in note.userInfo?[ModelContext.NotificationKey.insertedIdentifiers.rawValue] as? [PersistentIdentifier] ?? [] { inserted.append(id) }
+        }
+        defer { NotificationCenter.default.removeObserver(will); NotificationCenter.default.removeObserver(did) }
+        try context.save()
+        #expect(events.values == ["will", "did"])
+        #expect(inserted.values == [trip.persistentModelID])
+    }
+
+    @Test func transactionSavesItsChangesOrRollsThemBack() throws {
+        let context = try context()
+        try context.transaction { context.insert(Trip(name: "Saved", destination: "A")) }
+        #expect(!context.hasChanges)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try context.transaction {
+                context.insert(Trip(name: "Dropped", destination: "B"))
+                throw Stop()
+            }
+        }
+        #expect(!context.hasChanges)
+        #expect(try ModelContext(context.container).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Saved"])
+    }
+
+    @Test func deleteModelWhereDeletesWhatThePredicateMatchesWithItsCascade() throws {
+        let context = try context()
+        for name in ["a1", "a2", "b1"] {
+            let trip = Trip(name: name, destination: "X")
+            trip.bucketList = [BucketListItem(title: name, details: "", hasReservation: false, isInPlan: false)]
+            context.insert(trip)
+        }
+        try context.save()
+        try context.delete(model: Trip.self, where: #Predicate { $0.name.starts(with: "a") })
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Trip>()).map(\.name) == ["b1"])
+        #expect(try context.fetch(FetchDescriptor<BucketListItem>()).map(\.title) == ["b1"])
+        try context.delete(model: Trip.self)
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<BucketListItem>()) == 0)
+    }
+
+    @Test func settingEitherSideOfARelationshipSetsTheOther() throws {
+        let context = try context()
+        let trip = Trip(name: "Lima", destination: "Peru")
+        context.insert(trip)
+        let item = BucketListItem(title: "Machu Picchu", details: "", hasReservation: true, isInPlan: true)
+        item.trip = trip
+        #expect(item.modelContext === context)
+        #expect(trip.bucketList.map(\.title) == ["Machu Picchu"])
+        let stay = LivingAccommodation(address: "Av. 1", placeName: "Casa")
+        trip.livingAccommodation = stay
+        #expect(stay.trip === trip)
+        trip.bucketList.removeAll()
+        #expect(item.trip == nil)
+    }
+
+    @Test func enumerateVisitsEachModelInBatches() throws {
+        let context = try context()
+        for i in 0..<7 { context.insert(Trip(name: "t\(i)", destination: "D")) }
+        try context.save()
+        var names: [String] = []
+        try context.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]), batchSize: 3) { names.append($0.name) }
+        #expect(names == (0..<7).map { "t\($0)" })
+        #expect(throws: SwiftDataError.invalidTransactionFetchRequest) {
+            try context.enumerate(FetchDescriptor<Trip>(), batchSize: 3) { $0.destination = "changed" }
+        }
+        context.rollback()
+        try context.enumerate(FetchDescriptor<Trip>(), batchSize: 3, allowEscapingMutations: true) { $0.destination = "changed" }
+        #expect(context.changedModelsArray.count == 7)
+    }
+
+    @Test func aModelsPropertiesAreObservable() throws {
+        let context = try context()
+        let trip = Trip(name: "Seen", destination: "A")
+        context.insert(trip)
+        let changed = LockedFlag()
+        withObservationTracking { _ = trip.destination } onChange: { changed.set() }
+        trip.destination = "B"
+        #expect(changed.value)
+    }
+
+    @Test func authorIsRecordedInHistoryAndUndoManagerUndoes() throws {
+        let context = try context()
+        context.author = "importer"
+        #expect(context.author == "importer")
+        context.undoManager = UndoManager()
+        let trip = Trip(name: "Undo", destination: "A")
+        context.insert(trip)
+        try context.save()
+        context.processPendingChanges()
+        context.undoManager?.removeAllActions()
+        trip.destination = "B"
+        context.processPendingChanges()
+        context.undoManager?.undo()
+        #expect(trip.destination == "A")
+        let request = NSPersistentHistoryChangeRequest.fetchHistory(after: Date.distantPast)
+        let result = try context.managedObjectContext.execute(request) as? NSPersistentHistoryResult
+        let transactions = result?.result as? [NSPersistentHistoryTransaction] ?? []
+        #expect(transactions.last?.author == "importer")
+    }
+}
+
+final class Recorded<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [T] = []
+    var values: [T] { lock.withLock { list } }
+    func append(_ value: T) { lock.withLock { list.append(value) } }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool { lock.withLock { flag } }
+    func set() { lock.withLock { flag = true } }
+}
