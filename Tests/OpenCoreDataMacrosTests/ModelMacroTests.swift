@@ -1,0 +1,138 @@
+import OpenCoreDataMacroSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// OpenSwiftData's `@Model` and `@_PersistedProperty` (SwiftData's shape): the members, the accessors of each
+/// persisted property, what is left alone, and the declarations refused.
+@Suite struct ModelMacroTests {
+    static let specs: [String: MacroSpec] = [
+        "Model": MacroSpec(type: ModelExpansion.self, conformances: ["PersistentModel", "Observable"]),
+        "_PersistedProperty": MacroSpec(type: PersistedPropertyExpansion.self),
+        "Attribute": MacroSpec(type: PropertyMarkerExpansion.self),
+        "Relationship": MacroSpec(type: PropertyMarkerExpansion.self),
+        "Transient": MacroSpec(type: PropertyMarkerExpansion.self),
+    ]
+
+    func expectModel(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [],
+                     sourceLocation: SourceLocation = #_sourceLocation) {
+        assertMacroExpansion(source, expandedSource: expanded, diagnostics: diagnostics, macroSpecs: Self.specs,
+                             indentationWidth: .spaces(4)) { failure in
+            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Stored `var`s become accessors over the backing data (the test harness drops a property's initial
+    /// value beside an `init` accessor; the compiler keeps it); `@Transient`, computed and static properties
+    /// stay as written.
+    @Test func aModelGetsBackingDataMetadataAndObservedAccessors() {
+        expectModel("""
+            @Model final class Trip {
+                @Attribute(.unique) var name: String
+                @Relationship(deleteRule: .cascade) var items: [Item] = []
+                @Transient var views = 0
+                var title: String { name }
+                static var count = 0
+            }
+            """, #"""
+            final class Trip {
+                var name: String {
+                    @storageRestrictions(accesses: _$backingData, initializes: _name)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.name, to: initialValue)
+                        _name = OpenSwiftData._SwiftDataNoType()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.name)
+                        return self.getValue(forKey: \.name)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                            self.setValue(forKey: \.name, to: newValue)
+                        }
+                    }
+                }
+
+                private var _name: OpenSwiftData._SwiftDataNoType
+                var items: [Item] {
+                    @storageRestrictions(accesses: _$backingData, initializes: _items)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.items, to: initialValue)
+                        _items = OpenSwiftData._SwiftDataNoType()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.items)
+                        return self.getValue(forKey: \.items)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
+                            self.setValue(forKey: \.items, to: newValue)
+                        }
+                    }
+                }
+
+                private var _items: OpenSwiftData._SwiftDataNoType
+                var views = 0
+                var title: String { name }
+                static var count = 0
+
+                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+
+                public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                    [
+                        OpenSwiftData.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: OpenSwiftData.Schema.Attribute(.unique)),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "items", keypath: \Trip.items, defaultValue: (([]) as [Item]), metadata: OpenSwiftData.Schema.Relationship(deleteRule: .cascade))
+                    ]
+                }
+
+                public required init(backingData: any OpenSwiftData.BackingData<Trip>) {
+                    _name = OpenSwiftData._SwiftDataNoType()
+                    _items = OpenSwiftData._SwiftDataNoType()
+                    self._$backingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+            }
+
+            extension Trip: PersistentModel {
+            }
+
+            extension Trip: Observable {
+            }
+            """#)
+    }
+
+    @Test func aPropertyWithoutItsTypeOrAModelThatIsNoClassIsRefused() {
+        expectModel("""
+            @Model final class Trip {
+                var name = ""
+            }
+            """, """
+            final class Trip {
+                var name = ""
+            }
+
+            extension Trip: PersistentModel {
+            }
+
+            extension Trip: Observable {
+            }
+            """, diagnostics: [DiagnosticSpec(message: "@Model needs the type of `name` written out (`var name: Type`)", line: 1, column: 1)])
+        expectModel("""
+            @Model struct Trip {
+            }
+            """, """
+            struct Trip {
+            }
+            """, diagnostics: [DiagnosticSpec(message: "@Model applies to a class (SwiftData's models are classes)", line: 1, column: 1)])
+    }
+}
