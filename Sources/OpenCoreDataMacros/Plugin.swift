@@ -12,7 +12,8 @@ import SwiftSyntaxMacros
 @main
 struct OpenCoreDataMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self, KeyValueMacro.self,
-                                             ModelMacro.self, PersistedPropertyMacro.self, PropertyMarkerMacro.self]
+                                             ModelMacro.self, PersistedPropertyMacro.self, PropertyMarkerMacro.self,
+                                             ModelActorMacro.self]
 }
 
 /// `@Managed`, the stand-in for Core Data's `@NSManaged` on a property: ``ManagedPropertyExpansion``.
@@ -88,6 +89,20 @@ public enum PropertyMarkerMacro: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         try PropertyMarkerExpansion.expansion(of: node, providingPeersOf: declaration, in: context)
+    }
+}
+
+/// OpenSwiftData's `@ModelActor` (SwiftData's): ``ModelActorExpansion``.
+public enum ModelActorMacro: MemberMacro, ExtensionMacro {
+    public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+                                 conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try ModelActorExpansion.expansion(of: node, providingMembersOf: declaration, conformingTo: protocols, in: context)
+    }
+
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
+        try ModelActorExpansion.expansion(of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
     }
 }
 

@@ -50,6 +50,9 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     let blockThread = Atomic<UInt>(0)
     /// The listeners this context merges saves from (``automaticallyMergesChangesFromParent``).
     var mergeListening: SaveListeners?
+    /// For OpenSwiftData: where this context's automatic merges run instead of ``perform(_:)`` (a model
+    /// actor's executor, which runs the actor's jobs and so the context's work one at a time).
+    package var mergeScheduler: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
     /// The children that merge this context's saves as they happen.
     let mergingChildren = SaveListeners()
     /// The context's fetched results controllers, told of its changes as typed values (see ``ContextChange``).

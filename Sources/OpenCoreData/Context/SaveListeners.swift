@@ -26,7 +26,11 @@ final class SaveListeners: @unchecked Sendable {
     func deliver(_ saved: SavedChanges, from source: NSManagedObjectContext) {
         let contexts = entries.withLock { list in list.compactMap(\.context) }
         for context in contexts where context !== source {
-            context.perform { context.merge(saved) }
+            if let schedule = context.mergeScheduler {
+                schedule { context.merge(saved) }
+            } else {
+                context.perform { context.merge(saved) }
+            }
         }
     }
 }

@@ -160,3 +160,31 @@ extension VariableDeclSyntax {
         return nil
     }
 }
+
+/// `@ModelActor` (SwiftData's macro of that name) on an actor: its container, executor and initializer.
+public enum ModelActorExpansion: MemberMacro, ExtensionMacro {
+    public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+                                 conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        guard declaration.is(ActorDeclSyntax.self) else {
+            throw MacroExpansionErrorMessage("@ModelActor applies to an actor")
+        }
+        return [
+            "nonisolated let modelExecutor: any OpenSwiftData.ModelExecutor",
+            "nonisolated let modelContainer: OpenSwiftData.ModelContainer",
+            """
+            init(modelContainer: OpenSwiftData.ModelContainer) {
+                let modelContext = OpenSwiftData.ModelContext(modelContainer)
+                self.modelExecutor = OpenSwiftData.DefaultSerialModelExecutor(modelContext: modelContext)
+                self.modelContainer = modelContainer
+            }
+            """,
+        ]
+    }
+
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
+        guard declaration.is(ActorDeclSyntax.self) else { return [] }
+        return try protocols.map { try ExtensionDeclSyntax("extension \(type.trimmed): \($0.trimmed) {}") }
+    }
+}

@@ -42,12 +42,14 @@ public final class ModelContainer: @unchecked Sendable {
         try self.init(for: Schema(forTypes), configurations: configurations)
     }
 
-    /// Mirrors `mainContext`: the main actor's context, made on first use, autosaving.
+    /// Mirrors `mainContext`: the main actor's context, made on first use, autosaving, merging what the
+    /// container's other contexts save (on the main queue).
     @MainActor public var mainContext: ModelContext {
         mainContextLock.withLock {
             if let context = _mainContext { return context }
             let context = ModelContext(self, concurrencyType: .mainQueueConcurrencyType)
             context.autosaveEnabled = true
+            context.managedObjectContext.automaticallyMergesChangesFromParent = true
             _mainContext = context
             return context
         }
