@@ -17,6 +17,7 @@ let package = Package(
         // Xcode's class codegen for a target's .xcdatamodeld (docs/ModelFiles.md, "Generated classes").
         .plugin(name: "OpenCoreDataCodegen", targets: ["OpenCoreDataCodegen"]),
         .executable(name: "ocd-codegen", targets: ["ocd-codegen"]),
+        .executable(name: "trips", targets: ["trips"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -84,6 +85,8 @@ let package = Package(
             "OpenCoreData", "OpenCoreDataTesting", "TerminalTable", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // SwiftData's SampleTrips model layer on a real store (docs/SwiftData.md): `swift run trips`.
+        .executableTarget(name: "trips", dependencies: ["OpenSwiftData"]),
         // The store inspector (docs/Inspector.md): a store file's metadata, entities, row counts and matching
         // model version, read from SQLite; rows fetched through the Core Data API. The logic is the library,
         // ocd-store its command line.
@@ -144,7 +147,7 @@ let package = Package(
         .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
         // The DocC articles' examples (Sources/*/*.docc), one test each, on the Library model (an Xcode model
         // folder, as an app ships it); SnippetTests checks that every Swift block of the articles is one of them.
-        .testTarget(name: "DocumentationExamplesTests", dependencies: ["OpenCoreData", "OpenCoreDataPredicates"],
+        .testTarget(name: "DocumentationExamplesTests", dependencies: ["OpenCoreData", "OpenCoreDataPredicates", "OpenSwiftData"],
                     resources: [.copy("Library.xcdatamodeld")]),
         .testTarget(name: "OpenCoreDataGeneratorTests", dependencies: ["OpenCoreDataGenerator", "OpenCoreData", "ocd-codegen"],
                     resources: [.copy("Resources/Everything.xcdatamodeld")]),

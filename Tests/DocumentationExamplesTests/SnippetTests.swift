@@ -11,7 +11,8 @@ struct SnippetTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let catalogs = ["Sources/OpenCoreData/OpenCoreData.docc",
-                           "Sources/OpenCoreDataPredicates/OpenCoreDataPredicates.docc"]
+                           "Sources/OpenCoreDataPredicates/OpenCoreDataPredicates.docc",
+                           "Sources/OpenSwiftData/OpenSwiftData.docc"]
 
     /// A block of an article: where it is and its normalised lines.
     struct Block { var place: String; var lines: [String] }
