@@ -142,7 +142,7 @@ let package = Package(
         ]),
         // OpenSwiftData from Apple's documentation: models, schema, container, context, fetching; stores it writes
         // opened through OpenCoreData, both ways.
-        .testTarget(name: "OpenSwiftDataTests", dependencies: ["OpenSwiftData", "OpenCoreData", "OpenCoreDataTesting"]),
+        .testTarget(name: "OpenSwiftDataTests", dependencies: ["OpenSwiftData", "OpenCoreData", "OpenCoreDataTesting", "OpenCoreDataPostgres"]),
         // The model file parser: every construct it accepts and every error it gives.
         .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
         // The DocC articles' examples (Sources/*/*.docc), one test each, on the Library model (an Xcode model
