@@ -22,6 +22,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             "CSQLiteBench",
         ]),
+        // OpenSwiftData's @Model against OpenCoreData's @Managed classes doing the same work (README, "SwiftData").
+        .executableTarget(name: "compare-swiftdata", dependencies: [
+            .product(name: "OpenSwiftData", package: "OpenCoreData"),
+            .product(name: "OpenCoreData", package: "OpenCoreData"),
+        ]),
         // The PostgreSQL store against postgres-nio running the same SQL (README, "PostgreSQL"): an
         // executable of its own, so that `compare` (which CI runs) never builds SwiftNIO.
         .executableTarget(name: "compare-postgres", dependencies: [

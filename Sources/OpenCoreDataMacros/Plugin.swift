@@ -13,7 +13,7 @@ import SwiftSyntaxMacros
 struct OpenCoreDataMacrosPlugin: CompilerPlugin {
     let providingMacros: [any Macro.Type] = [ManagedMacro.self, ManagedAccessorMacro.self, KeyValueMacro.self,
                                              ModelMacro.self, PersistedPropertyMacro.self, PropertyMarkerMacro.self,
-                                             ModelActorMacro.self]
+                                             ModelActorMacro.self, ModelConstraintMacro.self]
 }
 
 /// `@Managed`, the stand-in for Core Data's `@NSManaged` on a property: ``ManagedPropertyExpansion``.
@@ -103,6 +103,13 @@ public enum ModelActorMacro: MemberMacro, ExtensionMacro {
                                  providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
                                  in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
         try ModelActorExpansion.expansion(of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols, in: context)
+    }
+}
+
+/// OpenSwiftData's `#Unique` and `#Index` (SwiftData's), which `@Model` reads: ``ModelConstraintExpansion``.
+public enum ModelConstraintMacro: DeclarationMacro {
+    public static func expansion(of node: some FreestandingMacroExpansionSyntax, in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        try ModelConstraintExpansion.expansion(of: node, in: context)
     }
 }
 

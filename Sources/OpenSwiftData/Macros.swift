@@ -39,3 +39,16 @@ public struct _SwiftDataNoType: Sendable {
     /// Mirrors `init()`.
     public init() {}
 }
+
+/// Mirrors SwiftData's `#Unique`: inside a `@Model` class, the properties whose values (together) no two
+/// models share. `@Model` reads it; it declares nothing itself.
+@freestanding(declaration)
+public macro Unique<T: PersistentModel>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(module: "OpenCoreDataMacros", type: "ModelConstraintMacro")
+
+/// Mirrors SwiftData's `#Index` with key paths: inside a `@Model` class, the properties to index.
+@freestanding(declaration)
+public macro Index<T: PersistentModel>(_ indices: [PartialKeyPath<T>]...) = #externalMacro(module: "OpenCoreDataMacros", type: "ModelConstraintMacro")
+
+/// Mirrors SwiftData's `#Index` with index kinds (`.binary`, `.rtree`).
+@freestanding(declaration)
+public macro Index<T: PersistentModel>(_ indices: Schema.Index<T>.Types<T>...) = #externalMacro(module: "OpenCoreDataMacros", type: "ModelConstraintMacro")

@@ -12,6 +12,8 @@ import Testing
         "Attribute": MacroSpec(type: PropertyMarkerExpansion.self),
         "Relationship": MacroSpec(type: PropertyMarkerExpansion.self),
         "Transient": MacroSpec(type: PropertyMarkerExpansion.self),
+        "Unique": MacroSpec(type: ModelConstraintExpansion.self),
+        "Index": MacroSpec(type: ModelConstraintExpansion.self),
     ]
 
     func expectModel(_ source: String, _ expanded: String, diagnostics: [DiagnosticSpec] = [],
@@ -107,6 +109,70 @@ import Testing
             }
 
             extension Trip: Observable {
+            }
+            """#)
+    }
+
+    /// `#Unique` and `#Index` declare nothing; `@Model` puts them in the metadata under the identity key path.
+    @Test func uniqueAndIndexBecomeMetadataEntries() {
+        expectModel("""
+            @Model final class Reader {
+                #Unique<Reader>([\\.card])
+                #Index<Reader>([\\.card])
+                var card: Int
+            }
+            """, #"""
+            final class Reader {
+                var card: Int {
+                    @storageRestrictions(accesses: _$backingData, initializes: _card)
+                    init(initialValue) {
+                        _$backingData.setValue(forKey: \.card, to: initialValue)
+                        _card = OpenSwiftData._SwiftDataNoType()
+                    }
+                    get {
+                        _$observationRegistrar.access(self, keyPath: \.card)
+                        return self.getValue(forKey: \.card)
+                    }
+                    set {
+                        _$observationRegistrar.withMutation(of: self, keyPath: \.card) {
+                            self.setValue(forKey: \.card, to: newValue)
+                        }
+                    }
+                }
+
+                private var _card: OpenSwiftData._SwiftDataNoType
+
+                private var _$backingData: any OpenSwiftData.BackingData<Reader> = Reader.createBackingData()
+
+                public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
+                    get {
+                        _$backingData
+                    }
+                    set {
+                        _$backingData = newValue
+                    }
+                }
+
+                public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
+                    [
+                        OpenSwiftData.Schema.PropertyMetadata(name: "card", keypath: \Reader.card, defaultValue: nil, metadata: nil),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "_$unique0", keypath: \Reader.self, defaultValue: nil, metadata: OpenSwiftData.Schema.Unique<Reader>([\.card])),
+                        OpenSwiftData.Schema.PropertyMetadata(name: "_$index1", keypath: \Reader.self, defaultValue: nil, metadata: OpenSwiftData.Schema.Index<Reader>([\.card]))
+                    ]
+                }
+
+                public required init(backingData: any OpenSwiftData.BackingData<Reader>) {
+                    _card = OpenSwiftData._SwiftDataNoType()
+                    self._$backingData = backingData
+                }
+
+                private let _$observationRegistrar = Observation.ObservationRegistrar()
+            }
+
+            extension Reader: PersistentModel {
+            }
+
+            extension Reader: Observable {
             }
             """#)
     }

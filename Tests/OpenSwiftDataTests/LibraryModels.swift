@@ -40,3 +40,19 @@ struct Coordinates: Codable, Hashable {
         self.coordinates = coordinates
     }
 }
+
+/// `#Unique` over two properties together and `#Index` over one and two, as Apple's documentation shows them.
+@Model final class Reader {
+    #Unique<Reader>([\.givenName, \.familyName], [\.card])
+    #Index<Reader>([\.familyName], [\.familyName, \.givenName])
+
+    var givenName: String
+    var familyName: String
+    var card: Int
+
+    init(givenName: String, familyName: String, card: Int) {
+        self.givenName = givenName
+        self.familyName = familyName
+        self.card = card
+    }
+}

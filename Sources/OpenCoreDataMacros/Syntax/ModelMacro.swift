@@ -35,7 +35,10 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let owner = cls.name.text
         let properties = try cls.memberBlock.members.compactMap { try PersistedPropertySyntax($0.decl) }
         let backing = "any OpenSwiftData.BackingData<\(owner)>"
-        let metadata = properties.map { $0.metadata(owner: owner) }.joined(separator: ",\n")
+        let constraints = cls.memberBlock.members.compactMap { $0.decl.as(MacroExpansionDeclSyntax.self) }.enumerated().compactMap { n, macro in
+            constraintMetadata(macro, number: n, owner: owner)
+        }
+        let metadata = (properties.map { $0.metadata(owner: owner) } + constraints).joined(separator: ",\n")
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
             "@Transient private var _$backingData: \(raw: backing) = \(raw: owner).createBackingData()",
@@ -44,6 +47,15 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
             "@Transient private let _$observationRegistrar = Observation.ObservationRegistrar()",
         ]
+    }
+
+    /// `#Unique<T>(…)` / `#Index<T>(…)` in the class: a metadata entry holding `Schema.Unique<Owner>(…)` /
+    /// `Schema.Index<Owner>(…)`, under the identity key path (constraints name no property of their own).
+    static func constraintMetadata(_ macro: MacroExpansionDeclSyntax, number: Int, owner: String) -> String? {
+        let name = macro.macroName.text
+        guard name == "Unique" || name == "Index" else { return nil }
+        return "OpenSwiftData.Schema.PropertyMetadata(name: \"_$\(name.lowercased())\(number)\", keypath: \\\(owner).self, "
+            + "defaultValue: nil, metadata: OpenSwiftData.Schema.\(name)<\(owner)>(\(macro.arguments.trimmedDescription)))"
     }
 
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
@@ -99,7 +111,12 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
     }
 }
 
-/// `@Attribute`, `@Relationship`, `@Transient`, `#Unique`-free markers: they add nothing; `@Model` reads them.
+/// `#Unique` and `#Index` (SwiftData's): they declare nothing; `@Model` reads them.
+public enum ModelConstraintExpansion: DeclarationMacro {
+    public static func expansion(of node: some FreestandingMacroExpansionSyntax, in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }
+}
+
+/// `@Attribute`, `@Relationship`, `@Transient`: markers that add nothing; `@Model` reads them.
 public enum PropertyMarkerExpansion: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] { [] }

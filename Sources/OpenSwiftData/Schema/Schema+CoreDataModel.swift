@@ -36,6 +36,11 @@ extension Schema {
     private static func entityDescription(_ entity: Entity) -> NSEntityDescription {
         let description = NSEntityDescription(name: entity.name, properties: entity.properties.compactMap(propertyDescription))
         description.uniquenessConstraints = entity.uniquenessConstraints
+        description.indexes = entity.indices.map { names in
+            NSFetchIndexDescription(name: "\(entity.name)_\(names.joined(separator: "_"))_index", elements: names.compactMap { name in
+                description.propertiesByName[name].map { NSFetchIndexElementDescription(property: $0, collationType: .binary) }
+            })
+        }
         return description
     }
 

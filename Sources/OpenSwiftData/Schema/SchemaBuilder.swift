@@ -14,8 +14,11 @@ struct SchemaBuilder {
             let type = queue.removeFirst()
             let name = Schema.name(of: type)
             guard seen.insert(name).inserted else { continue }
-            let properties = type.schemaMetadata.map { property(of: type, $0) }
-            entities.append(Schema.Entity(name, properties: properties, modelType: type))
+            let metadata = type.schemaMetadata
+            let properties = metadata.filter { !($0.metadata is any ModelConstraint) }.map { property(of: type, $0) }
+            let entity = Schema.Entity(name, properties: properties, modelType: type)
+            for constraint in metadata.compactMap({ $0.metadata as? any ModelConstraint }) { add(constraint, to: entity, of: type) }
+            entities.append(entity)
             queue += properties.compactMap { ($0 as? Schema.Relationship).flatMap(Self.destinationType) }
         }
         for entity in entities { resolveInverses(of: entity) }
@@ -52,6 +55,18 @@ struct SchemaBuilder {
             problems.append("\(Schema.name(of: type)).\(metadata.name) has type \(valueType), which OpenSwiftData cannot store yet (docs/SwiftData.md lists the types)")
         }
         return attribute
+    }
+
+    /// `#Unique` / `#Index` groups as property names on the entity.
+    private mutating func add(_ constraint: any ModelConstraint, to entity: Schema.Entity, of type: any PersistentModel.Type) {
+        for group in constraint.keyPathGroups {
+            let names = group.compactMap { ModelKeys.lookup($0, in: type) }
+            guard names.count == group.count, !names.isEmpty else {
+                problems.append("#\(constraint.isIndex ? "Index" : "Unique") of \(entity.name) names a key path that is no persisted property: \(group)")
+                continue
+            }
+            if constraint.isIndex { entity.indices.append(names) } else { entity.uniquenessConstraints.append(names) }
+        }
     }
 
     private mutating func resolveInverses(of entity: Schema.Entity) {

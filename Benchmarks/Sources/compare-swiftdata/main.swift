@@ -1,0 +1,106 @@
+import Foundation
+import OpenCoreData
+import OpenSwiftData
+
+// `swift run -c release --package-path Benchmarks compare-swiftdata [--rows N] [--repetitions R]`: the same work
+// through OpenSwiftData's @Model and through OpenCoreData's @Managed classes (README, "SwiftData"), each run on a
+// new store; the table gives medians and the ratio (goal: within 1.2×).
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    arguments.firstIndex(of: name).flatMap { Int(arguments[$0 + 1]) } ?? fallback
+}
+let rows = option("--rows", 20_000)
+let repetitions = option("--repetitions", 5)
+let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ocd-swiftdata-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+
+func seconds(_ work: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try work()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// Stores filled with `rows` products each way, made once for the read figures.
+func swiftDataContext(_ name: String, filled: Bool) throws -> ModelContext {
+    let context = ModelContext(try ModelContainer(for: Product.self, configurations: ModelConfiguration(url: folder.appendingPathComponent("\(name).store"))))
+    if filled {
+        for i in 0..<rows { context.insert(Product(name: "Product \(i)", price: Double(i % 1000), quantity: i)) }
+        try context.save()
+    }
+    return context
+}
+
+func coreDataContext(_ name: String, filled: Bool) throws -> NSManagedObjectContext {
+    let coordinator = NSPersistentStoreCoordinator(managedObjectModel: managedProductModel())
+    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("\(name).sqlite"), options: nil)
+    let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+    context.persistentStoreCoordinator = coordinator
+    if filled {
+        for i in 0..<rows {
+            let product = ManagedProduct(context: context)
+            (product.name, product.price, product.quantity) = ("Product \(i)", Double(i % 1000), Int64(i))
+        }
+        try context.save()
+    }
+    return context
+}
+
+var table: [(String, Double, Double)] = []
+func figure(_ title: String, swiftData: () throws -> Void, coreData: () throws -> Void) rethrows {
+    var ours: [Double] = [], theirs: [Double] = []
+    for run in 0...repetitions {
+        let (a, b) = run % 2 == 0 ? (try seconds(swiftData), try seconds(coreData)) : { let b = try seconds(coreData); return (try seconds(swiftData), b) }()
+        if run > 0 { ours.append(a); theirs.append(b) }
+    }
+    table.append((title, median(ours), median(theirs)))
+    FileHandle.standardError.write("\(title): done\n".data(using: .utf8)!)
+}
+
+var run = 0
+try figure("insert + save \(rows)", swiftData: {
+    run += 1
+    _ = try swiftDataContext("insert-sd-\(run)", filled: true)
+}, coreData: {
+    _ = try coreDataContext("insert-cd-\(run)", filled: true)
+})
+
+let sdStore = try swiftDataContext("read-sd", filled: true)
+let cdStore = try coreDataContext("read-cd", filled: true)
+try figure("fetch price < 500 sorted by name, read name", swiftData: {
+    let context = ModelContext(sdStore.container)
+    let models = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.price < 500 }, sortBy: [SortDescriptor(\.name)]))
+    var length = 0
+    for model in models { length += model.name.utf8.count }
+    precondition(length > 0)
+}, coreData: {
+    let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
+    context.persistentStoreCoordinator = cdStore.persistentStoreCoordinator
+    let request = NSFetchRequest<ManagedProduct>(entityName: "ManagedProduct")
+    request.predicate = NSPredicate(format: "price < 500")
+    request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
+    var length = 0
+    for object in try context.fetch(request) { length += object.name.utf8.count }
+    precondition(length > 0)
+})
+
+let models = try sdStore.fetch(FetchDescriptor<Product>())
+let objects = try cdStore.fetch(NSFetchRequest<ManagedProduct>(entityName: "ManagedProduct"))
+try figure("read 3 properties of \(rows) loaded objects ×10", swiftData: {
+    var sum = 0.0
+    for _ in 0..<10 { for model in models { sum += model.price + Double(model.quantity + model.name.utf8.count) } }
+    precondition(sum > 0)
+}, coreData: {
+    var sum = 0.0
+    for _ in 0..<10 { for object in objects { sum += object.price + Double(Int(object.quantity) + object.name.utf8.count) } }
+    precondition(sum > 0)
+})
+
+print("| figure (\(rows) rows, median of \(repetitions)) | OpenSwiftData | OpenCoreData | ratio |")
+print("|---|---:|---:|---:|")
+for (title, ours, theirs) in table {
+    print(String(format: "| %@ | %.1f ms | %.1f ms | %.2f× |", title, ours * 1000, theirs * 1000, ours / theirs))
+}
