@@ -173,3 +173,35 @@ final class LockedFlag: @unchecked Sendable {
     var value: Bool { lock.withLock { flag } }
     func set() { lock.withLock { flag = true } }
 }
+
+/// Batched fetches and the editing state.
+@Suite struct BatchedFetchTests {
+    @Test func aBatchedFetchReadsItsModelsABatchAtATime() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
+        for i in 0..<23 { context.insert(Trip(name: String(format: "t%02d", i), destination: "D")) }
+        #expect(throws: SwiftDataError.includePendingChangesWithBatchSize) {
+            try context.fetch(FetchDescriptor<Trip>(), batchSize: 5)
+        }
+        try context.save()
+        let fresh = ModelContext(context.container)
+        let descriptor = FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])
+        let batched = try fresh.fetch(descriptor, batchSize: 5)
+        #expect(batched.count == 23)
+        #expect(fresh.managedObjectContext.registeredObjects.isEmpty)
+        #expect(batched[7].name == "t07")
+        #expect(fresh.managedObjectContext.registeredObjects.count == 5)
+        #expect(batched.map(\.name) == (0..<23).map { String(format: "t%02d", $0) })
+        #expect(batched[7] === batched[7])
+        let identifiers = try fresh.fetchIdentifiers(descriptor, batchSize: 4)
+        #expect(Array(identifiers) == batched.map(\.persistentModelID))
+    }
+
+    @Test func theEditingStateIsTheContextsIdentityAndAuthor() throws {
+        let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let context = ModelContext(container)
+        context.author = "sync"
+        #expect(context.editingState.author == "sync")
+        #expect(context.editingState == context.editingState)
+        #expect(context.editingState != ModelContext(container).editingState)
+    }
+}

@@ -15,6 +15,8 @@ public final class ModelContext: CustomDebugStringConvertible {
     /// queue (the main context's default; `false` for a context made with ``init(_:)``).
     public var autosaveEnabled = false
     private var autosaveScheduled = false
+    /// The context's identity in ``editingState``.
+    let identity = UUID()
 
     /// Mirrors `init(_:)`: a new context of `container`'s stores.
     public convenience init(_ container: ModelContainer) { self.init(container, concurrencyType: .confinementConcurrencyType) }

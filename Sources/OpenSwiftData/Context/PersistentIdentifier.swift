@@ -8,6 +8,11 @@ public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, C
     /// Mirrors `PersistentIdentifier.ID`: the identifier's value (Core Data's object URI).
     public struct ID: Hashable, Sendable {
         let uri: String
+
+        /// Mirrors `==`: the same object URI.
+        public static func == (lhs: ID, rhs: ID) -> Bool { lhs.uri == rhs.uri }
+        /// Mirrors `hash(into:)`.
+        public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
     }
 
     /// Mirrors `id`.

@@ -97,6 +97,17 @@ extension Optional: OptionalValue {
     var wrappedAny: Any? { self.map { $0 as Any } }
 }
 
+/// Mirrors SwiftData's `RelationshipCollection`: the type of a to-many relationship's value (an array of models).
+public protocol RelationshipCollection {
+    /// Mirrors `PersistentElement`: the related model type.
+    associatedtype PersistentElement: PersistentModel
+}
+
+extension Array: RelationshipCollection where Element: PersistentModel {
+    /// The array's model type.
+    public typealias PersistentElement = Element
+}
+
 /// An array of models (a to-many relationship), seen through `Any`.
 protocol ModelArray {
     static var elementType: any PersistentModel.Type { get }

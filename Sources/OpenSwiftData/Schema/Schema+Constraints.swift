@@ -60,7 +60,7 @@ extension Schema {
         public let indices: [Types<T>]
 
         /// Mirrors `init(_:)` with index kinds.
-        public init(_ indices: Types<T>...) { self.indices = indices }
+        public init(_ indices: Schema.Index<T>.Types<T>...) { self.indices = indices }
 
         /// Mirrors `init(_:)` with key paths: a binary index for each group.
         public init(_ indices: [PartialKeyPath<T>]...) { self.indices = indices.map { .binary($0) } }

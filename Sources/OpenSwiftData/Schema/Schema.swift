@@ -83,5 +83,28 @@ public final class Schema: Hashable, CustomDebugStringConvertible {
 
         /// Mirrors `description`: `"1.2.3"`.
         public var description: String { "\(major).\(minor).\(patch)" }
+
+        /// Mirrors `==`: the same three numbers.
+        public static func == (lhs: Version, rhs: Version) -> Bool { (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) }
+
+        /// Mirrors `hash(into:)`.
+        public func hash(into hasher: inout Hasher) { hasher.combine(major); hasher.combine(minor); hasher.combine(patch) }
+
+        private enum CodingKeys: String, CodingKey { case major, minor, patch }
+
+        /// Mirrors `encode(to:)`: the three numbers, keyed.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(major, forKey: .major)
+            try container.encode(minor, forKey: .minor)
+            try container.encode(patch, forKey: .patch)
+        }
+
+        /// Mirrors `init(from:)`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(try container.decode(Int.self, forKey: .major), try container.decode(Int.self, forKey: .minor),
+                      try container.decode(Int.self, forKey: .patch))
+        }
     }
 }
