@@ -25,20 +25,42 @@ import OpenSwiftData
     }
 }
 
-/// A type OpenSwiftData cannot store yet (docs/SwiftData.md): the container says so, naming it.
+/// A `Codable` struct stored as a composite attribute, an enum by its raw value, an array of values.
 struct Coordinates: Codable, Hashable {
     var latitude: Double
     var longitude: Double
+    var label: String?
+}
+
+enum Category: String, Codable, CaseIterable {
+    case museum, park, monument
 }
 
 @Model final class Landmark {
     var name: String
     var coordinates: Coordinates
+    var entrance: Coordinates?
+    var category: Category
+    var tags: [String]
+    var visits: [Date] = []
 
-    init(name: String, coordinates: Coordinates) {
+    init(name: String, coordinates: Coordinates, category: Category, tags: [String]) {
         self.name = name
         self.coordinates = coordinates
+        self.category = category
+        self.tags = tags
     }
+}
+
+/// A type OpenSwiftData cannot store (a struct with an array field): the container says so, naming it.
+struct Route: Codable, Hashable {
+    var stops: [String]
+}
+
+@Model final class Tour {
+    var route: Route
+
+    init(route: Route) { self.route = route }
 }
 
 /// `#Unique` over two properties together and `#Index` over one and two, as Apple's documentation shows them.

@@ -69,9 +69,9 @@ import Testing
 
     @Test func aTypeTheSchemaCannotStoreIsRefusedNamingTheProperty() {
         #expect {
-            try ModelContainer(for: Landmark.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+            try ModelContainer(for: Tour.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
         } throws: { error in
-            "\(error)".contains("Landmark.coordinates") && "\(error)".contains("Coordinates")
+            "\(error)".contains("Tour.route") && "\(error)".contains("stops")
                 && (error as? SwiftDataError) == SwiftDataError.loadIssueModelContainer
         }
     }

@@ -54,12 +54,14 @@ struct FetchTranslation<T: PersistentModel> {
     }
 
     /// A captured value as the store compares it: a model as its managed object, an identifier as its
-    /// object ID.
+    /// object ID, an enum as its raw value.
     private static func storedConstant(_ value: Any, _ context: ModelContext) -> Any {
         func object<M: PersistentModel>(_ model: M) -> Any { model.storage.object ?? NSNull() }
         if let model = value as? any PersistentModel { return object(model) }
         if let identifier = value as? PersistentIdentifier { return context.objectID(of: identifier) ?? NSNull() }
-        if let models = value as? [any PersistentModel] { return models.map { storedConstant($0, context) } }
+        if let array = value as? any ModelArray { return array.models.map { storedConstant($0, context) } }
+        if let values = value as? [Any] { return values.map { storedConstant($0, context) } }
+        if let representable = value as? any RawRepresentable, ValueKinds.rawValueType(type(of: value)) != nil { return representable.rawValue }
         return value
     }
 }

@@ -13,8 +13,8 @@ struct ModelValues {
             return encode(wrapped)
         }
         if let model = value as? any PersistentModel { return context.managedObject(for: model) }
-        if let models = value as? [any PersistentModel] { return Set(models.map { context.managedObject(for: $0) }) }
-        return value
+        if let array = value as? any ModelArray { return Set(array.models.map { context.managedObject(for: $0) }) }
+        return ValueKinds.stored(value)
     }
 
     /// The context of the first inserted model `value` holds (a model, an optional one, an array of them).
@@ -22,7 +22,7 @@ struct ModelValues {
         func context<M: PersistentModel>(_ model: M) -> ModelContext? { model.storage.context }
         if let optional = value as? any OptionalValue { return optional.wrappedAny.flatMap { Self.context(of: $0) } }
         if let model = value as? any PersistentModel { return context(model) }
-        if let models = value as? [any PersistentModel] { return models.lazy.compactMap { context($0) }.first }
+        if let array = value as? any ModelArray { return array.models.lazy.compactMap { context($0) }.first }
         return nil
     }
 
@@ -44,7 +44,12 @@ struct ModelValues {
         if let array = type as? any ModelArray.Type {
             return array.make(Self.objects(raw).map { context.model(for: $0) })
         }
-        return Self.number(raw, as: type) ?? raw
+        if let number = raw as? NSNumber, let converted = Self.number(number, as: type) { return converted }
+        do {
+            return try ValueKinds.value(raw, as: type) ?? raw
+        } catch {
+            fatalError("The store's value \(raw.map { "\($0)" } ?? "nil") does not make a \(type): \(error)")
+        }
     }
 
     private static func objects(_ raw: Any?) -> [NSManagedObject] {
@@ -55,8 +60,7 @@ struct ModelValues {
     }
 
     /// A number as the property's numeric type (the store gives `NSNumber`s).
-    private static func number(_ raw: Any?, as type: Any.Type) -> Any? {
-        guard let number = raw as? NSNumber else { return nil }
+    static func number(_ number: NSNumber, as type: Any.Type) -> Any? {
         switch type {
         case is Int.Type: return number.intValue
         case is Int64.Type: return number.int64Value
@@ -112,9 +116,12 @@ extension Array: RelationshipCollection where Element: PersistentModel {
 protocol ModelArray {
     static var elementType: any PersistentModel.Type { get }
     static func make(_ models: [any PersistentModel]) -> Any
+    /// The models (an empty `[String]` would cast to `[any PersistentModel]`: the element type decides).
+    var models: [any PersistentModel] { get }
 }
 
 extension Array: ModelArray where Element: PersistentModel {
     static var elementType: any PersistentModel.Type { Element.self }
+    var models: [any PersistentModel] { map { $0 } }
     static func make(_ models: [any PersistentModel]) -> Any { models.map { $0 as! Element } }
 }

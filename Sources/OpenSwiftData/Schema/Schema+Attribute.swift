@@ -4,7 +4,7 @@ import OpenCoreData
 extension Schema {
     /// Mirrors SwiftData's `Schema.Attribute`: a persisted value property. `@Attribute(…)` makes one without
     /// a name or type (its options); the schema makes the whole one from the model's metadata.
-    public final class Attribute: SchemaProperty, Hashable {
+    public class Attribute: SchemaProperty, Hashable {
         /// Mirrors `name`.
         public var name: String
         /// Mirrors `originalName`.
@@ -40,7 +40,7 @@ extension Schema {
         public var isTransient: Bool { options.contains(.ephemeral) }
         /// Mirrors `isUnique`: `.unique`.
         public var isUnique: Bool { options.contains(.unique) }
-        /// Mirrors `isTransformable`: `.transformable(by:)`.
+        /// Mirrors `isTransformable`: `.transformable(by:)` (an array of values is stored transformable too).
         public var isTransformable: Bool { options.contains { $0.transformerName != nil } }
 
         /// Equal when the same property (name, type, options).

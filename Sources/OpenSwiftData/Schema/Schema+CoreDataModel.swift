@@ -5,9 +5,16 @@ import OpenCoreData
 struct StoredAttributeType {
     let type: NSAttributeType
 
+    private init(type: NSAttributeType) { self.type = type }
+
     init?(_ attribute: Schema.Attribute) {
-        if attribute.isTransformable { type = .transformableAttributeType; return }
-        switch unwrappedType(attribute.valueType).type {
+        if attribute is Schema.CompositeAttribute { self.init(type: .compositeAttributeType); return }
+        if attribute.isTransformable || ValueKinds.leafArrayElement(attribute.valueType) != nil { self.init(type: .transformableAttributeType); return }
+        self.init(valueType: ValueKinds.rawValueType(unwrappedType(attribute.valueType).type) ?? unwrappedType(attribute.valueType).type)
+    }
+
+    init?(valueType: Any.Type) {
+        switch valueType {
         case is String.Type: type = .stringAttributeType
         case is Bool.Type: type = .booleanAttributeType
         case is Int.Type, is Int64.Type, is UInt.Type, is UInt64.Type: type = .integer64AttributeType
@@ -46,6 +53,7 @@ extension Schema {
 
     private static func propertyDescription(_ property: any SchemaProperty) -> NSPropertyDescription? {
         if let relationship = property as? Relationship { return relationshipDescription(relationship) }
+        if let composite = property as? CompositeAttribute { return compositeDescription(composite) }
         guard let attribute = property as? Attribute, let stored = StoredAttributeType(attribute) else { return nil }
         let description = NSAttributeDescription(name: attribute.name, type: stored.type, optional: attribute.isOptional)
         description.isTransient = attribute.isTransient
@@ -53,6 +61,17 @@ extension Schema {
         description.preservesValueInHistoryOnDeletion = attribute.options.contains(.preserveValueOnDeletion)
         description.valueTransformerName = attribute.options.lazy.compactMap(\.transformerName).first
         common(attribute, description, hashModifier: attribute.hashModifier)
+        return description
+    }
+
+    private static func compositeDescription(_ composite: CompositeAttribute) -> NSCompositeAttributeDescription {
+        let description = NSCompositeAttributeDescription()
+        description.name = composite.name
+        description.isOptional = composite.isOptional
+        description.elements = composite.properties.compactMap { field in
+            StoredAttributeType(field).map { NSAttributeDescription(name: field.name, type: $0.type, optional: field.isOptional) }
+        }
+        common(composite, description, hashModifier: composite.hashModifier)
         return description
     }
 

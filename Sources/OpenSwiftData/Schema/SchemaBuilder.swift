@@ -51,10 +51,15 @@ struct SchemaBuilder {
         let original = declared.flatMap { $0.originalName.isEmpty ? nil : $0.originalName }
         let attribute = Schema.Attribute(name: metadata.name, originalName: original, options: declared?.options ?? [],
                                          valueType: valueType, defaultValue: metadata.defaultValue, hashModifier: declared?.hashModifier)
-        if StoredAttributeType(attribute) == nil {
-            problems.append("\(Schema.name(of: type)).\(metadata.name) has type \(valueType), which OpenSwiftData cannot store yet (docs/SwiftData.md lists the types)")
+        if StoredAttributeType(attribute) != nil { return attribute }
+        do {
+            _ = try Schema.CompositeAttribute.fields(of: valueType)
+            return Schema.CompositeAttribute(name: metadata.name, originalName: original, options: declared?.options ?? [],
+                                             valueType: valueType, defaultValue: metadata.defaultValue, hashModifier: declared?.hashModifier)
+        } catch {
+            problems.append("\(Schema.name(of: type)).\(metadata.name) has type \(valueType), which OpenSwiftData cannot store: \(error) (docs/SwiftData.md lists the types)")
+            return attribute
         }
-        return attribute
     }
 
     /// `#Unique` / `#Index` groups as property names on the entity.
