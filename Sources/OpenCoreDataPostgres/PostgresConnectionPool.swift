@@ -64,14 +64,11 @@ final class PostgresConnectionPool: PostgresWire, @unchecked Sendable {
     }
 
     private func checkIn(_ watched: WatchedConnection, broken: Bool) {
-        let connection = watched.connection
         condition.lock()
-        if broken || closed || connection.isClosed {
+        if broken || closed || watched.isClosed {
             opened -= 1
             condition.unlock()
-            // Not waited for: closing waits for statements the connection still holds, which a broken
-            // connection may never answer.
-            _ = connection.close() as EventLoopFuture<Void>
+            watched.closeInBackground()
         } else {
             idle.append(watched)
             condition.unlock()

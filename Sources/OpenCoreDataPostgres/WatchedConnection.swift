@@ -18,6 +18,14 @@ final class WatchedConnection: @unchecked Sendable {
 
     var isClosed: Bool { connection.isClosed }
 
+    /// Closes the connection without waiting (a broken one may take long to close), keeping it until it
+    /// has closed: a close asked from another thread happens later on the event loop, and postgres-nio
+    /// traps (in debug builds: `assert`) when a connection it made is released still open — how a writer
+    /// process crashed when the server restarted under it (issue 49).
+    func closeInBackground() {
+        _ = (connection.close() as EventLoopFuture<Void>).always { _ in withExtendedLifetime(self) {} }
+    }
+
     /// The statement's answer, or ``ConnectionClosed`` as soon as the connection closes.
     func answer(_ query: EventLoopFuture<PostgresQueryResult>) -> EventLoopFuture<PostgresQueryResult> {
         let promise = query.eventLoop.makePromise(of: PostgresQueryResult.self)

@@ -8,8 +8,10 @@ import Glibc
 /// writer processes (``AcknowledgingWriter``) save continuously while this process follows with a
 /// controller (``HistoryFollower``); then a writer is killed with SIGKILL (and another started), or the
 /// server restarted. Its result lists what went wrong: an acknowledged tag not stored, a tag stored
-/// twice, a writer that did not save again after a restart, a controller that did not equal a fresh
-/// fetch within 10 s.
+/// twice, a writer that did not save again after a restart, a writer process that ended by itself (a
+/// crash: its output's tail is in the problem), a controller that did not equal a fresh fetch within 10 s.
+/// The writers' outputs are files in `folder` (`writer-<number>-<id>.txt`), kept for the caller to keep
+/// or delete.
 public struct ChaosTrial {
     /// What goes wrong in the trial.
     public enum Kind: String, CaseIterable, Sendable {
@@ -73,6 +75,7 @@ public struct ChaosTrial {
         for writer in writers {
             writer.kill()
             writer.wait()
+            if let crash = Self.crash(writer) { result.problems.append(crash) }
             let printed = AcknowledgingWriter.acknowledged(in: writer.output)
             acknowledged.formUnion(printed.tags)
             result.failures += printed.failures
@@ -95,6 +98,19 @@ public struct ChaosTrial {
             let output = writer.output
             return "writer \(writer.pid) acknowledged \(AcknowledgingWriter.acknowledged(in: output).tags.count), last printed \(output.split(separator: "\n").suffix(2))"
         }.joined(separator: "; ")
+    }
+
+    /// How `writer` ended if not by the trial's SIGKILL (a Swift trap, an exit): the signal or exit code,
+    /// its output file and what it printed besides its save lines (the error message and backtrace), with
+    /// the last save lines before them. Nil when the trial killed it. After ``ChildProcess/wait()``.
+    public static func crash(_ writer: ChildProcess) -> String? {
+        guard !writer.wasKilled else { return nil }
+        let how = writer.exitCode.map { "exited with code \($0)" } ?? "died of signal \(writer.wait() & 0x7f)"
+        let lines = writer.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let isSaveLine = { (line: Substring) in ["ack ", "failed ", "committed "].contains { line.hasPrefix($0) } }
+        let firstOther = lines.firstIndex { !isSaveLine($0) && !$0.isEmpty } ?? lines.endIndex
+        let tail = (lines[..<firstOther].suffix(3) + lines[firstOther...].filter { !isSaveLine($0) }.prefix(80)).joined(separator: "\n")
+        return "a writer process crashed (pid \(writer.pid) \(how); output \(writer.outputFile)):\n\(tail.suffix(8000))"
     }
 
     /// Waits until each writer has acknowledged more saves than `beyond` says (20 s at most).

@@ -19,10 +19,10 @@ enum Chaos {
         defer { server.stop() }
         let folder = NSTemporaryDirectory() + "postgres-chaos-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var failures = 0
+        defer { if failures == 0 { try? FileManager.default.removeItem(atPath: folder) } }  // else kept for reading
         print("| trial | what | acknowledged saves | saves that threw | of which committed | stored | controller converged after | result |")
         print("|---|---|---|---|---|---|---|---|")
-        var failures = 0
         for trial in 0..<trials {
             let kind = ChaosTrial.Kind.allCases[trial % ChaosTrial.Kind.allCases.count]
             let result = try ChaosTrial(kind: kind, url: server.storeURL(schema: "chaos_\(trial)"), folder: folder, number: trial) { url, writer, output in
@@ -31,7 +31,7 @@ enum Chaos {
             print("| \(trial + 1) | \(kind.rawValue) | \(result.acknowledged) | \(result.failures) | \(result.committedAnyway) | \(result.stored) | \(result.converged.map { String(format: "%.0f ms", $0 * 1000) } ?? "never") | \(result.problems.isEmpty ? "ok" : result.problems.joined(separator: "; ")) |")
             if !result.problems.isEmpty { failures += 1 }
         }
-        print(failures == 0 ? "chaos: \(trials) trials, no acknowledged save lost, none stored twice, every controller converged" : "chaos: \(failures) of \(trials) trials FAILED")
+        print(failures == 0 ? "chaos: \(trials) trials, no acknowledged save lost, none stored twice, every controller converged" : "chaos: \(failures) of \(trials) trials FAILED; the writers' outputs are kept in \(folder)")
         if failures > 0 { exit(1) }
     }
 }
