@@ -50,3 +50,32 @@ import Testing
         #expect(readers.map(\.card) == [2])
     }
 }
+
+extension SchemaTests {
+    @Test func anEntityGivenSubentitiesIsTheirSuperentityInTheCoreDataModel() throws {
+        let title = Schema.Attribute(name: "title", valueType: String.self)
+        let pages = Schema.Attribute(name: "pages", valueType: Int.self)
+        let book = Schema.Entity("Book", properties: pages)
+        let item = Schema.Entity("Item", subentities: book, properties: title)
+        #expect(book.superentity === item && book.superentityName == "Item" && item.subentities == [book])
+        #expect(book.inheritedProperties.map(\.name) == ["title"])
+        let container = try ModelContainer(for: Schema(item, book), configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+        let model = container.managedObjectModel
+        #expect(model.entitiesByName["Book"]?.superentity?.name == "Item")
+        #expect(Set(model.entitiesByName["Book"]?.propertiesByName.keys.map { $0 } ?? []) == ["title", "pages"])
+    }
+
+    @Test func aCloudKitContainerIsRefusedAndAutomaticSyncsNothing() throws {
+        let automatic = ModelConfiguration(isStoredInMemoryOnly: true)
+        #expect(automatic.cloudKitDatabase == .automatic && automatic.cloudKitContainerIdentifier == nil)
+        _ = try ModelContainer(for: Trip.self, configurations: automatic)
+        let synced = ModelConfiguration(url: temporaryStoreURL(), cloudKitDatabase: .private("iCloud.com.example.trips"))
+        #expect(synced.cloudKitContainerIdentifier == "iCloud.com.example.trips")
+        #expect {
+            try ModelContainer(for: Trip.self, configurations: synced)
+        } throws: { error in
+            (error as? SwiftDataError) == .loadIssueModelContainer && "\(error)".contains("iCloud.com.example.trips")
+        }
+        #expect(!FileManager.default.fileExists(atPath: synced.url.path))
+    }
+}

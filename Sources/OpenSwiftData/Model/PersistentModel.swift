@@ -4,6 +4,9 @@ import Observation
 /// Mirrors SwiftData's `PersistentModel`: a class whose stored properties live in backing data, made
 /// by `@Model`. A model is one object: equal only to itself, hashed by identity.
 public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+    /// Mirrors `Root`: the root model class of the model's inheritance hierarchy (OpenSwiftData builds no
+    /// model inheritance: the model itself).
+    associatedtype Root: PersistentModel = Self
     /// Mirrors `init(backingData:)`: a model over existing backing data (`@Model` writes it).
     init(backingData: any BackingData<Self>)
     /// Mirrors `persistentBackingData`: where the model's persisted values are.

@@ -37,7 +37,12 @@ extension Schema {
     /// objects of class `NSManagedObject`), an attribute or relationship per persisted property.
     func managedObjectModel() throws -> NSManagedObjectModel {
         if let problem = problems.first { throw SwiftDataError(.loadIssueModelContainer, problem) }
-        return NSManagedObjectModel(entities: entities.map(Self.entityDescription))
+        var made: [String: NSEntityDescription] = [:]
+        for entity in entities { made[entity.name] = Self.entityDescription(entity) }
+        for entity in entities where !entity.subentities.isEmpty {
+            made[entity.name]?.subentities = entity.subentities.sorted { $0.name < $1.name }.compactMap { made[$0.name] }
+        }
+        return NSManagedObjectModel(entities: entities.compactMap { made[$0.name] })
     }
 
     private static func entityDescription(_ entity: Entity) -> NSEntityDescription {

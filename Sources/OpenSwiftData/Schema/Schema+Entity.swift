@@ -11,12 +11,13 @@ extension Schema {
         public var uniquenessConstraints: [[String]]
         /// Mirrors `indices`: the property names of each index.
         public var indices: [[String]] = []
-        /// Mirrors `superentity`: model inheritance is not built here (docs/SwiftData.md), so `nil`.
-        public var superentity: Entity? { nil }
+        /// Mirrors `superentity`: the entity this one was given to as a subentity (model classes make none:
+        /// docs/SwiftData.md).
+        public private(set) weak var superentity: Entity?
         /// Mirrors `superentityName`.
         public var superentityName: String? { superentity?.name }
         /// Mirrors `subentities`.
-        public var subentities: Set<Entity> { [] }
+        public private(set) var subentities: Set<Entity> = []
         /// The model class (`nil` for an entity made by name).
         let modelType: (any PersistentModel.Type)?
 
@@ -25,6 +26,13 @@ extension Schema {
 
         /// Mirrors `init(_:properties:)`.
         public convenience init(_ name: String, properties: any SchemaProperty...) { self.init(name, properties: properties) }
+
+        /// Mirrors `init(_:subentities:properties:)`: an entity whose subentities inherit its properties.
+        public convenience init(_ name: String, subentities: Entity..., properties: any SchemaProperty...) {
+            self.init(name, properties: properties)
+            self.subentities = Set(subentities)
+            for subentity in subentities { subentity.superentity = self }
+        }
 
         init(_ name: String, properties: [any SchemaProperty], modelType: (any PersistentModel.Type)? = nil) {
             self.name = name
@@ -45,8 +53,8 @@ extension Schema {
         public var storedProperties: [any SchemaProperty] { properties.filter { !$0.isTransient } }
         /// Mirrors `storedPropertiesByName`.
         public var storedPropertiesByName: [String: any SchemaProperty] { Dictionary(storedProperties.map { ($0.name, $0) }) { a, _ in a } }
-        /// Mirrors `inheritedProperties`: none without a superentity.
-        public var inheritedProperties: [any SchemaProperty] { superentity?.properties ?? [] }
+        /// Mirrors `inheritedProperties`: the properties of the superentities, nearest last.
+        public var inheritedProperties: [any SchemaProperty] { superentity.map { $0.inheritedProperties + $0.properties } ?? [] }
         /// Mirrors `inheritedPropertiesByName`.
         public var inheritedPropertiesByName: [String: any SchemaProperty] { Dictionary(inheritedProperties.map { ($0.name, $0) }) { a, _ in a } }
 
