@@ -47,8 +47,16 @@ extension Schema {
         description.allowsExternalBinaryDataStorage = attribute.options.contains(.externalStorage)
         description.preservesValueInHistoryOnDeletion = attribute.options.contains(.preserveValueOnDeletion)
         description.valueTransformerName = attribute.options.lazy.compactMap(\.transformerName).first
+        if !attribute.isTransformable { description.defaultValue = attribute.defaultValue.flatMap(storedDefault) }
         common(attribute, description, hashModifier: attribute.hashModifier)
         return description
+    }
+
+    /// A property's initial value as the attribute's default (what a lightweight migration gives the rows
+    /// of an added attribute, as SwiftData's does): `nil` for `nil`.
+    private static func storedDefault(_ value: Any) -> Any? {
+        guard let optional = value as? any OptionalValue else { return value }
+        return optional.wrappedAny.flatMap(storedDefault)
     }
 
     private static func relationshipDescription(_ relationship: Relationship) -> NSRelationshipDescription {
