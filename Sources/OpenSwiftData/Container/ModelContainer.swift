@@ -8,6 +8,8 @@ public final class ModelContainer: @unchecked Sendable {
     public let schema: Schema
     /// Mirrors `configurations`.
     public let configurations: Set<ModelConfiguration>
+    /// Mirrors `migrationPlan`: the plan each store is migrated by before it opens (docs/SwiftData.md).
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
     /// The Core Data model made from the schema (docs/SwiftData.md: the model SwiftData makes).
     public let managedObjectModel: NSManagedObjectModel
     /// The coordinator of the container's stores.
@@ -15,12 +17,13 @@ public final class ModelContainer: @unchecked Sendable {
     private let mainContextLock = NSLock()
     private nonisolated(unsafe) var _mainContext: ModelContext?
 
-    /// Mirrors `init(for:configurations:)` with a schema: opens (or creates) each configuration's store,
-    /// migrating it lightweight if its model is older. Throws `SwiftDataError.loadIssueModelContainer`
-    /// naming what failed (a type the schema cannot store, a store that does not open).
-    public init(for schema: Schema, configurations: [ModelConfiguration]) throws {
+    /// Mirrors `init(for:migrationPlan:configurations:)` with a schema: opens (or creates) each
+    /// configuration's store, migrating it by `migrationPlan`'s stages, or lightweight without a plan, if
+    /// its model is older. Throws `SwiftDataError.loadIssueModelContainer` naming what failed (a type the
+    /// schema cannot store, a store that does not open), or what the plan threw.
+    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]) throws {
         let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
-        self.schema = schema
+        (self.schema, self.migrationPlan) = (schema, migrationPlan)
         self.configurations = Set(configurations)
         guard self.configurations.count == configurations.count else {
             throw SwiftDataError(.duplicateConfiguration, "two configurations describe the same store")
@@ -31,15 +34,22 @@ public final class ModelContainer: @unchecked Sendable {
         for configuration in configurations { try open(configuration) }
     }
 
-    /// Mirrors `init(for:configurations:)` with a schema and configurations as arguments.
-    public convenience init(for schema: Schema, configurations: ModelConfiguration...) throws {
-        try self.init(for: schema, configurations: configurations)
+    /// Mirrors `init(for:migrationPlan:configurations:)` with a schema and configurations as arguments.
+    public convenience init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: ModelConfiguration...) throws {
+        try self.init(for: schema, migrationPlan: migrationPlan, configurations: configurations)
     }
 
-    /// Mirrors `init(for:configurations:)` with model types: a schema of those types (and the types their
-    /// relationships reach).
-    public convenience init(for forTypes: any PersistentModel.Type..., configurations: ModelConfiguration...) throws {
-        try self.init(for: Schema(forTypes), configurations: configurations)
+    /// Mirrors `init(for:migrationPlan:configurations:)` with model types: a schema of those types (and the
+    /// types their relationships reach).
+    public convenience init(for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)? = nil,
+                            configurations: ModelConfiguration...) throws {
+        try self.init(for: Schema(forTypes), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    /// A container over a coordinator whose store is open already (a migration stage's, for its closures).
+    init(schema: Schema, coordinator: NSPersistentStoreCoordinator) {
+        (self.schema, configurations, migrationPlan) = (schema, [], nil)
+        (managedObjectModel, persistentStoreCoordinator) = (coordinator.managedObjectModel, coordinator)
     }
 
     /// Mirrors `mainContext`: the main actor's context, made on first use, autosaving, merging what the
@@ -77,6 +87,9 @@ public final class ModelContainer: @unchecked Sendable {
         var options: [AnyHashable: Any] = [NSMigratePersistentStoresAutomaticallyOption: true, NSInferMappingModelAutomaticallyOption: true,
                                            NSPersistentHistoryTrackingKey: true]
         if !configuration.allowsSave { options[NSReadOnlyPersistentStoreOption] = true }
+        if let migrationPlan {
+            try SchemaMigration(migrationPlan, to: schema, model: managedObjectModel).migrateStore(of: configuration, options: options)
+        }
         do {
             try persistentStoreCoordinator.addPersistentStore(ofType: NSSQLiteStoreType,
                                                               configurationName: configuration.schema == nil ? nil : configuration.name,

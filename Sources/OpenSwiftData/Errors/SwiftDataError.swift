@@ -9,7 +9,7 @@ public struct SwiftDataError: Error, Equatable, Hashable, CustomStringConvertibl
         case unsupportedPredicate, unsupportedSortDescriptor, historyTokenExpired, invalidTransactionFetchRequest
         case configurationFileNameContainsInvalidCharacters, configurationFileNameTooLong
         case configurationSchemaNotFoundInContainerSchema, duplicateConfiguration, loadIssueModelContainer
-        case modelValidationFailure, missingModelContext, backwardMigration, unknownSchema
+        case modelValidationFailure, missingModelContext, backwardMigration, unknownSchema, unknownDataStoreSchema
     }
 
     let code: Code
@@ -60,8 +60,11 @@ public struct SwiftDataError: Error, Equatable, Hashable, CustomStringConvertibl
     public static let modelValidationFailure = SwiftDataError(.modelValidationFailure)
     /// Mirrors `missingModelContext`.
     public static let missingModelContext = SwiftDataError(.missingModelContext)
-    /// Mirrors `backwardMigration`.
+    /// Mirrors `backwardMigration`: a migration plan's store is at a later version than the container's schema.
     public static let backwardMigration = SwiftDataError(.backwardMigration)
-    /// Mirrors `unknownSchema`.
+    /// Mirrors `unknownSchema`: a model type the container's schema lacks, or a migration stage naming a
+    /// version its plan's `schemas` lack.
     public static let unknownSchema = SwiftDataError(.unknownSchema)
+    /// Mirrors `unknownDataStoreSchema`: a store at none of the versions of the container's migration plan.
+    public static let unknownDataStoreSchema = SwiftDataError(.unknownDataStoreSchema)
 }

@@ -65,6 +65,7 @@ extension Schema {
         description.allowsExternalBinaryDataStorage = attribute.options.contains(.externalStorage)
         description.preservesValueInHistoryOnDeletion = attribute.options.contains(.preserveValueOnDeletion)
         description.valueTransformerName = attribute.options.lazy.compactMap(\.transformerName).first
+        if !attribute.isTransformable { description.defaultValue = attribute.defaultValue.flatMap(storedDefault) }
         common(attribute, description, hashModifier: attribute.hashModifier)
         return description
     }
@@ -78,6 +79,15 @@ extension Schema {
         }
         common(composite, description, hashModifier: composite.hashModifier)
         return description
+    }
+
+    /// A property's initial value as the attribute's default (what a lightweight migration gives the rows
+    /// of an added attribute, as SwiftData's does): `nil` for `nil`.
+    private static func storedDefault(_ value: Any) -> Any? {
+        if let optional = value as? any OptionalValue { return optional.wrappedAny.flatMap(storedDefault) }
+        if CompositeCoding.isLeaf(type(of: value)) { return value }
+        if let representable = value as? any RawRepresentable, ValueKinds.rawValueType(type(of: value)) != nil { return representable.rawValue }
+        return nil  // arrays and structs: no Core Data default
     }
 
     private static func relationshipDescription(_ relationship: Relationship) -> NSRelationshipDescription {

@@ -18,6 +18,9 @@ open class NSStagedMigrationManager: NSObject, @unchecked Sendable {
     /// Mirrors `container`: during a custom stage's handler, a container with the migrating store loaded
     /// at the stage's current (`willMigrateHandler`) or next (`didMigrateHandler`) model; `nil` otherwise.
     public internal(set) var container: NSPersistentContainer?
+    /// Model versions the stages may name besides those found on their own (OpenSwiftData's versioned
+    /// schemas, which no bundle holds).
+    package var knownModels: [NSManagedObjectModel] = []
 
     /// Mirrors `init(_:)`.
     public convenience init(_ stages: [NSMigrationStage]) {
@@ -37,9 +40,9 @@ extension NSStagedMigrationManager {
     }
 
     /// Runs the stages on the SQLite store at `url` until it is at `destination` (nothing for a new file).
-    func migrateStore(at url: URL, options: [AnyHashable: Any]?, to destination: NSManagedObjectModel) throws {
+    package func migrateStore(at url: URL, options: [AnyHashable: Any]?, to destination: NSManagedObjectModel) throws {
         guard let metadata = try Self.existingMetadata(at: url) else { return }
-        var models = StagedModels(destination: destination, stages: stages)
+        var models = StagedModels(destination: destination, stages: stages, known: knownModels)
         var current = try models.model(matching: metadata, url: url)
         var visited = Set<String>()
         var options = options ?? [:]
@@ -113,8 +116,8 @@ struct StagedModels {
     private var byChecksum: [String: NSManagedObjectModel] = [:]
     private var searchedBundles = false
 
-    init(destination: NSManagedObjectModel, stages: [NSMigrationStage]) {
-        add([destination] + destination.versions)
+    init(destination: NSManagedObjectModel, stages: [NSMigrationStage], known: [NSManagedObjectModel] = []) {
+        add([destination] + destination.versions + known)
         for case let stage as NSCustomMigrationStage in stages {
             add([stage.currentModel, stage.nextModel].compactMap { try? $0?.model(for: stage) })
         }

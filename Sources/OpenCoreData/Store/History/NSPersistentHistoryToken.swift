@@ -10,7 +10,7 @@ open class NSPersistentHistoryToken: NSObject, NSCopying, NSSecureCoding, @unche
     /// The last transaction the token covers (`ATRANSACTION.Z_PK`; 0 before any).
     let transactionNumber: Int64
 
-    init(storeID: String, transactionNumber: Int64) {
+    package init(storeID: String, transactionNumber: Int64) {
         self.storeID = storeID
         self.transactionNumber = transactionNumber
         super.init()

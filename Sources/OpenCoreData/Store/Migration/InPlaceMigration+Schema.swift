@@ -65,7 +65,7 @@ extension InPlaceMigration {
 
     /// `Z_PRIMARYKEY` numbered as the destination numbers entities. Each hierarchy's root keeps the
     /// largest `Z_MAX` its rows had (never below its table's largest key), subentities 0, as Core Data
-    /// writes them. A renamed entity keeps the `Z_NAME` the store had when that is its renaming
+    /// writes them; persistent history's rows stay as they were. A renamed entity keeps the `Z_NAME` the store had when that is its renaming
     /// identifier (what Apple's migrated fixture store shows).
     func writePrimaryKeys(_ db: any MigrationDatabase) throws {
         let old = try db.primaryKeyRows()
@@ -82,6 +82,11 @@ extension InPlaceMigration {
                 max = Swift.max(max, try db.integer("SELECT coalesce(max(Z_PK), 0) FROM \(d.layout.tableName)", []))
             }
             try db.run(CoreDataTables.primaryKeyRow(entity: d.layout.entityID, name: name, superentity: d.superentity?.layout.entityID ?? 0, max: max))
+        }
+        // Persistent history's rows keep their numbers: its next transaction must not reuse a key.
+        for entity in [HistoryTables.changeEntity, HistoryTables.transactionEntity, HistoryTables.stringEntity] {
+            guard let row = old[entity] else { continue }
+            try db.run(CoreDataTables.primaryKeyRow(entity: entity, name: row.name, superentity: 0, max: row.max))
         }
     }
 }
