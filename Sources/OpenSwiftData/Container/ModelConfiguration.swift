@@ -43,7 +43,7 @@ public struct ModelConfiguration: Hashable, Sendable {
                   allowsSave: allowsSave, groupContainer: .none, cloudKitDatabase: cloudKitDatabase)
     }
 
-    /// Mirrors `init(isStoredInMemoryOnly:)`. (A call spelled so reaches ``init(_:schema:isStoredInMemoryOnly:allowsSave:groupContainer:)``,
+    /// Mirrors `init(isStoredInMemoryOnly:)`. (A call spelled so reaches `init(_:schema:isStoredInMemoryOnly:allowsSave:groupContainer:cloudKitDatabase:)`,
     /// which does the same: Swift would find the two ambiguous otherwise.)
     @_disfavoredOverload
     public init(isStoredInMemoryOnly: Bool) { self.init(nil, isStoredInMemoryOnly: isStoredInMemoryOnly) }
