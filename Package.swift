@@ -141,8 +141,8 @@ let package = Package(
             .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
         ]),
         // OpenSwiftData from Apple's documentation: models, schema, container, context, fetching; stores it writes
-        // opened through OpenCoreData, both ways.
-        .testTarget(name: "OpenSwiftDataTests", dependencies: ["OpenSwiftData", "OpenCoreData", "OpenCoreDataTesting", "OpenCoreDataPostgres"]),
+        // opened through OpenCoreData, both ways. SampleTrips' models are the `trips` demo's (@testable import trips).
+        .testTarget(name: "OpenSwiftDataTests", dependencies: ["OpenSwiftData", "OpenCoreData", "OpenCoreDataTesting", "OpenCoreDataPostgres", "trips"]),
         // The model file parser: every construct it accepts and every error it gives.
         .testTarget(name: "OpenCoreDataModelXMLTests", dependencies: ["OpenCoreDataModelXML"]),
         // The DocC articles' examples (Sources/*/*.docc), one test each, on the Library model (an Xcode model

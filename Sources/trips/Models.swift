@@ -16,6 +16,12 @@ import OpenSwiftData
     @Relationship(deleteRule: .cascade, inverse: \LivingAccommodation.trip)
     var livingAccommodation: LivingAccommodation?
 
+    /// How often the trip was shown in this run: kept in memory only.
+    @Transient var viewCount = 0
+
+    /// The name and destination together (a computed property: a predicate reading it runs in memory).
+    var displayName: String { "\(name) (\(destination))" }
+
     init(name: String, destination: String, startDate: Date = .now, endDate: Date = .distantFuture) {
         self.name = name
         self.destination = destination
@@ -47,20 +53,5 @@ import OpenSwiftData
     init(address: String, placeName: String) {
         self.address = address
         self.placeName = placeName
-    }
-}
-
-/// The background import: a model actor with a context of its own, handing back identifiers.
-@ModelActor actor TripImporter {
-    func importTrips(count: Int) throws -> [PersistentIdentifier] {
-        let trips = (1...count).map { n in
-            let trip = Trip(name: "Imported trip \(n)", destination: ["Lisbon", "Osaka", "Quito"][n % 3],
-                            startDate: Date(timeIntervalSince1970: 1_800_000_000 + Double(n) * 86_400))
-            trip.bucketList = [BucketListItem(title: "Walk around", details: "Day \(n)", hasReservation: n % 2 == 0, isInPlan: true)]
-            return trip
-        }
-        for trip in trips { modelContext.insert(trip) }
-        try modelContext.save()
-        return trips.map(\.persistentModelID)
     }
 }

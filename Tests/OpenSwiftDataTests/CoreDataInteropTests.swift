@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreData
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// A store written through OpenSwiftData opens through OpenCoreData with the matching model, and the other

@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreData
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// FetchDescriptor from Apple's documentation, and the differential check: each descriptor gives the models

@@ -1,5 +1,6 @@
 import Foundation
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// The container's main context: the main actor's, autosaving, and seeing what the container's other
@@ -41,7 +42,7 @@ import Testing
         main.insert(trip)
         try main.save()
         let id = trip.persistentModelID
-        let importer = TripImporter(modelContainer: container)
+        let importer = TripEditor(modelContainer: container)
         try await importer.rename(id, to: "After")
         #expect(try await eventually { trip.name == "After" })
         _ = try await importer.importTrips(["New"])

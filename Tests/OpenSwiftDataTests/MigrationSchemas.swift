@@ -1,5 +1,6 @@
 import Foundation
 import OpenSwiftData
+@testable import trips
 
 // Versioned schemas as apps write them: each version nests its model classes, under the same names.
 

@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreData
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// Schema evolution: versioned schemas, migration plans run through Core Data's staged migration, and the

@@ -1,10 +1,11 @@
 import Foundation
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// A background import through `@ModelActor`, as SampleTrips' widget and import code do: the actor saves
 /// with its own context; identifiers cross back, models do not.
-@ModelActor actor TripImporter {
+@ModelActor actor TripEditor {
     func importTrips(_ names: [String]) throws -> [PersistentIdentifier] {
         let trips = names.map { Trip(name: $0, destination: "Imported") }
         for trip in trips { modelContext.insert(trip) }
@@ -24,7 +25,7 @@ import Testing
 @Suite struct ModelActorTests {
     @Test func anActorImportsOnItsOwnContextAndHandsBackIdentifiers() async throws {
         let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL()))
-        let importer = TripImporter(modelContainer: container)
+        let importer = TripEditor(modelContainer: container)
         let ids = try await importer.importTrips(["a", "b", "c"])
         #expect(ids.count == 3 && ids.allSatisfy { $0.storeIdentifier != nil })
         #expect(await importer.destination(of: ids[0]) == "Imported")
@@ -37,7 +38,7 @@ import Testing
 
     @Test func anIdentifierOfADeletedModelGivesNil() async throws {
         let container = try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL()))
-        let importer = TripImporter(modelContainer: container)
+        let importer = TripEditor(modelContainer: container)
         let ids = try await importer.importTrips(["gone"])
         let context = ModelContext(container)
         try context.delete(model: Trip.self)
@@ -50,7 +51,7 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    let importer = TripImporter(modelContainer: container)
+                    let importer = TripEditor(modelContainer: container)
                     for batch in 0..<5 { _ = try await importer.importTrips(["w\(worker)b\(batch)"]) }
                 }
             }

@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import OpenCoreData
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// Each ModelContext member, as Apple's documentation describes it.

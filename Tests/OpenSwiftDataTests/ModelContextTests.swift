@@ -1,5 +1,6 @@
 import Foundation
 import OpenSwiftData
+@testable import trips
 import Testing
 
 @Suite struct ModelContextTests {

@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreDataPostgres
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// Item 8 of the issue, the PostgreSQL half: a configuration whose URL is a `postgres://` one opens the

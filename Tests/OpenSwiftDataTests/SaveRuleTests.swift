@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreData
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// Item 10 of the issue: a save that breaks a rule throws, writes nothing (the store's bytes are the same)

@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreData
 import OpenSwiftData
+@testable import trips
 import Testing
 
 /// Schema, its entities and properties, as Apple documents them; #Unique and #Index as Core Data
