@@ -80,3 +80,18 @@ extension SchemaTests {
         #expect(!FileManager.default.fileExists(atPath: synced.url.path))
     }
 }
+
+extension SchemaTests {
+    @Test func uniqueAndIndexEncodeTheirPropertiesNames() throws {
+        let unique = Schema.Unique<Reader>([\.givenName, \.familyName], [\.card])
+        let json = String(decoding: try JSONEncoder().encode(unique), as: UTF8.self)
+        #expect(json == #"{"constraints":[["givenName","familyName"],["card"]]}"#)
+        #expect(try JSONDecoder().decode(Schema.Unique<Reader>.self, from: Data(json.utf8)) == unique)
+        let index = Schema.Index<Reader>(.binary([\.familyName]), .rtree([\.card]))
+        let decoded = try JSONDecoder().decode(Schema.Index<Reader>.self, from: JSONEncoder().encode(index))
+        #expect(decoded == index)
+        #expect(throws: SwiftDataError.unsupportedKeyPath) {
+            try JSONDecoder().decode(Schema.Unique<Reader>.self, from: Data(#"{"constraints":[["nickname"]]}"#.utf8))
+        }
+    }
+}

@@ -14,7 +14,9 @@ extension Schema {
         public let constraints: [[PartialKeyPath<T>]]
 
         /// Mirrors `init(_:)`.
-        public init(_ constraints: [PartialKeyPath<T>]...) { self.constraints = constraints }
+        public convenience init(_ constraints: [PartialKeyPath<T>]...) { self.init(constraints: constraints) }
+
+        init(constraints: [[PartialKeyPath<T>]]) { self.constraints = constraints }
 
         /// Mirrors `name`: constraints have none.
         public var name: String { "" }
@@ -60,10 +62,12 @@ extension Schema {
         public let indices: [Types<T>]
 
         /// Mirrors `init(_:)` with index kinds.
-        public init(_ indices: Schema.Index<T>.Types<T>...) { self.indices = indices }
+        public convenience init(_ indices: Schema.Index<T>.Types<T>...) { self.init(indices: indices) }
 
         /// Mirrors `init(_:)` with key paths: a binary index for each group.
-        public init(_ indices: [PartialKeyPath<T>]...) { self.indices = indices.map { .binary($0) } }
+        public convenience init(_ indices: [PartialKeyPath<T>]...) { self.init(indices: indices.map { .binary($0) }) }
+
+        init(indices: [Types<T>]) { self.indices = indices }
 
         /// Mirrors `name`: indexes have none.
         public var name: String { "" }
