@@ -49,28 +49,37 @@ func coreDataContext(_ name: String, filled: Bool) throws -> NSManagedObjectCont
     return context
 }
 
-var table: [(String, Double, Double)] = []
-func figure(_ title: String, swiftData: () throws -> Void, coreData: () throws -> Void) rethrows {
+/// Both variants, interleaved (each repetition starts with the other one), after one warm-up run each.
+func figure(_ title: String, swiftData: () throws -> Void, coreData: () throws -> Void) throws -> (String, Double, Double) {
     var ours: [Double] = [], theirs: [Double] = []
     for run in 0...repetitions {
-        let (a, b) = run % 2 == 0 ? (try seconds(swiftData), try seconds(coreData)) : { let b = try seconds(coreData); return (try seconds(swiftData), b) }()
+        var a = 0.0, b = 0.0
+        if run % 2 == 0 {
+            a = try seconds(swiftData)
+            b = try seconds(coreData)
+        } else {
+            b = try seconds(coreData)
+            a = try seconds(swiftData)
+        }
         if run > 0 { ours.append(a); theirs.append(b) }
     }
-    table.append((title, median(ours), median(theirs)))
     FileHandle.standardError.write("\(title): done\n".data(using: .utf8)!)
+    return (title, median(ours), median(theirs))
 }
 
+var table: [(String, Double, Double)] = []
+
 var run = 0
-try figure("insert + save \(rows)", swiftData: {
+table.append(try figure("insert + save \(rows)", swiftData: {
     run += 1
     _ = try swiftDataContext("insert-sd-\(run)", filled: true)
 }, coreData: {
     _ = try coreDataContext("insert-cd-\(run)", filled: true)
-})
+}))
 
 let sdStore = try swiftDataContext("read-sd", filled: true)
 let cdStore = try coreDataContext("read-cd", filled: true)
-try figure("fetch price < 500 sorted by name, read name", swiftData: {
+table.append(try figure("fetch price < 500 sorted by name, read name", swiftData: {
     let context = ModelContext(sdStore.container)
     let models = try context.fetch(FetchDescriptor<Product>(predicate: #Predicate { $0.price < 500 }, sortBy: [SortDescriptor(\.name)]))
     var length = 0
@@ -85,11 +94,11 @@ try figure("fetch price < 500 sorted by name, read name", swiftData: {
     var length = 0
     for object in try context.fetch(request) { length += object.name.utf8.count }
     precondition(length > 0)
-})
+}))
 
 let models = try sdStore.fetch(FetchDescriptor<Product>())
 let objects = try cdStore.fetch(NSFetchRequest<ManagedProduct>(entityName: "ManagedProduct"))
-try figure("read 3 properties of \(rows) loaded objects ×10", swiftData: {
+table.append(try figure("read 3 properties of \(rows) loaded objects ×10", swiftData: {
     var sum = 0.0
     for _ in 0..<10 { for model in models { sum += model.price + Double(model.quantity + model.name.utf8.count) } }
     precondition(sum > 0)
@@ -97,7 +106,7 @@ try figure("read 3 properties of \(rows) loaded objects ×10", swiftData: {
     var sum = 0.0
     for _ in 0..<10 { for object in objects { sum += object.price + Double(Int(object.quantity) + object.name.utf8.count) } }
     precondition(sum > 0)
-})
+}))
 
 print("| figure (\(rows) rows, median of \(repetitions)) | OpenSwiftData | OpenCoreData | ratio |")
 print("|---|---:|---:|---:|")

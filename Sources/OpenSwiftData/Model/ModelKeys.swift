@@ -5,13 +5,19 @@ import Foundation
 enum ModelKeys {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var names: [ObjectIdentifier: [AnyKeyPath: String]] = [:]
+    /// Names by key path object (a key path literal is one object for the process): the key path is kept, so
+    /// that its identity is never another's.
+    nonisolated(unsafe) private static var byIdentity: [ObjectIdentifier: (keyPath: AnyKeyPath, name: String)] = [:]
 
     /// The name `keyPath` persists under; traps for a key path that is no persisted property (a computed or
     /// `@Transient` property reaches the backing data only through a bug in the model's code).
     static func name<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> String {
+        let identity = ObjectIdentifier(keyPath)
+        if let known = lock.withLock({ byIdentity[identity] }) { return known.name }
         guard let name = lookup(keyPath, in: type) else {
             fatalError("\(keyPath) is not a persisted property of \(M.self)")
         }
+        lock.withLock { byIdentity[identity] = (keyPath, name) }
         return name
     }
 

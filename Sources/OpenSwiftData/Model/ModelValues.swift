@@ -36,13 +36,19 @@ struct ModelValues {
     }
 
     private func decodeAny(_ raw: Any?, as type: Any.Type) -> Any? {
-        if let optional = type as? any OptionalValue.Type {
-            guard let raw, !(raw is NSNull) else { return optional.noneAny }
-            return decodeAny(raw, as: optional.wrappedType)
-        }
-        if type is any PersistentModel.Type, let object = raw as? NSManagedObject { return context.model(for: object) }
-        if let array = type as? any ModelArray.Type {
+        switch ValueShape.of(type) {
+        case .optional(let none, let wrapped):
+            guard let raw, !(raw is NSNull) else { return none }
+            return decodeAny(raw, as: wrapped)
+        case .model:
+            guard let object = raw as? NSManagedObject else { return raw }
+            return context.model(for: object)
+        case .models(let array):
             return array.make(Self.objects(raw).map { context.model(for: $0) })
+        case .stored:
+            return raw
+        case .other:
+            break
         }
         if let number = raw as? NSNumber, let converted = Self.number(number, as: type) { return converted }
         do {
@@ -85,6 +91,39 @@ struct ModelValues {
         if let optional = type as? any OptionalValue.Type { return optional.noneAny }
         if let array = type as? any ModelArray.Type { return array.make([]) }
         return nil
+    }
+}
+
+/// What a property's type is, found once per type (the casts that tell are slow on every read).
+enum ValueShape {
+    case optional(none: Any, wrapped: Any.Type)
+    case model
+    case models(any ModelArray.Type)
+    /// The store's value is the property's value as it is (`String`, `Date`, `Data`, `UUID`, `URL`).
+    case stored
+    /// Numbers, enums, structs, arrays of values: converted each read.
+    case other
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var shapes: [ObjectIdentifier: ValueShape] = [:]
+
+    static func of(_ type: Any.Type) -> ValueShape {
+        let id = ObjectIdentifier(type)
+        if let known = lock.withLock({ shapes[id] }) { return known }
+        let shape: ValueShape
+        if let optional = type as? any OptionalValue.Type {
+            shape = .optional(none: optional.noneAny, wrapped: optional.wrappedType)
+        } else if type is any PersistentModel.Type {
+            shape = .model
+        } else if let array = type as? any ModelArray.Type {
+            shape = .models(array)
+        } else if [String.self, Date.self, Data.self, UUID.self, URL.self].contains(where: { $0 == type }) {
+            shape = .stored
+        } else {
+            shape = .other
+        }
+        lock.withLock { shapes[id] = shape }
+        return shape
     }
 }
 
