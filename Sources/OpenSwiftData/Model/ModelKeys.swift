@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreData
 
 /// The property name of a model's key path, from the model's ``PersistentModel/schemaMetadata`` (read
 /// once per model type).
@@ -7,18 +8,29 @@ enum ModelKeys {
     nonisolated(unsafe) private static var names: [ObjectIdentifier: [AnyKeyPath: String]] = [:]
     /// Names by key path object (a key path literal is one object for the process): the key path is kept, so
     /// that its identity is never another's.
-    nonisolated(unsafe) private static var byIdentity: [ObjectIdentifier: (keyPath: AnyKeyPath, name: String)] = [:]
+    nonisolated(unsafe) private static var byIdentity: [ObjectIdentifier: Entry] = [:]
+
+    /// A persisted property found by its key path: its name, and the slot cache the typed accessors use.
+    struct Entry {
+        let keyPath: AnyKeyPath
+        let name: String
+        let property: _ManagedMacroSupport.Property
+    }
 
     /// The name `keyPath` persists under; traps for a key path that is no persisted property (a computed or
     /// `@Transient` property reaches the backing data only through a bug in the model's code).
-    static func name<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> String {
+    static func name<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> String { entry(of: keyPath, in: type).name }
+
+    /// The property `keyPath` names (found once per key path object).
+    static func entry<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> Entry {
         let identity = ObjectIdentifier(keyPath)
-        if let known = lock.withLock({ byIdentity[identity] }) { return known.name }
+        if let known = lock.withLock({ byIdentity[identity] }) { return known }
         guard let name = lookup(keyPath, in: type) else {
             fatalError("\(keyPath) is not a persisted property of \(M.self)")
         }
-        lock.withLock { byIdentity[identity] = (keyPath, name) }
-        return name
+        let entry = Entry(keyPath: keyPath, name: name, property: _ManagedMacroSupport.Property(name))
+        lock.withLock { byIdentity[identity] = entry }
+        return entry
     }
 
     /// The name of `keyPath` if it is a persisted property of `type`.

@@ -33,7 +33,9 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     var metadata: Any { object as Any? ?? () }
 
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
-        let name = ModelKeys.name(of: key, in: Model.self)
+        let entry = ModelKeys.entry(of: key, in: Model.self)
+        if case .managed(let object, _) = state, let value = TypedSlots.read(object, entry.property, as: Value.self) { return value }
+        let name = entry.name
         switch state {
         case .detached(let values):
             if let value = values[name] { return value as! Value }
