@@ -21,6 +21,18 @@ enum ModelKeys {
     /// `@Transient` property reaches the backing data only through a bug in the model's code).
     static func name<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> String { entry(of: keyPath, in: type).name }
 
+    nonisolated(unsafe) private static var byName: [ObjectIdentifier: [String: _ManagedMacroSupport.Property]] = [:]
+
+    /// The slot cache of the property `name` of `type` (made once).
+    static func property<M: PersistentModel>(named name: String, in type: M.Type) -> _ManagedMacroSupport.Property {
+        lock.withLock {
+            if let known = byName[ObjectIdentifier(type)]?[name] { return known }
+            let made = _ManagedMacroSupport.Property(name)
+            byName[ObjectIdentifier(type), default: [:]][name] = made
+            return made
+        }
+    }
+
     /// The property `keyPath` names (found once per key path object).
     static func entry<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> Entry {
         let identity = ObjectIdentifier(keyPath)

@@ -55,7 +55,9 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
             values[name] = newValue
             state = .detached(values)
         case .managed(let object, let context):
-            object.setValue(context.values.encode(newValue), forKey: name)
+            if !TypedSlots.write(object, ModelKeys.entry(of: key, in: Model.self).property, newValue) {
+                object.setValue(context.values.encode(newValue), forKey: name)
+            }
             context.changed()
         }
     }
@@ -75,7 +77,7 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     func attach(to object: NSManagedObject, in context: ModelContext) {
         guard case .detached(let values) = state else { return }
         state = .managed(object, context)
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in values where !TypedSlots.write(object, ModelKeys.property(named: name, in: Model.self), any: value) {
             object.setValue(context.values.encode(value), forKey: name)
         }
     }

@@ -18,6 +18,30 @@ enum TypedSlots {
         return nil
     }
 
+    /// Sets an attribute of one of those types through the typed setters; `false` for any other type.
+    @inline(__always)
+    static func write<Value>(_ object: NSManagedObject, _ property: _ManagedMacroSupport.Property, _ value: Value) -> Bool {
+        if Value.self == String.self { _ManagedMacroSupport.set(object, cast(value, to: String.self), property); return true }
+        if Value.self == Int.self { _ManagedMacroSupport.set(object, cast(value, to: Int.self), property); return true }
+        if Value.self == Double.self { _ManagedMacroSupport.set(object, cast(value, to: Double.self), property); return true }
+        if Value.self == Bool.self { _ManagedMacroSupport.set(object, cast(value, to: Bool.self), property); return true }
+        if Value.self == Date.self { _ManagedMacroSupport.set(object, cast(value, to: Date.self), property); return true }
+        if Value.self == Int64.self { _ManagedMacroSupport.set(object, cast(value, to: Int64.self), property); return true }
+        return false
+    }
+
+    /// ``write(_:_:_:)`` for a value seen as `Any` (a detached model's values moving to its object).
+    static func write(_ object: NSManagedObject, _ property: _ManagedMacroSupport.Property, any value: Any) -> Bool {
+        switch value {
+        case let value as String: write(object, property, value)
+        case let value as Int: write(object, property, value)
+        case let value as Double: write(object, property, value)
+        case let value as Bool: write(object, property, value)
+        case let value as Date: write(object, property, value)
+        default: false
+        }
+    }
+
     /// `value` as `Value`, which the caller checked is its type.
     @inline(__always)
     private static func cast<T, Value>(_ value: T, to _: Value.Type) -> Value { unsafeBitCast(value, to: Value.self) }
