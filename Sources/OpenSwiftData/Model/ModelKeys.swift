@@ -17,13 +17,9 @@ enum ModelKeys {
         let property: _ManagedMacroSupport.Property
     }
 
-    /// The name `keyPath` persists under; traps for a key path that is no persisted property (a computed or
-    /// `@Transient` property reaches the backing data only through a bug in the model's code).
-    static func name<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> String { entry(of: keyPath, in: type).name }
-
     nonisolated(unsafe) private static var byName: [ObjectIdentifier: [String: _ManagedMacroSupport.Property]] = [:]
 
-    /// The slot cache of the property `name` of `type` (made once).
+    /// The slot cache of the property `name` of `type` (made once, shared by its key paths and its name).
     static func property<M: PersistentModel>(named name: String, in type: M.Type) -> _ManagedMacroSupport.Property {
         lock.withLock {
             if let known = byName[ObjectIdentifier(type)]?[name] { return known }
@@ -33,14 +29,16 @@ enum ModelKeys {
         }
     }
 
-    /// The property `keyPath` names (found once per key path object).
+    /// The property `keyPath` names (found once per key path object); traps for a key path that is no
+    /// persisted property (a computed or `@Transient` property reaches the backing data only through a bug
+    /// in the model's code).
     static func entry<M: PersistentModel>(of keyPath: AnyKeyPath, in type: M.Type) -> Entry {
         let identity = ObjectIdentifier(keyPath)
         if let known = lock.withLock({ byIdentity[identity] }) { return known }
         guard let name = lookup(keyPath, in: type) else {
             fatalError("\(keyPath) is not a persisted property of \(M.self)")
         }
-        let entry = Entry(keyPath: keyPath, name: name, property: _ManagedMacroSupport.Property(name))
+        let entry = Entry(keyPath: keyPath, name: name, property: property(named: name, in: type))
         lock.withLock { byIdentity[identity] = entry }
         return entry
     }

@@ -49,14 +49,15 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     }
 
     func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
-        let name = ModelKeys.name(of: key, in: Model.self)
+        let entry = ModelKeys.entry(of: key, in: Model.self)
         switch state {
         case .detached(var values):
-            values[name] = newValue
+            state = .detached([:])  // the dictionary is then referenced once: set in place, not copied
+            values[entry.name] = newValue
             state = .detached(values)
         case .managed(let object, let context):
-            if !TypedSlots.write(object, ModelKeys.entry(of: key, in: Model.self).property, newValue) {
-                object.setValue(context.values.encode(newValue), forKey: name)
+            if !TypedSlots.write(object, entry.property, newValue) {
+                object.setValue(context.values.encode(newValue), forKey: entry.name)
             }
             context.changed()
         }
