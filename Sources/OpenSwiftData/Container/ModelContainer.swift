@@ -14,6 +14,8 @@ public final class ModelContainer: @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
     /// The coordinator of the container's stores.
     public let persistentStoreCoordinator: NSPersistentStoreCoordinator
+    /// The entities custom data stores hold (none without custom stores).
+    private(set) var customStoreEntities: Set<String> = []
     private let mainContextLock = NSLock()
     private nonisolated(unsafe) var _mainContext: ModelContext?
 
@@ -21,17 +23,27 @@ public final class ModelContainer: @unchecked Sendable {
     /// configuration's store, migrating it by `migrationPlan`'s stages, or lightweight without a plan, if
     /// its model is older. Throws `SwiftDataError.loadIssueModelContainer` naming what failed (a type the
     /// schema cannot store, a store that does not open), or what the plan threw.
-    public init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]) throws {
-        let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+    public convenience init(for schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)? = nil, configurations: [ModelConfiguration]) throws {
+        try self.init(schema, migrationPlan: migrationPlan, stores: configurations)
+    }
+
+    /// Opens each configuration's store: a ``ModelConfiguration``'s as Core Data's own, any other's
+    /// ``DataStore`` through a bridge into the same coordinator (docs/SwiftData.md, "Custom stores").
+    init(_ schema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, stores: [any DataStoreConfiguration]) throws {
+        let stores = stores.isEmpty ? [ModelConfiguration()] : stores
         (self.schema, self.migrationPlan) = (schema, migrationPlan)
-        self.configurations = Set(configurations)
-        guard self.configurations.count == configurations.count else {
+        let own = stores.compactMap { $0 as? ModelConfiguration }
+        configurations = Set(own)
+        guard Set(stores.map(\.name)).count == stores.count, configurations.count == own.count else {
             throw SwiftDataError(.duplicateConfiguration, "two configurations describe the same store")
         }
         managedObjectModel = try schema.managedObjectModel()
-        try Self.assignConfigurations(configurations, of: schema, to: managedObjectModel)
+        try Self.assignConfigurations(stores, of: schema, to: managedObjectModel)
         persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
-        for configuration in configurations { try open(configuration) }
+        for configuration in stores {
+            if let configuration = configuration as? ModelConfiguration { try open(configuration) } else { try openDataStore(configuration) }
+        }
+        customStoreEntities = Set(managedObjectModel.entities.compactMap(\.name).filter { dataStoreBridge(forEntity: $0) != nil })
     }
 
     /// Mirrors `init(for:migrationPlan:configurations:)` with a schema and configurations as arguments.
@@ -66,7 +78,7 @@ public final class ModelContainer: @unchecked Sendable {
     }
 
     /// Gives each configuration with a schema of its own a Core Data configuration of that name.
-    private static func assignConfigurations(_ configurations: [ModelConfiguration], of schema: Schema, to model: NSManagedObjectModel) throws {
+    private static func assignConfigurations(_ configurations: [any DataStoreConfiguration], of schema: Schema, to model: NSManagedObjectModel) throws {
         for configuration in configurations {
             guard let part = configuration.schema else { continue }
             let entities = try part.entities.map { entity in
@@ -107,6 +119,10 @@ public final class ModelContainer: @unchecked Sendable {
     /// Mirrors `erase()`: destroys each store and opens it again, empty.
     public func erase() throws {
         for store in persistentStoreCoordinator.persistentStores {
+            if let bridge = store as? any DataStoreBridging {
+                try bridge.eraseStore()
+                continue
+            }
             guard let url = store.url else { continue }
             let (type, configuration, options) = (store.type, store.configurationName, store.options)
             try persistentStoreCoordinator.remove(store)

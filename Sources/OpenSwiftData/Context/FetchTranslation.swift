@@ -14,7 +14,13 @@ struct FetchTranslation<T: PersistentModel> {
 
     var isInMemory: Bool { memoryPredicate != nil || memorySort != nil }
 
-    init(_ descriptor: FetchDescriptor<T>, in context: ModelContext) throws {
+    /// What a custom store asked to be done in memory (``DataStoreError/preferInMemoryFilter``, ``DataStoreError/preferInMemorySort``).
+    struct InMemory: Equatable {
+        var filter = false
+        var sort = false
+    }
+
+    init(_ descriptor: FetchDescriptor<T>, in context: ModelContext, inMemory: InMemory = InMemory()) throws {
         let name = Schema.entityName(for: T.self)
         guard context.container.managedObjectModel.entitiesByName[name] != nil else {
             throw SwiftDataError(.unknownSchema, "\(T.self) is not in the container's schema (\(context.container.schema.entities.map(\.name).joined(separator: ", ")))")
@@ -22,7 +28,9 @@ struct FetchTranslation<T: PersistentModel> {
         request = NSFetchRequest<NSManagedObject>(entityName: name)
         request.includesPendingChanges = descriptor.includePendingChanges
         var memoryPredicate: Predicate<T>?
-        if let predicate = descriptor.predicate {
+        if let predicate = descriptor.predicate, inMemory.filter {
+            memoryPredicate = predicate
+        } else if let predicate = descriptor.predicate {
             do {
                 request.predicate = try NSPredicate.converting(predicate, keys: ModelKeys.key, constants: { Self.storedConstant($0, context) })
             } catch {
@@ -33,7 +41,7 @@ struct FetchTranslation<T: PersistentModel> {
         let sorts = descriptor.sortBy.map { sort in
             sort.keyPath.flatMap { try? ModelKeys.key($0) }.map { NSSortDescriptor(key: $0, ascending: sort.order == .forward) }
         }
-        memorySort = sorts.contains { $0 == nil } ? descriptor.sortBy : nil
+        memorySort = inMemory.sort || sorts.contains { $0 == nil } ? descriptor.sortBy : nil
         if memorySort == nil { request.sortDescriptors = sorts.compactMap { $0 } }
         (self.memoryPredicate, offset, limit) = (memoryPredicate, descriptor.fetchOffset ?? 0, descriptor.fetchLimit)
         if !isInMemory {

@@ -40,6 +40,7 @@ extension ModelContext {
 
     func objectID(of identifier: PersistentIdentifier) -> NSManagedObjectID? {
         if let objectID = identifier.objectID { return objectID }
+        if let bridge = container.dataStoreBridge(identifier: identifier.storeIdentifier) { return bridge.objectID(for: identifier) }
         return identifier.uri.flatMap { container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: $0) }
     }
 

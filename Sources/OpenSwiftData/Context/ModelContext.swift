@@ -26,6 +26,24 @@ public final class ModelContext: CustomDebugStringConvertible {
         managedObjectContext = NSManagedObjectContext(concurrencyType: concurrencyType)
         managedObjectContext.persistentStoreCoordinator = container.persistentStoreCoordinator
         managedObjectContext.mergePolicy = NSMergePolicy.mergeByPropertyObjectTrump
+        managedObjectContext.userInfo[Self.ownerKey] = Owner(self)
+        for bridge in container.dataStoreBridges { bridge.contextBegan(editingState) }
+    }
+
+    deinit {
+        for bridge in container.dataStoreBridges { bridge.contextEnded(editingState) }
+    }
+
+    /// The model context a Core Data context belongs to, if any.
+    static func owner(of context: NSManagedObjectContext?) -> ModelContext? {
+        (context?.userInfo[ownerKey] as? Owner)?.context
+    }
+
+    private static let ownerKey = "OpenSwiftData.ModelContext"
+
+    private final class Owner {
+        weak var context: ModelContext?
+        init(_ context: ModelContext) { self.context = context }
     }
 
     var values: ModelValues { ModelValues(context: self) }
@@ -81,7 +99,18 @@ public final class ModelContext: CustomDebugStringConvertible {
 
     /// Mirrors `delete(model:where:includeSubclasses:)`: deletes each model of `model` the predicate
     /// matches (all when `nil`); the next save removes them.
+    /// A custom store that batches (``DataStoreBatching``) deletes them itself, at once; the context then
+    /// forgets them.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
+        if let bridge = container.dataStoreBridge(forEntity: Schema.entityName(for: T.self)) {
+            let identifiers = try fetchIdentifiers(FetchDescriptor<T>(predicate: predicate))
+            let request = DataStoreBatchDeleteRequest(editingState: editingState, predicate: predicate, includeSubclasses: includeSubclasses)
+            if try bridge.batchDelete(request) {
+                NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: identifiers.compactMap(objectID(of:))],
+                                                    into: [managedObjectContext])
+                return
+            }
+        }
         for found in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(found) }
     }
 
@@ -93,11 +122,22 @@ public final class ModelContext: CustomDebugStringConvertible {
         let (inserted, updated, deleted) = (managedObjectContext.insertedObjects, managedObjectContext.updatedObjects,
                                             managedObjectContext.deletedObjects)
         try managedObjectContext.save()
+        refreshReregistered()
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [
             NotificationKey.insertedIdentifiers.rawValue: inserted.map { PersistentIdentifier($0.objectID) },
             NotificationKey.updatedIdentifiers.rawValue: updated.map { PersistentIdentifier($0.objectID) },
             NotificationKey.deletedIdentifiers.rawValue: deleted.map { PersistentIdentifier($0.objectID) },
         ])
+    }
+
+    /// Models whose values a custom store changed while saving show the store's values.
+    private func refreshReregistered() {
+        guard !container.customStoreEntities.isEmpty else { return }
+        for bridge in container.dataStoreBridges {
+            for id in bridge.takeReregistered() {
+                if let object = managedObjectContext.registeredObject(for: id) { managedObjectContext.refresh(object, mergeChanges: false) }
+            }
+        }
     }
 
     /// Mirrors `rollback()`: discards every unsaved change (inserted models become detached no more: they

@@ -25,6 +25,12 @@ public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, C
     let objectID: NSManagedObjectID?
 
     init(_ objectID: NSManagedObjectID) {
+        if !objectID.isTemporaryID, let bridge = objectID.persistentStore as? any DataStoreBridging {
+            let known = bridge.persistentIdentifier(for: objectID)
+            // Without the object ID: a custom store's identifiers are looked up through its bridge.
+            (self.objectID, id, entityName, storeIdentifier) = (nil, known.id, known.entityName, known.storeIdentifier)
+            return
+        }
         self.objectID = objectID
         id = ID(uri: objectID.uriRepresentation().absoluteString)
         entityName = objectID.entity.name ?? ""
@@ -38,13 +44,25 @@ public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, C
     }
 
     /// Mirrors `identifier(for:entityName:primaryKey:)`: the identifier of the object whose primary key in
-    /// the store `storeIdentifier` is `primaryKey` (Core Data's `Z_PK`, an integer).
+    /// the store `storeIdentifier` is `primaryKey`: for OpenSwiftData's own stores Core Data's `Z_PK`, a
+    /// positive integer; a custom ``DataStore`` may use any key (a `UUID`, a string, a server's number).
     public static func identifier<T: Codable & Hashable & Sendable>(for storeIdentifier: String, entityName: String,
                                                                     primaryKey: T) throws -> PersistentIdentifier {
-        guard let key = (primaryKey as? any BinaryInteger).flatMap({ Int64(exactly: $0) }), key > 0 else {
-            throw SwiftDataError(.unsupportedKeyPath, "the primary key of \(entityName) is a positive integer (Z_PK), not \(primaryKey)")
+        let key: String
+        if let number = primaryKey as? any BinaryInteger {
+            guard let value = Int64(exactly: number), value > 0 else {
+                throw SwiftDataError(.unsupportedKeyPath, "an integer primary key of \(entityName) is positive (Core Data's Z_PK), not \(primaryKey)")
+            }
+            key = "p\(value)"
+        } else if let uuid = primaryKey as? UUID {
+            key = "u\(uuid.uuidString)"
+        } else if let string = primaryKey as? String {
+            key = "s" + (string.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? string)
+        } else {
+            let encoded = String(decoding: try JSONEncoder().encode(primaryKey), as: UTF8.self)
+            key = "j" + (encoded.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? encoded)
         }
-        return PersistentIdentifier(uri: "x-coredata://\(storeIdentifier)/\(entityName)/p\(key)", entityName: entityName, storeIdentifier: storeIdentifier)
+        return PersistentIdentifier(uri: "x-coredata://\(storeIdentifier)/\(entityName)/\(key)", entityName: entityName, storeIdentifier: storeIdentifier)
     }
 
     private init(uri: String, entityName: String, storeIdentifier: String?) {
