@@ -65,6 +65,7 @@ extension DataStoreBridge {
             updated: try updated.map(storeSnapshot), deleted: try deleted.map(storeSnapshot)))
         let reregistered = try result.snapshotsToReregister.mapValues(defaultSnapshot)
         withState { state in
+            state.recent = [:]  // read while the snapshots were made (relationship faults): from before the save
             for (temporary, permanent) in result.remappedIdentifiers {
                 state.permanent[temporary] = permanent
                 state.reference[permanent] = temporary

@@ -88,7 +88,8 @@ public final class DefaultStore: DataStore, DataStoreBatching, HistoryProviding,
         let objects = try context.fetch(request.descriptor).map { $0.storage.object! }
         var related: [PersistentIdentifier: DefaultSnapshot] = [:]
         let fetched = objects.map { object in
-            for case let destination as NSManagedObject in object.entity.relationshipsByName.values.filter({ !$0.isToMany }).map({ object.value(forKey: $0.name) }) {
+            let toOne = object.entity.relationshipsByName.values.filter { !$0.isToMany }
+            for destination in toOne.compactMap({ object.value(forKey: $0.name) as? NSManagedObject }) {
                 let snapshot = DefaultSnapshot(destination, identifier: PersistentIdentifier.init)
                 related[snapshot.persistentIdentifier] = snapshot
             }

@@ -23,12 +23,14 @@ struct SnapshotWriter {
             }
             insertedObjects.objects[snapshot.persistentIdentifier] = NSManagedObject(entity: entity, insertInto: context)
         }
-        for snapshot in snapshots { try apply(snapshot, to: insertedObjects.objects[snapshot.persistentIdentifier]!) }
+        for snapshot in snapshots { try apply(snapshot, to: insertedObjects.objects[snapshot.persistentIdentifier]!, toMany: false) }
+        for snapshot in snapshots { try apply(snapshot, to: insertedObjects.objects[snapshot.persistentIdentifier]!, toMany: true) }
         return insertedObjects.objects
     }
 
     func update(_ snapshots: [DefaultSnapshot]) throws {
-        for snapshot in snapshots { try apply(snapshot, to: try existing(snapshot.persistentIdentifier)) }
+        for snapshot in snapshots { try apply(snapshot, to: try existing(snapshot.persistentIdentifier), toMany: false) }
+        for snapshot in snapshots { try apply(snapshot, to: try existing(snapshot.persistentIdentifier), toMany: true) }
     }
 
     func delete(_ snapshots: [DefaultSnapshot]) throws {
@@ -43,8 +45,12 @@ struct SnapshotWriter {
         return try context.existingObject(with: objectID)
     }
 
-    private func apply(_ snapshot: DefaultSnapshot, to object: NSManagedObject) throws {
+    /// Sets a snapshot's attributes and to-one relationships, or its to-many relationships. The writer sets
+    /// all of a request's to-many values after all others, so that a to-many list is what holds when a
+    /// member's own to-one value disagrees with it (a detached model's inverse is not set yet).
+    private func apply(_ snapshot: DefaultSnapshot, to object: NSManagedObject, toMany: Bool) throws {
         for (name, value) in snapshot.values {
+            if case .models = value { guard toMany else { continue } } else if toMany { continue }
             guard let property = object.entity.propertiesByName[name] else {
                 throw SwiftDataError(.unknownSchema, "\(object.entity.name ?? "?") has no property \(name) (a snapshot of \(snapshot.persistentIdentifier.id.uri))")
             }

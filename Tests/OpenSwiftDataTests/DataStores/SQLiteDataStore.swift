@@ -12,6 +12,8 @@ final class SQLiteDataStore: DataStoreBatching, @unchecked Sendable {
     var identifier: String { inner.identifier }
     var schema: Schema { inner.schema }
     private(set) var batchDeletes = 0
+    /// Fetches that came with a predicate (the bridge hands the store the descriptor's).
+    private(set) var filteredFetches = 0
 
     init(_ configuration: SQLiteDataConfiguration, migrationPlan: (any SchemaMigrationPlan.Type)?) throws {
         self.configuration = configuration
@@ -19,7 +21,10 @@ final class SQLiteDataStore: DataStoreBatching, @unchecked Sendable {
         configuration.opened.store = self
     }
 
-    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> { try inner.fetch(request) }
+    func fetch<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> DataStoreFetchResult<T, DefaultSnapshot> {
+        if request.descriptor.predicate != nil { filteredFetches += 1 }
+        return try inner.fetch(request)
+    }
     func fetchCount<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> Int { try inner.fetchCount(request) }
     func fetchIdentifiers<T: PersistentModel>(_ request: DataStoreFetchRequest<T>) throws -> [PersistentIdentifier] { try inner.fetchIdentifiers(request) }
     func save(_ request: DataStoreSaveChangesRequest<DefaultSnapshot>) throws -> DataStoreSaveChangesResult<DefaultSnapshot> { try inner.save(request) }
