@@ -18,6 +18,9 @@ protocol DataStoreBridging: AnyObject {
     func batchDelete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> Bool
     /// The objects whose values the store changed in the last save (`snapshotsToReregister`), handed out once.
     func takeReregistered() -> [NSManagedObjectID]
+    /// `HistoryProviding.fetchHistory(_:)` (or, when `delete`, `deleteHistory(_:)`), when the store keeps a
+    /// history of `T`; `nil` when it does not.
+    func history<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>, delete: Bool) throws -> [T]?
 }
 
 /// A custom ``DataStore`` as a store of the container's Core Data coordinator (an `NSIncrementalStore`):
@@ -218,6 +221,19 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
         guard let batching = dataStore as? any DataStoreBatching else { return false }
         try batching.delete(request)
         return true
+    }
+
+    func history<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>, delete: Bool) throws -> [T]? {
+        func provided<H: HistoryProviding>(_ store: H) throws -> [T]? {
+            guard let own = descriptor as? HistoryDescriptor<H.HistoryType> else { return nil }
+            if delete {
+                try store.deleteHistory(own)
+                return []
+            }
+            return try store.fetchHistory(own) as? [T]
+        }
+        guard let providing = dataStore as? any HistoryProviding else { return nil }
+        return try provided(providing)
     }
 
     func takeReregistered() -> [NSManagedObjectID] {

@@ -5,7 +5,18 @@ extension ModelContext {
     /// Mirrors `fetchHistory(_:)`: the store's persistent history (Core Data's
     /// `NSPersistentHistoryChangeRequest`), in the order it was saved unless `sortBy` says otherwise; the
     /// predicate and sort run in memory over the transactions (docs/SwiftData.md, "History").
+    /// Custom stores that keep a history (``HistoryProviding``) answer for their own changes.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        let bridges = container.dataStoreBridges
+        if !bridges.isEmpty {
+            let custom = try bridges.compactMap { try $0.history(descriptor, delete: false) }.flatMap { $0 }
+            guard bridges.count < container.persistentStoreCoordinator.persistentStores.count else { return custom }
+            return try custom + ownHistory(descriptor)
+        }
+        return try ownHistory(descriptor)
+    }
+
+    private func ownHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
         guard T.self == DefaultHistoryTransaction.self else {
             throw SwiftDataError(.invalidTransactionFetchRequest, "the history's transactions are DefaultHistoryTransaction, not \(T.self)")
         }
@@ -19,8 +30,11 @@ extension ModelContext {
     /// store's history up to a transaction, so each store's history is deleted through the latest
     /// transaction matched there (the earlier ones with it).
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
+        let bridges = container.dataStoreBridges
+        for bridge in bridges { _ = try bridge.history(descriptor, delete: true) }
+        guard bridges.count < container.persistentStoreCoordinator.persistentStores.count else { return }
         var last: [String: Int64] = [:]
-        for case let transaction as DefaultHistoryTransaction in try fetchHistory(descriptor) {
+        for case let transaction as DefaultHistoryTransaction in try ownHistory(descriptor) {
             last[transaction.storeIdentifier] = max(last[transaction.storeIdentifier] ?? 0, transaction.transactionIdentifier)
         }
         for (store, number) in last {

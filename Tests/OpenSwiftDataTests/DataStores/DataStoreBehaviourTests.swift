@@ -49,6 +49,30 @@ import Testing
         #expect(read.persistentModelID == trip.persistentModelID)
     }
 
+    @Test func aStoreThatKeepsHistoryAnswersTheContextsHistoryRequests() throws {
+        let configuration = SQLiteDataConfiguration(schema: Self.schema, url: temporaryStoreURL())
+        let container = try ModelContainer(for: Self.schema, configurations: [configuration])
+        let context = ModelContext(container)
+        context.author = "planner"
+        let trip = Trip(name: "Paris", destination: "France")
+        context.insert(trip)
+        try context.save()
+        trip.name = "Paris in May"
+        try context.save()
+        let history = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(history.map(\.author) == ["planner", "planner"])
+        let inserts = history.first?.changes.compactMap { change -> PersistentIdentifier? in
+            if case .insert(let insert) = change { return insert.changedPersistentIdentifier }
+            return nil
+        }
+        #expect(inserts == [trip.persistentModelID])
+        try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>())
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
+        // A store that keeps none has none to give.
+        let memory = try ModelContainer(for: Self.schema, configurations: [MemoryDataConfiguration(schema: Self.schema)])
+        #expect(try ModelContext(memory).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).isEmpty)
+    }
+
     @Test func aConfigurationWhoseStoreDoesNotOpenIsALoadError() throws {
         let configuration = JSONFileConfiguration(schema: Self.schema, fileURL: URL(string: "https://example.com/trips.json")!)
         #expect(throws: DataStoreError.unsupportedFeature) { try ModelContainer(for: Self.schema, configurations: [configuration]) }

@@ -3,7 +3,7 @@ import OpenSwiftData
 
 /// A custom store that keeps its models in an SQLite file through ``DefaultStore``: it filters, sorts and
 /// batch-deletes itself, so a container using it exercises the store-side paths of the data store bridge.
-final class SQLiteDataStore: DataStoreBatching, @unchecked Sendable {
+final class SQLiteDataStore: DataStoreBatching, HistoryProviding, @unchecked Sendable {
     typealias Configuration = SQLiteDataConfiguration
     typealias Snapshot = DefaultSnapshot
 
@@ -34,6 +34,9 @@ final class SQLiteDataStore: DataStoreBatching, @unchecked Sendable {
     func cachedSnapshots(for persistentIdentifiers: [PersistentIdentifier], editingState: EditingState) throws -> [PersistentIdentifier: DefaultSnapshot] {
         try inner.cachedSnapshots(for: persistentIdentifiers, editingState: editingState)
     }
+    static var historyType: DefaultHistoryTransaction.Type { DefaultHistoryTransaction.self }
+    func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] { try inner.fetchHistory(descriptor) }
+    func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws { try inner.deleteHistory(descriptor) }
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         batchDeletes += 1
         try inner.delete(request)
