@@ -11,9 +11,9 @@ import Foundation
 public macro Model() = #externalMacro(module: "OpenCoreDataMacros", type: "ModelMacro")
 
 /// Mirrors SwiftData's `@_PersistedProperty`, which `@Model` puts on each stored property: accessors over
-/// the backing data, observed.
+/// the backing data, observed, and the property's slot cache (a `static let`).
 @attached(accessor, names: named(init), named(get), named(set))
-@attached(peer, names: prefixed(_))
+@attached(peer, names: prefixed(_), prefixed(_$slot_))
 public macro _PersistedProperty() = #externalMacro(module: "OpenCoreDataMacros", type: "PersistedPropertyMacro")
 
 /// Mirrors SwiftData's `@Attribute(_:originalName:hashModifier:)`: the options of a persisted property,

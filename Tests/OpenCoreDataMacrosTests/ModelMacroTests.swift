@@ -41,39 +41,43 @@ import Testing
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.name, to: initialValue)
+                        _$backingData._setValue(forKey: \.name, to: initialValue, slot: Self._$slot_name, of: nil)
                         _name = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.name)
-                        return self.getValue(forKey: \.name)
+                        return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.name, Self._$slot_name)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
-                            self.setValue(forKey: \.name, to: newValue)
+                            _$backingData._setValue(forKey: \.name, to: newValue, slot: Self._$slot_name, of: self)
                         }
                     }
                 }
 
                 private var _name: OpenSwiftData._SwiftDataNoType
+
+                private static let _$slot_name = OpenSwiftData._SwiftDataSlot("name")
                 var items: [Item] {
                     @storageRestrictions(accesses: _$backingData, initializes: _items)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.items, to: initialValue)
+                        _$backingData._setValue(forKey: \.items, to: initialValue, slot: Self._$slot_items, of: nil)
                         _items = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.items)
-                        return self.getValue(forKey: \.items)
+                        return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.items, Self._$slot_items)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
-                            self.setValue(forKey: \.items, to: newValue)
+                            _$backingData._setValue(forKey: \.items, to: newValue, slot: Self._$slot_items, of: self)
                         }
                     }
                 }
 
                 private var _items: OpenSwiftData._SwiftDataNoType
+
+                private static let _$slot_items = OpenSwiftData._SwiftDataSlot("items")
                 var views = 0
                 var title: String { name }
                 static var count = 0
@@ -126,21 +130,23 @@ import Testing
                 var card: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _card)
                     init(initialValue) {
-                        _$backingData.setValue(forKey: \.card, to: initialValue)
+                        _$backingData._setValue(forKey: \.card, to: initialValue, slot: Self._$slot_card, of: nil)
                         _card = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
                         _$observationRegistrar.access(self, keyPath: \.card)
-                        return self.getValue(forKey: \.card)
+                        return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.card, Self._$slot_card)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, keyPath: \.card) {
-                            self.setValue(forKey: \.card, to: newValue)
+                            _$backingData._setValue(forKey: \.card, to: newValue, slot: Self._$slot_card, of: self)
                         }
                     }
                 }
 
                 private var _card: OpenSwiftData._SwiftDataNoType
+
+                private static let _$slot_card = OpenSwiftData._SwiftDataSlot("card")
 
                 private var _$backingData: any OpenSwiftData.BackingData<Reader> = Reader.createBackingData()
 

@@ -36,7 +36,10 @@ func swiftDataContext(_ name: String, filled: Bool) throws -> ModelContext {
 
 func coreDataContext(_ name: String, filled: Bool) throws -> NSManagedObjectContext {
     let coordinator = NSPersistentStoreCoordinator(managedObjectModel: managedProductModel())
-    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("\(name).sqlite"), options: nil)
+    // With persistent history, as every SwiftData store keeps it (ModelContainer turns it on, as Apple's does):
+    // the same store work on both sides.
+    try coordinator.addPersistentStore(ofType: NSSQLiteStoreType, configurationName: nil, at: folder.appendingPathComponent("\(name).sqlite"),
+                                       options: [NSPersistentHistoryTrackingKey: true])
     let context = NSManagedObjectContext(concurrencyType: .confinementConcurrencyType)
     context.persistentStoreCoordinator = coordinator
     if filled {

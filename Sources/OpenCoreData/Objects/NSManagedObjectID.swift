@@ -33,10 +33,13 @@ public final class NSManagedObjectID: NSObject, NSFetchRequestResult, @unchecked
 
     /// Mirrors `uriRepresentation()`: `x-coredata://STORE-UUID/Entity/pN`, or
     /// `x-coredata:///Entity/tUUID` while temporary.
-    public func uriRepresentation() -> URL {
+    public func uriRepresentation() -> URL { URL(string: uriString)! }
+
+    /// ``uriRepresentation()`` as a string (without making the URL).
+    package var uriString: String {
         switch key {
-        case .permanent(_, let pk): return URL(string: "x-coredata://\(storeIdentifier)/\(entity.name ?? "")/p\(pk)")!
-        case .temporary(let n): return URL(string: "x-coredata:///\(entity.name ?? "")/t\(processTag)-\(n)")!
+        case .permanent(_, let pk): "x-coredata://\(storeIdentifier)/\(entity.name ?? "")/p\(pk)"
+        case .temporary(let n): "x-coredata:///\(entity.name ?? "")/t\(processTag)-\(n)"
         }
     }
 

@@ -23,7 +23,9 @@ import SwiftSyntaxMacros
 //
 // and the conformances `PersistentModel` and `Observable`. `@_PersistedProperty var name: String` becomes
 // an `init` / `get` / `set` over the backing data (observed) and a peer `_name` of an empty type that the
-// `init` accessor initializes, so that an initializer may set the property before anything else.
+// `init` accessor initializes, so that an initializer may set the property before anything else, and a
+// peer `static let _$slot_name` (the property's slot cache, as `@Managed` keeps one): the accessors hand it
+// to `_SwiftDataAccess.get` and the backing data's `_setValue`, so that no key path is looked up per access.
 
 /// `@Model` (SwiftData's macro of that name) on a class.
 public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
@@ -84,20 +86,20 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
             init(initialValue) {
-                _$backingData.setValue(forKey: \\.\(raw: name), to: initialValue)
+                _$backingData._setValue(forKey: \\.\(raw: name), to: initialValue, slot: Self._$slot_\(raw: name), of: nil)
                 _\(raw: name) = OpenSwiftData._SwiftDataNoType()
             }
             """,
             """
             get {
                 _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
-                return self.getValue(forKey: \\.\(raw: name))
+                return OpenSwiftData._SwiftDataAccess.get(_$backingData, \\.\(raw: name), Self._$slot_\(raw: name))
             }
             """,
             """
             set {
                 _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
-                    self.setValue(forKey: \\.\(raw: name), to: newValue)
+                    _$backingData._setValue(forKey: \\.\(raw: name), to: newValue, slot: Self._$slot_\(raw: name), of: self)
                 }
             }
             """,
@@ -107,7 +109,8 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         guard let property = try PersistedPropertySyntax(DeclSyntax(declaration)) else { return [] }
-        return ["@Transient private var _\(raw: property.name): OpenSwiftData._SwiftDataNoType"]
+        return ["@Transient private var _\(raw: property.name): OpenSwiftData._SwiftDataNoType",
+                "private static let _$slot_\(raw: property.name) = OpenSwiftData._SwiftDataSlot(\(literal: property.name))"]
     }
 }
 

@@ -25,14 +25,14 @@ public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, C
     let objectID: NSManagedObjectID?
 
     init(_ objectID: NSManagedObjectID) {
-        if !objectID.isTemporaryID, let bridge = objectID.persistentStore as? any DataStoreBridging {
+        if DataStoreBridges.exist, !objectID.isTemporaryID, let bridge = objectID.persistentStore as? any DataStoreBridging {
             let known = bridge.persistentIdentifier(for: objectID)
             // Without the object ID: a custom store's identifiers are looked up through its bridge.
             (self.objectID, id, entityName, storeIdentifier) = (nil, known.id, known.entityName, known.storeIdentifier)
             return
         }
         self.objectID = objectID
-        id = ID(uri: objectID.uriRepresentation().absoluteString)
+        id = ID(uri: objectID.uriString)
         entityName = objectID.entity.name ?? ""
         storeIdentifier = objectID.isTemporaryID ? nil : objectID.persistentStore?.identifier
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import Synchronization
 
 /// What the rest of OpenSwiftData sees of a custom store's bridge, whatever the store's type.
 protocol DataStoreBridging: AnyObject {
@@ -61,6 +62,7 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
             preconditionFailure("a DataStoreBridge is made by ModelContainer, with its data store in the options")
         }
         (dataStore, schema) = (setup.store, setup.schema)
+        DataStoreBridges.made()
         super.init(persistentStoreCoordinator: root, configurationName: name, at: url, options: options)
     }
 
@@ -248,4 +250,12 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
 struct BridgeSetup<Store: DataStore>: @unchecked Sendable {
     let store: Store
     let schema: Schema
+}
+
+/// Whether this process has made a data store bridge (until then an object ID is never a bridge's, and
+/// ``PersistentIdentifier`` skips looking its store up).
+enum DataStoreBridges {
+    private static let count = Atomic<Int>(0)
+    static var exist: Bool { count.load(ordering: .relaxed) > 0 }
+    static func made() { count.add(1, ordering: .relaxed) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCoreData
 
 /// Mirrors SwiftData's `BackingData`: where a model's persisted values live. OpenSwiftData's own keeps them
 /// in a dictionary until the model is inserted, then in the managed object of the model's context.
@@ -19,4 +20,55 @@ public protocol BackingData<Model> {
     func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value
     /// Mirrors `setTransformableValue(forKey:to:)`.
     func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value)
+    /// OpenSwiftData's: ``getValue(forKey:)`` with the property's slot, which `@Model`'s accessors pass (no
+    /// lookup of the key path; the key path is made only when needed). The default calls ``getValue(forKey:)``.
+    func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value
+    /// OpenSwiftData's: ``setValue(forKey:to:)`` with the property's slot, and the model when the model's
+    /// own setter calls it (`nil` from its `init` accessor). The default calls ``setValue(forKey:to:)``.
+    func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?)
+    /// OpenSwiftData's: the managed object holding the values, once the model is in a context (`nil` before,
+    /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``).
+    var _managedObject: NSManagedObject? { get }
+}
+
+extension BackingData {
+    /// Calls ``getValue(forKey:)``.
+    public func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value { getValue(forKey: key()) }
+    /// `nil`: values are read through ``_getValue(forKey:slot:)``.
+    public var _managedObject: NSManagedObject? { nil }
+    /// Calls ``setValue(forKey:to:)``.
+    public func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+        setValue(forKey: key, to: newValue)
+    }
+}
+
+/// The per-property state `@Model` generates (a `static let` beside each persisted property, as OpenCoreData's
+/// `@Managed` does): the property's name and the slot cache of the typed accessors.
+public final class _SwiftDataSlot: Sendable {
+    let name: String
+    @usableFromInline let property: _ManagedMacroSupport.Property
+
+    /// Made by `@_PersistedProperty`'s expansion.
+    public init(_ name: String) { (self.name, property) = (name, _ManagedMacroSupport.Property(name)) }
+}
+
+/// What `@Model`'s getters call: the typed slot getter `@Managed` uses for the common attribute types, once
+/// the model is in a context (inlined into the model's module, so that the type test folds away), else
+/// the backing data's ``BackingData/_getValue(forKey:slot:)``.
+public enum _SwiftDataAccess {
+    /// The value of a persisted property.
+    @inlinable @inline(__always)
+    public static func get<M: PersistentModel, Value>(_ backing: any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
+                                                      _ slot: _SwiftDataSlot) -> Value {
+        if let object = backing._managedObject {
+            if Value.self == String.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: String.self), to: Value.self) }
+            if Value.self == Int.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Int.self), to: Value.self) }
+            if Value.self == Double.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Double.self), to: Value.self) }
+            if Value.self == Bool.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Bool.self), to: Value.self) }
+            if Value.self == Date.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Date.self), to: Value.self) }
+            if Value.self == Int64.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Int64.self), to: Value.self) }
+            if Value.self == String?.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: String?.self), to: Value.self) }
+        }
+        return backing._getValue(forKey: key(), slot: slot)
+    }
 }

@@ -13,18 +13,30 @@ enum ModelKeys {
     /// A persisted property found by its key path: its name, and the slot cache the typed accessors use.
     struct Entry {
         let keyPath: AnyKeyPath
-        let name: String
-        let property: _ManagedMacroSupport.Property
+        let slot: _SwiftDataSlot
     }
 
-    nonisolated(unsafe) private static var byName: [ObjectIdentifier: [String: _ManagedMacroSupport.Property]] = [:]
+    nonisolated(unsafe) private static var byName: [ObjectIdentifier: [String: _SwiftDataSlot]] = [:]
 
     /// The slot cache of the property `name` of `type` (made once, shared by its key paths and its name).
-    static func property<M: PersistentModel>(named name: String, in type: M.Type) -> _ManagedMacroSupport.Property {
-        lock.withLock {
+    static func slot<M: PersistentModel>(named name: String, in type: M.Type) -> _SwiftDataSlot {
+        if let known = slots(in: type)[name] { return known }
+        return lock.withLock {
             if let known = byName[ObjectIdentifier(type)]?[name] { return known }
-            let made = _ManagedMacroSupport.Property(name)
+            let made = _SwiftDataSlot(name)
             byName[ObjectIdentifier(type), default: [:]][name] = made
+            return made
+        }
+    }
+
+    /// The slot caches of the persisted properties of `type`, by name (one lookup for all of a model's values).
+    static func slots<M: PersistentModel>(in type: M.Type) -> [String: _SwiftDataSlot] {
+        if let known = lock.withLock({ byName[ObjectIdentifier(type)] }) { return known }
+        let names = type.schemaMetadata.map(\.name)  // outside the lock: the metadata may look key paths up
+        return lock.withLock {
+            if let known = byName[ObjectIdentifier(type)] { return known }
+            let made = Dictionary(names.map { ($0, _SwiftDataSlot($0)) }, uniquingKeysWith: { a, _ in a })
+            byName[ObjectIdentifier(type)] = made
             return made
         }
     }
@@ -38,7 +50,7 @@ enum ModelKeys {
         guard let name = lookup(keyPath, in: type) else {
             fatalError("\(keyPath) is not a persisted property of \(M.self)")
         }
-        let entry = Entry(keyPath: keyPath, name: name, property: property(named: name, in: type))
+        let entry = Entry(keyPath: keyPath, slot: slot(named: name, in: type))
         lock.withLock { byIdentity[identity] = entry }
         return entry
     }

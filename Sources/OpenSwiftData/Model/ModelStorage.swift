@@ -32,42 +32,54 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
 
     var metadata: Any { object as Any? ?? () }
 
+    var _managedObject: NSManagedObject? {
+        if case .managed(let object, _) = state { return object }
+        return nil
+    }
+
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
-        let entry = ModelKeys.entry(of: key, in: Model.self)
-        if case .managed(let object, _) = state, let value = TypedSlots.read(object, entry.property, as: Value.self) { return value }
-        let name = entry.name
+        _getValue(forKey: key, slot: ModelKeys.entry(of: key, in: Model.self).slot)
+    }
+
+    func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value {
+        // The common case first, without retaining the context.
+        if case .managed(let object, _) = state, let value = TypedSlots.read(object, slot.property, as: Value.self) { return value }
         switch state {
+        case .managed(let object, let context):
+            return context.values.decode(object.value(forKey: slot.name), as: Value.self)
         case .detached(let values):
-            if let value = values[name] { return value as! Value }
+            if let value = values[slot.name] { return value as! Value }
             guard let empty = ModelValues.emptyValue(of: Value.self) as? Value else {
-                fatalError("\(Model.self).\(name) was read before it was given a value")
+                fatalError("\(Model.self).\(slot.name) was read before it was given a value")
             }
             return empty
-        case .managed(let object, let context):
-            return context.values.decode(object.value(forKey: name), as: Value.self)
         }
     }
 
     func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
-        let entry = ModelKeys.entry(of: key, in: Model.self)
+        _setValue(forKey: key, to: newValue, slot: ModelKeys.entry(of: key, in: Model.self).slot, of: nil)
+    }
+
+    /// Sets a value; a detached `model` given a related model of a context joins that context first, as
+    /// SwiftData inserts it.
+    func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+        if let model, case .detached = state, let context = ModelValues.context(of: newValue) { context.insert(model) }
         switch state {
         case .detached(var values):
             state = .detached([:])  // the dictionary is then referenced once: set in place, not copied
-            values[entry.name] = newValue
+            values[slot.name] = newValue
             state = .detached(values)
         case .managed(let object, let context):
-            if !TypedSlots.write(object, entry.property, newValue) {
-                object.setValue(context.values.encode(newValue), forKey: entry.name)
+            if !TypedSlots.write(object, slot.property, newValue) {
+                object.setValue(context.values.encode(newValue), forKey: slot.name)
             }
             context.changed()
         }
     }
 
-    /// ``setValue(forKey:to:)`` from the model itself: a detached model given a related model of a context
-    /// joins that context first, as SwiftData inserts it.
+    /// ``setValue(forKey:to:)`` from the model itself (``PersistentModel/setValue(forKey:to:)``).
     func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, of model: Model) {
-        if case .detached = state, let context = ModelValues.context(of: newValue) { context.insert(model) }
-        setValue(forKey: key, to: newValue)
+        _setValue(forKey: key, to: newValue, slot: ModelKeys.entry(of: key, in: Model.self).slot, of: model)
     }
 
     func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { getValue(forKey: key) }
@@ -78,7 +90,8 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     func attach(to object: NSManagedObject, in context: ModelContext) {
         guard case .detached(let values) = state else { return }
         state = .managed(object, context)
-        for (name, value) in values where !TypedSlots.write(object, ModelKeys.property(named: name, in: Model.self), any: value) {
+        let slots = ModelKeys.slots(in: Model.self)
+        for (name, value) in values where !(slots[name].map { TypedSlots.write(object, $0.property, any: value) } ?? false) {
             object.setValue(context.values.encode(value), forKey: name)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Mirrors SwiftData's `Schema`: the entities of a set of model types (and of the types their
 /// relationships reach), which a container's stores hold.
@@ -49,8 +50,15 @@ public final class Schema: Hashable, CustomDebugStringConvertible {
     public static func entityName<T: PersistentModel>(for type: T.Type) -> String { name(of: type) }
 
     static func name(of type: any PersistentModel.Type) -> String {
-        String(describing: type).split(separator: ".").last.map(String.init) ?? String(describing: type)
+        let id = ObjectIdentifier(type)
+        if let known = entityNames.withLock({ $0[id] }) { return known }
+        let name = String(describing: type).split(separator: ".").last.map(String.init) ?? String(describing: type)
+        entityNames.withLock { $0[id] = name }
+        return name
     }
+
+    /// Entity names by model type (`String(describing:)` is slow, and inserts ask for it every time).
+    private static let entityNames = Mutex<[ObjectIdentifier: String]>([:])
 
     /// The model type of an entity name.
     func modelType(named name: String) -> (any PersistentModel.Type)? { entitiesByName[name]?.modelType }
