@@ -41,6 +41,9 @@ final class ObjectState {
     /// What few objects need (observation info, pending `willChangeValue` calls, save marks), made on
     /// first use so that an object pays one word for it (see ``ObjectExtras``).
     var extras: ObjectExtras?
+    /// The OpenSwiftData model whose values the object holds, while something keeps that model (here, not in
+    /// the extras: every object a SwiftData context uses has one, and extras are a larger allocation).
+    weak var swiftDataModel: AnyObject?
 
     /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place (why: Benchmarks/README.md).
     var isFault: Bool {

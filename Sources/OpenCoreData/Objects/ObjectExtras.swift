@@ -20,16 +20,14 @@ final class ObjectExtras {
     var observation: ObjectObservation?
     /// The arrays fetched properties read, by property name, until the object is refreshed.
     var fetchedValues: [String: [Any]] = [:]
-    /// The OpenSwiftData model whose values the object holds, while something keeps that model.
-    weak var model: AnyObject?
 }
 
 extension NSManagedObject {
     /// For OpenSwiftData: the `@Model` instance that shows this object, while something keeps it (one per
     /// object, so that a model fetched twice is the same instance).
     package var swiftDataModel: AnyObject? {
-        get { existingExtras?.model }
-        set { extras.model = newValue }
+        get { isBare ? nil : objectState.swiftDataModel }  // a bare object has no model yet
+        set { objectState.swiftDataModel = newValue }
     }
 
     /// The object's extras, made now if it had none.

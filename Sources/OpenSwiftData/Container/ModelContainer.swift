@@ -14,6 +14,8 @@ public final class ModelContainer: @unchecked Sendable {
     public let managedObjectModel: NSManagedObjectModel
     /// The coordinator of the container's stores.
     public let persistentStoreCoordinator: NSPersistentStoreCoordinator
+    /// The model's entities by name (`NSManagedObjectModel.entitiesByName` makes its dictionary per call).
+    let entitiesByName: [String: NSEntityDescription]
     /// The entities custom data stores hold (none without custom stores).
     private(set) var customStoreEntities: Set<String> = []
     private let mainContextLock = NSLock()
@@ -40,6 +42,7 @@ public final class ModelContainer: @unchecked Sendable {
         managedObjectModel = try schema.managedObjectModel()
         try Self.assignConfigurations(stores, of: schema, to: managedObjectModel)
         persistentStoreCoordinator = NSPersistentStoreCoordinator(managedObjectModel: managedObjectModel)
+        entitiesByName = managedObjectModel.entitiesByName
         for configuration in stores {
             if let configuration = configuration as? ModelConfiguration { try open(configuration) } else { try openDataStore(configuration) }
         }
@@ -62,6 +65,7 @@ public final class ModelContainer: @unchecked Sendable {
     init(schema: Schema, coordinator: NSPersistentStoreCoordinator) {
         (self.schema, configurations, migrationPlan) = (schema, [], nil)
         (managedObjectModel, persistentStoreCoordinator) = (coordinator.managedObjectModel, coordinator)
+        entitiesByName = managedObjectModel.entitiesByName
     }
 
     /// Mirrors `mainContext`: the main actor's context, made on first use, autosaving, merging what the

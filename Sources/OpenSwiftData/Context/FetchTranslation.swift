@@ -22,7 +22,7 @@ struct FetchTranslation<T: PersistentModel> {
 
     init(_ descriptor: FetchDescriptor<T>, in context: ModelContext, inMemory: InMemory = InMemory()) throws {
         let name = Schema.entityName(for: T.self)
-        guard context.container.managedObjectModel.entitiesByName[name] != nil else {
+        guard context.container.entitiesByName[name] != nil else {
             throw SwiftDataError(.unknownSchema, "\(T.self) is not in the container's schema (\(context.container.schema.entities.map(\.name).joined(separator: ", ")))")
         }
         request = NSFetchRequest<NSManagedObject>(entityName: name)

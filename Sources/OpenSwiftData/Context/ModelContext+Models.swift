@@ -55,6 +55,14 @@ extension ModelContext {
         return model
     }
 
+    /// ``model(for:)`` of an object of `M`'s entity, without looking its type up.
+    func model<M: PersistentModel>(for object: NSManagedObject, as type: M.Type) -> M {
+        if let model = object.swiftDataModel { return model as! M }
+        let model = make(type, object)
+        object.swiftDataModel = model
+        return model
+    }
+
     private func make<M: PersistentModel>(_ type: M.Type, _ object: NSManagedObject) -> M {
         let storage = ModelStorage<M>(for: M.self)
         storage.state = .managed(object, self)

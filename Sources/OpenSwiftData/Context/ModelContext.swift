@@ -80,7 +80,7 @@ public final class ModelContext: CustomDebugStringConvertible {
             return
         }
         let name = Schema.entityName(for: T.self)
-        guard let entity = container.managedObjectModel.entitiesByName[name] else {
+        guard let entity = container.entitiesByName[name] else {
             fatalError("\(T.self) is not in the container's schema (its entities: \(container.schema.entities.map(\.name).joined(separator: ", ")))")
         }
         let object = NSManagedObject(entity: entity, insertInto: managedObjectContext)

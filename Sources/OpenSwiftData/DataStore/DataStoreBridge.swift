@@ -42,6 +42,8 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
     let dataStore: Store
     /// The container's schema (the model types of the store's entities).
     let schema: Schema
+    /// The coordinator's entities by name.
+    private let entities: [String: NSEntityDescription]
     private let lock = NSLock()
     private var state = State()
 
@@ -62,6 +64,7 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
             preconditionFailure("a DataStoreBridge is made by ModelContainer, with its data store in the options")
         }
         (dataStore, schema) = (setup.store, setup.schema)
+        entities = root?.managedObjectModel.entitiesByName ?? [:]
         DataStoreBridges.made()
         super.init(persistentStoreCoordinator: root, configurationName: name, at: url, options: options)
     }
@@ -73,7 +76,6 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
     }
 
     var dataStoreIdentifier: String { dataStore.identifier }
-    private var model: NSManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
 
     func withState<R>(_ body: (inout State) throws -> R) rethrows -> R {
         lock.lock()
@@ -91,7 +93,7 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
     }
 
     func objectID(for identifier: PersistentIdentifier) -> NSManagedObjectID? {
-        guard let entity = model?.entitiesByName[identifier.entityName] else { return nil }
+        guard let entity = entities[identifier.entityName] else { return nil }
         let reference = withState { $0.reference[identifier] } ?? identifier
         return newObjectID(for: entity, referenceObject: reference)
     }
