@@ -35,6 +35,10 @@ public final class NSManagedObjectID: NSObject, NSFetchRequestResult, @unchecked
     /// `x-coredata:///Entity/tUUID` while temporary.
     public func uriRepresentation() -> URL { URL(string: uriString)! }
 
+    /// For OpenSwiftData's identifiers: the store's identifier ("" while temporary) and the primary key
+    /// (`nil` while temporary), without making the URI.
+    package var storeAndPrimaryKey: (store: String, primaryKey: Int64?) { (storeIdentifier, key.primaryKey) }
+
     /// ``uriRepresentation()`` as a string (without making the URL).
     package var uriString: String {
         switch key {

@@ -5,14 +5,68 @@ import OpenCoreData
 /// may be saved (`Codable`). Two identifiers are equal when they name the same object: a model's
 /// identifier changes once, from temporary to permanent, when it is first saved.
 public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, Comparable {
-    /// Mirrors `PersistentIdentifier.ID`: the identifier's value (Core Data's object URI).
+    /// Mirrors `PersistentIdentifier.ID`: the identifier's value, Core Data's object URI
+    /// (`x-coredata://STORE/Entity/pN`) kept in its parts, so that an identifier is made without formatting
+    /// the URI.
     public struct ID: Hashable, Sendable {
-        let uri: String
+        /// The store's identifier ("" for an object not saved yet).
+        let store: String
+        let entity: String
+        let key: Key
+
+        /// The last part of the URI: Core Data's primary key (`pN`), or another store's key as the URI spells it.
+        enum Key: Hashable, Sendable {
+            case number(Int64)
+            case text(String)
+        }
+
+        init(store: String, entity: String, key: Key) { (self.store, self.entity, self.key) = (store, entity, key) }
+
+        /// The parts of an object URI; a string of another shape is kept whole as the key.
+        init(uri: String) {
+            let prefix = "x-coredata://"
+            let parts = uri.hasPrefix(prefix) ? uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false) : []
+            guard parts.count == 3 else {
+                self.init(store: "", entity: "", key: .text(uri))
+                return
+            }
+            let last = parts[2]
+            if last.first == "p", let number = Int64(last.dropFirst()), number > 0, "p\(number)" == last {
+                self.init(store: String(parts[0]), entity: String(parts[1]), key: .number(number))
+            } else {
+                self.init(store: String(parts[0]), entity: String(parts[1]), key: .text(String(last)))
+            }
+        }
+
+        /// The URI.
+        var uri: String {
+            switch key {
+            case .number(let n): "x-coredata://\(store)/\(entity)/p\(n)"
+            case .text(let text) where store.isEmpty && entity.isEmpty: text
+            case .text(let text): "x-coredata://\(store)/\(entity)/\(text)"
+            }
+        }
 
         /// Mirrors `==`: the same object URI.
-        public static func == (lhs: ID, rhs: ID) -> Bool { lhs.uri == rhs.uri }
+        public static func == (lhs: ID, rhs: ID) -> Bool { lhs.key == rhs.key && lhs.entity == rhs.entity && lhs.store == rhs.store }
         /// Mirrors `hash(into:)`.
-        public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(entity)
+            hasher.combine(store)
+        }
+
+        /// Orders by store, entity and key (numbers before other keys).
+        static func < (lhs: ID, rhs: ID) -> Bool {
+            if lhs.store != rhs.store { return lhs.store < rhs.store }
+            if lhs.entity != rhs.entity { return lhs.entity < rhs.entity }
+            switch (lhs.key, rhs.key) {
+            case (.number(let a), .number(let b)): return a < b
+            case (.number, .text): return true
+            case (.text, .number): return false
+            case (.text(let a), .text(let b)): return a < b
+            }
+        }
     }
 
     /// Mirrors `id`.
@@ -32,9 +86,15 @@ public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, C
             return
         }
         self.objectID = objectID
-        id = ID(uri: objectID.uriString)
         entityName = objectID.entity.name ?? ""
-        storeIdentifier = objectID.isTemporaryID ? nil : objectID.persistentStore?.identifier
+        let (store, primaryKey) = objectID.storeAndPrimaryKey
+        if let primaryKey {
+            id = ID(store: store, entity: entityName, key: .number(primaryKey))
+            storeIdentifier = store
+        } else {
+            id = ID(uri: objectID.uriString)
+            storeIdentifier = nil
+        }
     }
 
     /// A detached model's identifier (SwiftData gives one before the model is inserted).
@@ -76,8 +136,8 @@ public struct PersistentIdentifier: Hashable, Identifiable, Codable, Sendable, C
     public static func == (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool { lhs.id == rhs.id }
     /// Hashes the ``id``.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-    /// Orders identifiers by their URI.
-    public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool { lhs.id.uri < rhs.id.uri }
+    /// Orders identifiers by store, entity and key.
+    public static func < (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool { lhs.id < rhs.id }
 
     private enum CodingKeys: String, CodingKey { case uri, entityName, storeIdentifier }
 
