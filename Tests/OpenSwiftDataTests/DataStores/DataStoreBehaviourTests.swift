@@ -29,6 +29,7 @@ import Testing
         #expect(store.filteredFetches > 0)
         try reader.delete(model: Trip.self, where: #Predicate { $0.destination == "France" })
         #expect(store.batchDeletes == 1)
+        #expect(store.batchDeleteStates == [reader.editingState])
         #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Rome"])
         #expect(try ModelContext(container).fetchCount(FetchDescriptor<BucketListItem>()) == 1)
     }

@@ -37,8 +37,12 @@ final class SQLiteDataStore: DataStoreBatching, HistoryProviding, @unchecked Sen
     static var historyType: DefaultHistoryTransaction.Type { DefaultHistoryTransaction.self }
     func fetchHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws -> [DefaultHistoryTransaction] { try inner.fetchHistory(descriptor) }
     func deleteHistory(_ descriptor: HistoryDescriptor<DefaultHistoryTransaction>) throws { try inner.deleteHistory(descriptor) }
+    /// The editing states of the batch deletes it was handed.
+    private(set) var batchDeleteStates: [EditingState] = []
+
     func delete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
         batchDeletes += 1
+        batchDeleteStates.append(request.editingState)
         try inner.delete(request)
     }
 }
