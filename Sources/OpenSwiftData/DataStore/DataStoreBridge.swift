@@ -147,7 +147,7 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
     override func newValuesForObject(with objectID: NSManagedObjectID, with context: NSManagedObjectContext) throws -> NSIncrementalStoreNode {
         let id = persistentIdentifier(for: objectID)
         guard let snapshot = try currentSnapshot(id, context) else {
-            throw CoreDataError(NSPersistentStoreOperationError, "\(id.entityName) \(id.id.uri) is not in the data store \(dataStore.identifier)")
+            throw CoreDataError(NSManagedObjectReferentialIntegrityError, "\(id.entityName) \(id.id.uri) is not in the data store \(dataStore.identifier)")
         }
         return NSIncrementalStoreNode(objectID: objectID, withValues: try nodeValues(snapshot, objectID.entity), version: version(of: snapshot))
     }
@@ -156,7 +156,7 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
                            with context: NSManagedObjectContext?) throws -> Any {
         let id = persistentIdentifier(for: objectID)
         guard let snapshot = try currentSnapshot(id, context, cached: true) else {
-            throw CoreDataError(NSPersistentStoreOperationError, "\(id.entityName) \(id.id.uri) is not in the data store \(dataStore.identifier)")
+            throw CoreDataError(NSManagedObjectReferentialIntegrityError, "\(id.entityName) \(id.id.uri) is not in the data store \(dataStore.identifier)")
         }
         switch snapshot.values[relationship.name] {
         case .model(let destination)?: return try destinationID(destination)

@@ -133,6 +133,43 @@ import Testing
         #expect(throws: (any Error).self) { try ModelContext(container).fetch(FetchDescriptor<Trip>()) }
     }
 
+    @Test func aSaveWhoseStoreCannotBeReadFailsAndKeepsTheChanges() throws {
+        let url = jsonURL()
+        let (container, _) = try jsonContainer(url)
+        let context = ModelContext(container)
+        let trip = Trip(name: "Paris", destination: "France")
+        context.insert(trip)
+        try context.save()
+        trip.name = "Paris in May"
+        let good = try Data(contentsOf: url)
+        try Data("{ broken".utf8).write(to: url)
+        // The save must compare the stored record's version: the read fails, and so does the save.
+        #expect(throws: (any Error).self) { try context.save() }
+        #expect(try Data(contentsOf: url) == Data("{ broken".utf8))
+        #expect(context.hasChanges)
+        #expect(trip.name == "Paris in May")
+        try good.write(to: url)
+        try context.save()
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Paris in May"])
+    }
+
+    @Test func aModelDeletedInTheStoreIsGoneNotAFailure() throws {
+        let url = jsonURL()
+        let (container, _) = try jsonContainer(url)
+        let context = ModelContext(container)
+        context.insert(Trip(name: "Paris", destination: "France"))
+        context.insert(Trip(name: "Rome", destination: "Italy"))
+        try context.save()
+        // Another writer removes Rome from the file.
+        let stored = try JSONDecoder().decode([DefaultSnapshot].self, from: Data(contentsOf: url))
+        let kept = try stored.filter { snapshot in
+            let fields = try JSONSerialization.jsonObject(with: JSONEncoder().encode(snapshot)) as! [String: Any]
+            return (fields["name"] as? [String: Any])?["string"] as? String != "Rome"
+        }
+        try JSONEncoder().encode(kept).write(to: url)
+        #expect(try ModelContext(container).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Paris"])
+    }
+
     @Test func contextsTellTheStoreWhenTheyBeginAndEnd() throws {
         let (container, configuration) = try jsonContainer(jsonURL())
         let store = try #require(configuration.opened.store)

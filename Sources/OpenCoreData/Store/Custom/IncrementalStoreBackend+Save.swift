@@ -57,7 +57,9 @@ extension IncrementalStoreBackend {
         // Each updated object takes its node as the store now has it (its new version).
         let reader = try context ?? someContext(.latest)
         for update in changes.updates where outcome.rows[update.key] == nil {
-            outcome.rows[update.key] = .some(objectID(update.key).flatMap { try? row(of: $0, context: reader) })
+            // After the write: a record gone is gone; a read that fails leaves the object as it was saved.
+            guard let id = objectID(update.key), let row = try? rowUnlessGone(of: id, context: reader) as StoreRow?? else { continue }
+            outcome.rows[update.key] = .some(row)
         }
         return outcome
     }
@@ -68,7 +70,7 @@ extension IncrementalStoreBackend {
         var conflicts: [StoreConflict] = []
         let checked = changes.updates.map { ($0.key, $0.version, false) } + changes.deletes.map { ($0.key, $0.version, true) }
         for (key, version, isDelete) in checked {
-            let current = objectID(key).flatMap { try? row(of: $0, context: reader) }
+            let current = try objectID(key).flatMap { try rowUnlessGone(of: $0, context: reader) }
             if current?.version != version {
                 conflicts.append(StoreConflict(key: key, isDelete: isDelete, current: current, objectVersion: version))
             }

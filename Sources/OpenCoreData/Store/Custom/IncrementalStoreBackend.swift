@@ -122,7 +122,7 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         let context = try someContext(scope)
         var rows: [ObjectKey: StoreRow] = [:]
         for key in keys {
-            guard let id = objectID(key), let row = try? row(of: id, context: context) else { continue }
+            guard let id = objectID(key), let row = try rowUnlessGone(of: id, context: context) else { continue }
             rows[key] = row
         }
         return rows
@@ -132,7 +132,16 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         let context = try someContext(scope)
         return try pks.map { pk in
             guard let id = objectID(.permanent(root: root, pk: pk)) else { return nil }
-            return try? row(of: id, context: context)
+            return try rowUnlessGone(of: id, context: context)
+        }
+    }
+
+    /// ``row(of:context:)``, `nil` when the store has no such record (it threw
+    /// `NSManagedObjectReferentialIntegrityError`); any other error is a failed read and is thrown, never
+    /// shown as a deleted object.
+    func rowUnlessGone(of id: NSManagedObjectID, context: NSManagedObjectContext) throws -> StoreRow? {
+        do { return try row(of: id, context: context) } catch let error as CoreDataError where error.code == NSManagedObjectReferentialIntegrityError {
+            return nil
         }
     }
 
@@ -196,7 +205,7 @@ final class IncrementalStoreBackend: StoreBackend, @unchecked Sendable {
         var rows: [(owner: Int, row: StoreRow)] = []
         for (i, owner) in owners.enumerated() {
             for member in members[owner] ?? [] {
-                guard let id = objectID(member.key), let row = try? row(of: id, context: context) else { continue }
+                guard let id = objectID(member.key), let row = try rowUnlessGone(of: id, context: context) else { continue }
                 rows.append((i, row))
             }
         }

@@ -63,7 +63,10 @@ open class NSIncrementalStore: NSPersistentStore, @unchecked Sendable {
     }
 
     /// Mirrors `newValuesForObject(with:with:)`: a node with the values and version of the record `objectID`
-    /// names (``referenceObject(for:)``); throws when there is no such record. Subclasses must override it.
+    /// names (``referenceObject(for:)``). When there is no such record it throws a `CoreDataError` with the
+    /// code `NSManagedObjectReferentialIntegrityError` (the object is then gone, as a deleted row is); any
+    /// other error is a failed read: a save that needed the node fails, a fault that needed it cannot be
+    /// fulfilled. Subclasses must override it.
     open func newValuesForObject(with objectID: NSManagedObjectID, with context: NSManagedObjectContext) throws -> NSIncrementalStoreNode {
         throw CoreDataError(NSPersistentStoreOperationError, "\(Swift.type(of: self)) does not override NSIncrementalStore.newValuesForObject(with:with:)")
     }
