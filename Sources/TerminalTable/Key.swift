@@ -2,22 +2,21 @@ import Foundation
 
 /// A key the terminal table reacts to, decoded from the bytes a terminal sends.
 public enum Key: Equatable, Sendable {
-    case up, down, pageUp, pageDown, home, end
+    case up, down, left, right, pageUp, pageDown, home, end, delete
     /// A printable character (a Cyrillic index title included), Return as "\r", Escape as "\u{1B}".
     case character(Character)
+    /// An escape sequence the table has no meaning for, kept whole (so that none of its bytes is read as a
+    /// key of its own).
+    case unknown(String)
 
-    /// The keys in `bytes` (UTF-8 text and the escape sequences of the cursor and paging keys).
+    /// The keys in `bytes`: UTF-8 text and the escape sequences xterm, VT220 and rxvt terminals (tmux
+    /// included) send for the cursor, paging and editing keys (``escapeSequences``).
     public static func decode(_ bytes: [UInt8]) -> [Key] {
-        let sequences: [[UInt8]: Key] = [
-            Array("\u{1B}[A".utf8): .up, Array("\u{1B}[B".utf8): .down, Array("\u{1B}[5~".utf8): .pageUp,
-            Array("\u{1B}[6~".utf8): .pageDown, Array("\u{1B}[H".utf8): .home, Array("\u{1B}[F".utf8): .end,
-            Array("\u{1B}OA".utf8): .up, Array("\u{1B}OB".utf8): .down,
-        ]
         var keys: [Key] = [], i = 0
         while i < bytes.count {
-            if let (sequence, key) = sequences.first(where: { bytes[i...].starts(with: $0.key) }) {
+            if bytes[i] == 0x1B, let (key, length) = escapeSequence(bytes, at: i) {
                 keys.append(key)
-                i += sequence.count
+                i += length
                 continue
             }
             let length = bytes[i] >= 0xF0 ? 4 : bytes[i] >= 0xE0 ? 3 : bytes[i] >= 0xC0 ? 2 : 1
@@ -26,6 +25,39 @@ public enum Key: Equatable, Sendable {
             i = end
         }
         return keys
+    }
+
+    /// The keys of CSI sequences (`ESC [` parameters, then a final byte) by final byte, or, for `~`, by the
+    /// first parameter; and of SS3 sequences (`ESC O` and a letter). Modifiers (`ESC [1;5A`) do not change
+    /// the key.
+    static let escapeSequences: (final: [UInt8: Key], tilde: [String: Key], ss3: [UInt8: Key]) = (
+        final: [UInt8(ascii: "A"): .up, UInt8(ascii: "B"): .down, UInt8(ascii: "C"): .right, UInt8(ascii: "D"): .left,
+                UInt8(ascii: "H"): .home, UInt8(ascii: "F"): .end],
+        tilde: ["1": .home, "7": .home, "4": .end, "8": .end, "5": .pageUp, "6": .pageDown, "3": .delete],
+        ss3: [UInt8(ascii: "A"): .up, UInt8(ascii: "B"): .down, UInt8(ascii: "C"): .right, UInt8(ascii: "D"): .left,
+              UInt8(ascii: "H"): .home, UInt8(ascii: "F"): .end])
+
+    /// The key of the escape sequence at `start` and its length; `nil` for a lone Escape (or Escape before
+    /// another key), which is then read as the character Escape.
+    static func escapeSequence(_ bytes: [UInt8], at start: Int) -> (Key, Int)? {
+        guard start + 1 < bytes.count else { return nil }
+        let text = { (end: Int) in String(decoding: bytes[start..<end], as: UTF8.self) }
+        switch bytes[start + 1] {
+        case UInt8(ascii: "O"):
+            guard start + 2 < bytes.count else { return (.unknown(text(start + 2)), 2) }
+            return (escapeSequences.ss3[bytes[start + 2]] ?? .unknown(text(start + 3)), 3)
+        case UInt8(ascii: "["):
+            var end = start + 2
+            while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+            guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return (.unknown(text(end)), end - start) }
+            let parameters = String(decoding: bytes[(start + 2)..<end], as: UTF8.self)
+            let key = bytes[end] == UInt8(ascii: "~")
+                ? parameters.split(separator: ";").first.flatMap { escapeSequences.tilde[String($0)] }
+                : escapeSequences.final[bytes[end]]
+            return (key ?? .unknown(text(end + 1)), end + 1 - start)
+        default:
+            return nil
+        }
     }
 }
 

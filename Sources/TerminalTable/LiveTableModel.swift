@@ -23,9 +23,14 @@ public protocol LiveTableModel: Sendable {
     func rename(_ object: Object, using random: inout SeededRandom)
     /// Changes the object's second value (the `p` key): a product's price, an animal's classification.
     func reprice(_ object: Object, using random: inout SeededRandom)
+    /// What the `p` key does, as the help line names it ("re-price", "next class").
+    var secondValueChange: String { get }
 }
 
 extension LiveTableModel {
+    /// "re-price".
+    public var secondValueChange: String { "re-price" }
+
     /// One random change in `context` as the background writer makes them: an insert, a rename, a
     /// re-price or a delete (never leaving fewer than five objects). Returns what it did.
     func randomChange(in context: NSManagedObjectContext, using random: inout SeededRandom) throws -> String {

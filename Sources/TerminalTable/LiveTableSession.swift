@@ -8,9 +8,9 @@ import OpenCoreDataTesting
 ///
 /// Mirrors nothing in Core Data: it is the demo app (`products --live`, `zoo --live`).
 @MainActor public final class LiveTableSession<Model: LiveTableModel> {
-    /// The keys, as the help line shows them.
-    public static var help: String {
-        "↑↓ PgUp PgDn select  a add  d delete  r rename  p re-price  [ ] or a letter: index  b writer  q quit"
+    /// The keys, as the help line shows them (`p` named by the model: a product's price, an animal's class).
+    public static func help(for model: Model) -> String {
+        "↑↓ PgUp PgDn Home End select  a add  d/Del delete  r rename  p \(model.secondValueChange)  ←→ [ ] or a letter: index  b writer  q quit"
     }
 
     private let model: Model
@@ -49,7 +49,7 @@ import OpenCoreDataTesting
         let size = Terminal.size()
         table.attach(width: size.width, height: size.height, output: terminal.write)
         table.didChangeContent = { [unowned self] in afterBatch() }
-        table.tableView.help = Self.help
+        table.tableView.help = Self.help(for: model)
         table.tableView.status = "no batch yet: each one shows here, controllerWillChangeContent … controllerDidChangeContent"
         table.tableView.selectRow(at: table.tableView.indexPath(ofFlatRow: 0))
         rememberSelection()
@@ -76,15 +76,26 @@ import OpenCoreDataTesting
         case .home: move(by: -tableView.totalRows)
         case .end: move(by: tableView.totalRows)
         case .character("a"): edit { selected = try model.insert(into: context, using: &random) }
-        case .character("d"): edit { if let object = selected { context.delete(object); selected = nil } }
+        case .character("d"), .delete: edit { if let object = selected { context.delete(object); selected = nil } }
         case .character("r"): edit { if let object = selected { model.rename(object, using: &random) } }
         case .character("p"): edit { if let object = selected { model.reprice(object, using: &random) } }
         case .character("b"): toggleWriter()
-        case .character("["): jumpIndex(by: -1)
-        case .character("]"): jumpIndex(by: 1)
+        case .character("["), .left: jumpIndex(by: -1)
+        case .character("]"), .right: jumpIndex(by: 1)
         case .character("q"): quit()
-        case .character(let c): if tableView.jump(toSectionIndexTitle: String(c)) { rememberSelection() }
+        case .character(let c): jump(toIndexTitle: c)
+        case .unknown(let sequence): tableView.status = "no key for \(sequence.unicodeScalars.map { $0.value < 0x20 ? "^[" : String($0) }.joined()): the keys are below"
         }
+    }
+
+    /// Jumps to the section of an index title, typed in either case (on any keyboard layout); a key that
+    /// is neither a command nor a title says so in the status line.
+    private func jump(toIndexTitle c: Character) {
+        for title in [String(c), String(c).uppercased(), String(c).lowercased()] where tableView.jump(toSectionIndexTitle: title) {
+            rememberSelection()
+            return
+        }
+        tableView.status = c.isLetter || c.isNumber ? "no key or index title “\(c)”: the keys are below" : "no key for that: the keys are below"
     }
 
     private func move(by rows: Int) {

@@ -91,6 +91,53 @@ import TerminalTable
         try quit(screen, errors: errors)
     }
 
+    @Test func keysAsTerminalsSendThemDoWhatTheHelpLineSays() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (screen, store, errors) = try start("products", "--count 30 --seed 3 --writer-interval 0.2")
+        defer { screen.close() }
+        var shown = try screen.settled()
+        #expect(shown[TmuxScreen.height - 1].contains("p re-price"), "\(shown[TmuxScreen.height - 1])")
+        let rows = try #require(ExpectedScreen.position(shown)).rows
+        try screen.press("End")  // tmux sends ESC [ 4 ~
+        shown = try screen.settled()
+        try products(store).check(shown, "End")
+        #expect(ExpectedScreen.position(shown)?.selected == rows, "End selects the last row")
+        try screen.press("Home")  // ESC [ 1 ~
+        shown = try screen.settled()
+        #expect(ExpectedScreen.position(shown)?.selected == 1, "Home selects the first row")
+
+        let expected = try products(store)
+        let second = try #require(expected.indexTitles.dropFirst().first)
+        try screen.press("Right")
+        shown = try screen.settled()
+        #expect(ExpectedScreen.position(shown)?.selected == expected.firstRowNumber(ofSection: second.section), "→ goes to the next index title")
+        try screen.press("Left")
+        shown = try screen.settled()
+        #expect(ExpectedScreen.position(shown)?.selected == 1, "← goes back")
+
+        // An index title typed in lower case (not a command letter) jumps as its capital does.
+        let commands = Set("adrpbjkq")
+        let title = try #require(expected.indexTitles.first { $0.title.lowercased() != $0.title && !commands.contains(Character($0.title.lowercased())) && $0.section > 0 })
+        try screen.type(title.title.lowercased())
+        shown = try screen.settled()
+        #expect(ExpectedScreen.position(shown)?.selected == expected.firstRowNumber(ofSection: title.section), "lower-case \(title.title)")
+
+        let before = try #require(ExpectedScreen.position(shown)).rows
+        try screen.press("DC")  // Delete: ESC [ 3 ~
+        shown = try screen.settled()
+        try products(store).check(shown, "Delete")
+        #expect(ExpectedScreen.position(shown)?.rows == before - 1, "Delete deletes the selected row")
+
+        let position = ExpectedScreen.position(shown)
+        try screen.press("F5")  // a key with no meaning here: a word in the status line, nothing else
+        shown = try screen.settled()
+        #expect(shown[TmuxScreen.height - 2].hasPrefix("no key for"), "\(shown[TmuxScreen.height - 2])")
+        #expect(ExpectedScreen.position(shown)?.selected == position?.selected)
+        #expect(ExpectedScreen.position(shown)?.rows == position?.rows)
+        try products(store).check(shown, "F5")
+        try quit(screen, errors: errors)
+    }
+
     @Test func zooLiveSectionsByOrder() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let (screen, store, errors) = try start("zoo", "--seed 2 --writer-interval 0.1")
@@ -103,6 +150,7 @@ import TerminalTable
         var shown = try screen.settled()
         try expected().check(shown, "start")
         #expect(shown[1].hasPrefix("── Chiroptera"), "\(shown[1])")
+        #expect(shown[TmuxScreen.height - 1].contains("p next class"), "zoo's help line names what p does: \(shown[TmuxScreen.height - 1])")
         try screen.press("p")  // the selected animal to the next classification: a row moving between sections
         shown = try screen.settled()
         try expected().check(shown, "reclassify")

@@ -9,6 +9,7 @@ struct ProductsTable: LiveTableModel {
     static let names = SeedModel.productNames + ["Ряженка", "Сметана", "Простокваша", "Брынза"]
 
     var title: String { "Products by name" }
+    var secondValueChange: String { "re-price" }
     var sectionNameKeyPath: String { "name" }
 
     func fetchRequest() -> NSFetchRequest<Products> {

@@ -10,6 +10,7 @@ struct AnimalsTable: LiveTableModel {
     static let names = ["Aye-aye", "Bonobo", "Capybara", "Dugong", "Fennec Fox", "Gibbon", "Lemur", "Ocelot", "Pipistrelle", "Tapir"]
 
     var title: String { "Zootastic animals by order" }
+    var secondValueChange: String { "next class" }
     var sectionNameKeyPath: String { "classification.order" }
 
     func fetchRequest() -> NSFetchRequest<Animal> { ZooModel.tableRequest() }
