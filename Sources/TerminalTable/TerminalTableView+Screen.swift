@@ -36,12 +36,16 @@ extension TerminalTableView {
     /// and scrolls as little as needed to show it.
     public func selectRow(at indexPath: IndexPath?) {
         indexPathForSelectedRow = indexPath.flatMap { $0.section < rows.count && $0.row < rows[$0.section].count ? $0 : nil }
-        if let selected = indexPathForSelectedRow {
-            let line = line(of: selected), visible = TableFrame.bodyHeight(height)
-            if line < contentOffset { setContentOffset(line - (selected.row == 0 ? 1 : 0)) }
-            if line >= contentOffset + visible { setContentOffset(line - visible + 1) }
-        }
+        scrollToSelection()
         draw()
+    }
+
+    /// Scrolls as little as shows the selected row (with its section's header when it is the first row).
+    func scrollToSelection() {
+        guard let selected = indexPathForSelectedRow else { return }
+        let line = line(of: selected), visible = TableFrame.bodyHeight(height)
+        if line < contentOffset { setContentOffset(line - (selected.row == 0 ? 1 : 0)) }
+        if line >= contentOffset + visible { setContentOffset(line - visible + 1) }
     }
 
     /// Moves the selection by `delta` rows across sections.
@@ -78,11 +82,12 @@ extension TerminalTableView {
         draw()
     }
 
-    /// The screen changed size: everything is drawn again.
+    /// The screen changed size: everything is drawn again, the selected row still in view.
     public func resize(width: Int, height: Int) {
         self.width = width
         self.height = height
         setContentOffset(contentOffset)
+        scrollToSelection()
         invalidateScreen()
     }
 

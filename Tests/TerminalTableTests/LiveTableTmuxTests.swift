@@ -128,6 +128,16 @@ import TerminalTable
         try products(store).check(shown, "Delete")
         #expect(ExpectedScreen.position(shown)?.rows == before - 1, "Delete deletes the selected row")
 
+        // A smaller window keeps the selected row (the last one) in view.
+        try screen.press("End")
+        _ = try screen.settled()
+        _ = try screen.run(["resize-window", "-t", "live", "-y", "12"])
+        shown = try screen.settled()
+        #expect(shown[1..<10].contains { $0.hasPrefix("› ") }, "after shrinking to 12 lines the selected row shows: \(shown.prefix(12))")
+        _ = try screen.run(["resize-window", "-t", "live", "-y", "\(TmuxScreen.height)"])
+        shown = try screen.settled()
+        try products(store).check(shown, "resized back")
+
         let position = ExpectedScreen.position(shown)
         try screen.press("F5")  // a key with no meaning here: a word in the status line, nothing else
         shown = try screen.settled()

@@ -47,6 +47,16 @@ import TerminalTable
         #expect(table.frame.lines.map(\.text).allSatisfy { $0.count == 39 })
     }
 
+    @Test func shrinkingTheScreenKeepsTheSelectedRowInView() {
+        let table = makeTable()
+        table.selectRow(at: IndexPath(row: 2, section: 1))  // b2: line 9, the last table line of 9
+        #expect(table.frame.lines.contains { $0.style == .selected && $0.text.contains("b2") })
+        table.resize(width: 40, height: 7)  // four table lines
+        #expect(table.frame.lines.contains { $0.style == .selected && $0.text.contains("b2") }, "\(table.frame.lines.map(\.text))")
+        table.resize(width: 40, height: 5)  // two
+        #expect(table.frame.lines.contains { $0.style == .selected && $0.text.contains("b2") }, "\(table.frame.lines.map(\.text))")
+    }
+
     @Test func anInsertRewritesTheLinesFromItDown() {
         let table = makeTable()
         source.sections[0].rows.insert("new", at: 2)
