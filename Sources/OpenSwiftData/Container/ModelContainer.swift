@@ -16,6 +16,8 @@ public final class ModelContainer: @unchecked Sendable {
     public let persistentStoreCoordinator: NSPersistentStoreCoordinator
     /// The model's entities by name (`NSManagedObjectModel.entitiesByName` makes its dictionary per call).
     let entitiesByName: [String: NSEntityDescription]
+    /// The bridges of the container's custom data stores, made when their stores open (``erase()`` keeps them).
+    private(set) var dataStoreBridges: [any DataStoreBridging] = []
     /// The entities custom data stores hold (none without custom stores).
     private(set) var customStoreEntities: Set<String> = []
     private let mainContextLock = NSLock()
@@ -46,6 +48,7 @@ public final class ModelContainer: @unchecked Sendable {
         for configuration in stores {
             if let configuration = configuration as? ModelConfiguration { try open(configuration) } else { try openDataStore(configuration) }
         }
+        dataStoreBridges = persistentStoreCoordinator.persistentStores.compactMap { $0 as? any DataStoreBridging }
         customStoreEntities = Set(managedObjectModel.entities.compactMap(\.name).filter { dataStoreBridge(forEntity: $0) != nil })
     }
 

@@ -102,14 +102,12 @@ public final class ModelContext: CustomDebugStringConvertible {
     /// A custom store that batches (``DataStoreBatching``) deletes them itself, at once; the context then
     /// forgets them.
     public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true) throws {
-        if let bridge = container.dataStoreBridge(forEntity: Schema.entityName(for: T.self)) {
+        if let bridge = container.dataStoreBridge(forEntity: Schema.entityName(for: T.self)), bridge.batchesDeletes {
             let identifiers = try fetchIdentifiers(FetchDescriptor<T>(predicate: predicate))
-            let request = DataStoreBatchDeleteRequest(editingState: editingState, predicate: predicate, includeSubclasses: includeSubclasses)
-            if try bridge.batchDelete(request) {
-                NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: identifiers.compactMap(objectID(of:))],
-                                                    into: [managedObjectContext])
-                return
-            }
+            try bridge.batchDelete(DataStoreBatchDeleteRequest(editingState: editingState, predicate: predicate, includeSubclasses: includeSubclasses))
+            NSManagedObjectContext.mergeChanges(fromRemoteContextSave: [NSDeletedObjectsKey: identifiers.compactMap(objectID(of:))],
+                                                into: [managedObjectContext])
+            return
         }
         for found in try fetch(FetchDescriptor<T>(predicate: predicate)) { delete(found) }
     }

@@ -15,8 +15,10 @@ protocol DataStoreBridging: AnyObject {
     /// `initializeState(for:)` / `invalidateState(for:)`.
     func contextBegan(_ state: EditingState)
     func contextEnded(_ state: EditingState)
-    /// `DataStoreBatching.delete(_:)`, when the store batches; `false` when it does not.
-    func batchDelete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> Bool
+    /// Whether the store deletes by predicate itself (``DataStoreBatching``).
+    var batchesDeletes: Bool { get }
+    /// `DataStoreBatching.delete(_:)` (only asked when ``batchesDeletes``).
+    func batchDelete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws
     /// The objects whose values the store changed in the last save (`snapshotsToReregister`), handed out once.
     func takeReregistered() -> [NSManagedObjectID]
     /// `HistoryProviding.fetchHistory(_:)` (or, when `delete`, `deleteHistory(_:)`), when the store keeps a
@@ -221,10 +223,13 @@ final class DataStoreBridge<Store: DataStore>: NSIncrementalStore, DataStoreBrid
     func contextBegan(_ state: EditingState) { dataStore.initializeState(for: state) }
     func contextEnded(_ state: EditingState) { dataStore.invalidateState(for: state) }
 
-    func batchDelete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws -> Bool {
-        guard let batching = dataStore as? any DataStoreBatching else { return false }
+    var batchesDeletes: Bool { dataStore is any DataStoreBatching }
+
+    func batchDelete<T: PersistentModel>(_ request: DataStoreBatchDeleteRequest<T>) throws {
+        guard let batching = dataStore as? any DataStoreBatching else {
+            preconditionFailure("\(Store.self) does not batch deletes: ask batchesDeletes first")
+        }
         try batching.delete(request)
-        return true
     }
 
     func history<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>, delete: Bool) throws -> [T]? {

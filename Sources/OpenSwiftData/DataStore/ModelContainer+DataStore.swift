@@ -13,14 +13,9 @@ extension ModelContainer {
         try self.init(Schema(forTypes), migrationPlan: nil, stores: configurations)
     }
 
-    /// The bridges of the container's custom data stores.
-    var dataStoreBridges: [any DataStoreBridging] {
-        persistentStoreCoordinator.persistentStores.compactMap { $0 as? any DataStoreBridging }
-    }
-
     /// The bridge of the custom store with this identifier, if any.
     func dataStoreBridge(identifier: String?) -> (any DataStoreBridging)? {
-        guard let identifier else { return nil }
+        guard let identifier, !dataStoreBridges.isEmpty else { return nil }
         return dataStoreBridges.first { $0.dataStoreIdentifier == identifier }
     }
 

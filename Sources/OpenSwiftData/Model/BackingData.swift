@@ -60,15 +60,7 @@ public enum _SwiftDataAccess {
     @inlinable @inline(__always)
     public static func get<M: PersistentModel, Value>(_ backing: any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                       _ slot: _SwiftDataSlot) -> Value {
-        if let object = backing._managedObject {
-            if Value.self == String.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: String.self), to: Value.self) }
-            if Value.self == Int.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Int.self), to: Value.self) }
-            if Value.self == Double.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Double.self), to: Value.self) }
-            if Value.self == Bool.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Bool.self), to: Value.self) }
-            if Value.self == Date.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Date.self), to: Value.self) }
-            if Value.self == Int64.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: Int64.self), to: Value.self) }
-            if Value.self == String?.self { return unsafeBitCast(_ManagedMacroSupport.get(object, slot.property, as: String?.self), to: Value.self) }
-        }
+        if let object = backing._managedObject, let value = TypedSlots.read(object, slot.property, as: Value.self) { return value }
         return backing._getValue(forKey: key(), slot: slot)
     }
 }
