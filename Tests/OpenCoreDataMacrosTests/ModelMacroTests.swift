@@ -45,7 +45,7 @@ import Testing
                         _name = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \.name)
                         return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.name, Self._$slot_name)
                     }
                     set {
@@ -65,7 +65,7 @@ import Testing
                         _items = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.items)
+                        OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \.items)
                         return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.items, Self._$slot_items)
                     }
                     set {
@@ -82,7 +82,7 @@ import Testing
                 var title: String { name }
                 static var count = 0
 
-                private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -134,7 +134,7 @@ import Testing
                         _card = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.card)
+                        OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \.card)
                         return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.card, Self._$slot_card)
                     }
                     set {
@@ -148,7 +148,7 @@ import Testing
 
                 private static let _$slot_card = OpenSwiftData._SwiftDataSlot("card")
 
-                private var _$backingData: any OpenSwiftData.BackingData<Reader> = Reader.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Reader> = Reader.createBackingData()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
                     get {

@@ -140,6 +140,29 @@ import Testing
         #expect(changed.value)
     }
 
+    /// A getter tells the registrar of a read only inside `withObservationTracking`: reads outside it (which
+    /// the registrar would not record) must not hide the ones inside, before insertion and after a fetch.
+    @Test func readsInsideTrackingAreObservedWhateverRanOutside() throws {
+        let context = try context()
+        let detached = Trip(name: "Detached", destination: "A")
+        _ = detached.destination
+        let seenDetached = LockedFlag(), unrelated = LockedFlag()
+        withObservationTracking { _ = detached.destination } onChange: { seenDetached.set() }
+        withObservationTracking { _ = detached.name } onChange: { unrelated.set() }
+        detached.destination = "B"
+        #expect(seenDetached.value)
+        #expect(!unrelated.value)
+        context.insert(detached)
+        try context.save()
+        let fetched = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Trip>()).first)
+        _ = fetched.destination
+        let seenFetched = LockedFlag()
+        withObservationTracking { _ = fetched.destination } onChange: { seenFetched.set() }
+        _ = fetched.destination
+        fetched.destination = "C"
+        #expect(seenFetched.value)
+    }
+
     @Test func authorIsRecordedInHistoryAndUndoManagerUndoes() throws {
         let context = try context()
         context.author = "importer"

@@ -43,7 +43,7 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let metadata = (properties.map { $0.metadata(owner: owner) } + constraints).joined(separator: ",\n")
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
-            "@Transient private var _$backingData: \(raw: backing) = \(raw: owner).createBackingData()",
+            "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = \(raw: owner).createBackingData()",
             "public var persistentBackingData: \(raw: backing) { get { _$backingData } set { _$backingData = newValue } }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
@@ -92,7 +92,7 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                _$observationRegistrar.access(self, keyPath: \\.\(raw: name))
+                OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \\.\(raw: name))
                 return OpenSwiftData._SwiftDataAccess.get(_$backingData, \\.\(raw: name), Self._$slot_\(raw: name))
             }
             """,

@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import Observation
 
 /// Mirrors SwiftData's `BackingData`: where a model's persisted values live. OpenSwiftData's own keeps them
 /// in a dictionary until the model is inserted, then in the managed object of the model's context.
@@ -27,15 +28,16 @@ public protocol BackingData<Model> {
     /// own setter calls it (`nil` from its `init` accessor). The default calls ``setValue(forKey:to:)``.
     func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?)
     /// OpenSwiftData's: the managed object holding the values, once the model is in a context (`nil` before,
-    /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``).
-    var _managedObject: NSManagedObject? { get }
+    /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``). Not
+    /// retained: the backing data keeps it while the caller holds the backing data.
+    var _managedObject: Unmanaged<NSManagedObject>? { get }
 }
 
 extension BackingData {
     /// Calls ``getValue(forKey:)``.
     public func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value { getValue(forKey: key()) }
     /// `nil`: values are read through ``_getValue(forKey:slot:)``.
-    public var _managedObject: NSManagedObject? { nil }
+    public var _managedObject: Unmanaged<NSManagedObject>? { nil }
     /// Calls ``setValue(forKey:to:)``.
     public func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
         setValue(forKey: key, to: newValue)
@@ -56,11 +58,20 @@ public final class _SwiftDataSlot: Sendable {
 /// the model is in a context (inlined into the model's module, so that the type test folds away), else
 /// the backing data's ``BackingData/_getValue(forKey:slot:)``.
 public enum _SwiftDataAccess {
+    /// Tells the model's registrar of a read of `key` (`ObservationRegistrar.access`), when a
+    /// `withObservationTracking` closure may be running: outside one, the registrar would record nothing.
+    @inlinable @inline(__always)
+    public static func access<M: PersistentModel & Observable, Value>(_ registrar: borrowing ObservationRegistrar, _ model: M,
+                                                                      _ key: @autoclosure () -> KeyPath<M, Value>) {
+        if _ManagedMacroSupport.observationMayBeTracking { registrar.access(model, keyPath: key()) }
+    }
+
     /// The value of a persisted property.
     @inlinable @inline(__always)
-    public static func get<M: PersistentModel, Value>(_ backing: any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
+    public static func get<M: PersistentModel, Value>(_ backing: borrowing any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                       _ slot: _SwiftDataSlot) -> Value {
-        if let object = backing._managedObject, let value = TypedSlots.read(object, slot.property, as: Value.self) { return value }
+        if let object = backing._managedObject,
+           let value = object._withUnsafeGuaranteedRef({ TypedSlots.read($0, slot.property, as: Value.self) }) { return value }
         return backing._getValue(forKey: key(), slot: slot)
     }
 }

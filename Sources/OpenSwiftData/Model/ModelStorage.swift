@@ -32,8 +32,8 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
 
     var metadata: Any { object as Any? ?? () }
 
-    var _managedObject: NSManagedObject? {
-        if case .managed(let object, _) = state { return object }
+    var _managedObject: Unmanaged<NSManagedObject>? {
+        if case .managed(let object, _) = state { return .passUnretained(object) }
         return nil
     }
 

@@ -58,3 +58,10 @@ enum ObservationScope {
         ocd_observation_scope_trust(use && probeIsTrusted ? 1 : 0)
     }
 }
+
+extension _ManagedMacroSupport {
+    /// Whether a `withObservationTracking` closure may be running on the calling thread (``ObservationScope``'s
+    /// answer): OpenSwiftData's `@Model` getters tell their registrar of a read only then (outside such a
+    /// closure `ObservationRegistrar.access` records nothing).
+    public static var observationMayBeTracking: Bool { ObservationScope.mayBeTracking }
+}
