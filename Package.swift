@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "OpenCoreData", targets: ["OpenCoreData"]),
         .library(name: "OpenCoreDataPredicates", targets: ["OpenCoreDataPredicates"]),
         .library(name: "OpenCoreDataTesting", targets: ["OpenCoreDataTesting"]),
+        // What the demos ship with (and the tests use): UIKit's table batch rules without a screen, and the
+        // demos' models with their seeded data.
+        .library(name: "TableUpdates", targets: ["TableUpdates"]),
+        .library(name: "DemoModels", targets: ["DemoModels"]),
         // SwiftData's API over OpenCoreData (docs/SwiftData.md): @Model classes, ModelContainer, ModelContext.
         .library(name: "OpenSwiftData", targets: ["OpenSwiftData"]),
         // The PostgreSQL store (docs/PostgreSQL.md): linking it registers the store type; an app that does
@@ -76,13 +80,13 @@ let package = Package(
         ]),
         // The terminal table (docs/LiveTables.md): UITableView's batch API on a full-screen terminal, driven by
         // a fetched results controller's delegate; `products --live` and `zoo --live`.
-        .target(name: "TerminalTable", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
+        .target(name: "TerminalTable", dependencies: ["OpenCoreData", "TableUpdates", "DemoModels"]),
         .executableTarget(name: "products", dependencies: [
-            "OpenCoreData", "OpenCoreDataTesting", "TerminalTable", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreData", "DemoModels", "TableUpdates", "TerminalTable", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zoo", dependencies: [
-            "OpenCoreData", "OpenCoreDataTesting", "TerminalTable", .product(name: "Logging", package: "swift-log"),
+            "OpenCoreData", "DemoModels", "TableUpdates", "TerminalTable", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // SwiftData's SampleTrips model layer on a real store (docs/SwiftData.md): `swift run trips`.
@@ -95,9 +99,15 @@ let package = Package(
             "OpenCoreDataInspector", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // Seed 000's model as an app ships it: an Xcode model folder, found through Bundle.module (SeedModel).
-        .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData"],
-                resources: [.copy("Resources/Products.xcdatamodeld")]),
+        // UIKit's batch-update rules and error texts without a screen (HeadlessTableView), and the fetched
+        // results controller delegate the seeds write (PrintingTableDelegate): the terminal table, the demos
+        // and the tests apply batches through them.
+        .target(name: "TableUpdates", dependencies: ["OpenCoreData"]),
+        // The demos' models and seeded data: seed 000's Products as an app ships it (an Xcode model folder,
+        // found through Bundle.module: SeedModel), seed 003's Zootastic (ZooModel), the seeded generator.
+        .target(name: "DemoModels", dependencies: ["OpenCoreData"], resources: [.copy("Resources/Products.xcdatamodeld")]),
+        // Test support (re-exports TableUpdates and DemoModels): chaos trials, child processes, test models.
+        .target(name: "OpenCoreDataTesting", dependencies: ["OpenCoreData", "TableUpdates", "DemoModels"]),
         // The class generator. It reads model files with the shared XML parser, not through OpenCoreData: a
         // plugin's tool is built apart for the build machine, so depending on the library would compile it
         // twice in every clean build of a target using the plugin (docs/ModelFiles.md, "Generated classes").

@@ -16,7 +16,7 @@ let package = Package(
         // The protocol (messages, the decoder that never traps), the per-connection session, the write gate.
         .target(name: "LiveTableKit", dependencies: [
             .product(name: "OpenCoreData", package: "OpenCoreData"),
-            .product(name: "OpenCoreDataTesting", package: "OpenCoreData"),
+            .product(name: "DemoModels", package: "OpenCoreData"),
         ], resources: [.copy("Resources/index.html")]),
         // The server: `live-table --store PATH|postgres://… --port N --writers N --fresh --count N --verify`;
         // OpenCoreDataPostgres makes a postgres:// store open (several processes on one database).

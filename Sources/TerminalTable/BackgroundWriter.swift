@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 
 /// Seed 002's background case: a private-queue context on the view context's coordinator that saves one
 /// random change of the model every `interval`; the view context merges each save and its fetched

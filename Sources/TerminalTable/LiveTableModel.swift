@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 
 /// What a live table shows and how its keys edit it: the fetch request and section key path of its
 /// fetched results controller, a row's text, and the edits behind the keys (and the background writer).

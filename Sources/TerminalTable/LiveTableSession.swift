@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 
 /// A live table: a fetched results controller on the view context driving a ``TerminalTableView``
 /// full screen, and the keys that edit the store (each edit saved at once) or start the background

@@ -1,5 +1,5 @@
 import Foundation
-import OpenCoreDataTesting
+import TableUpdates
 
 /// A full-screen table in a terminal, standing in for `UITableView`: sections with headers, the
 /// index-title column at the right edge, a selection, a scroll offset, and UIKit's batch-update API

@@ -1,6 +1,7 @@
 import ArgumentParser
 @_spi(StoreDiagnostics) import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
+import TableUpdates
 
 // The seed 000 article ("NSFetchRequest and NSFetchedResultsController"), live on a SQLite store.
 //

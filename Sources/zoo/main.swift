@@ -1,6 +1,7 @@
 import ArgumentParser
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
+import TableUpdates
 
 // Seed 003's sample app ("Zootastic"), live on a SQLite store: animals listed by common name and habitat,
 // in sections by their classification's order (a key path through a to-one relationship), then the edits

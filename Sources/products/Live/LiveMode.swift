@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 import TerminalTable
 
 /// `products --live`: the Products store (filled as the walkthrough fills a new one) in a full-screen

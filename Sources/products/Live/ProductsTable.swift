@@ -1,5 +1,5 @@
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 import TerminalTable
 
 /// The Products store as a live table: sections by product name (the controller's

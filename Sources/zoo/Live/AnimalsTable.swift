@@ -1,5 +1,5 @@
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 import TerminalTable
 
 /// The Zootastic store as a live table: animals in sections by `classification.order` (a key path

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 import TerminalTable
 
 /// `zoo --live`: the app's seed data in a full-screen table sectioned by `classification.order`, updated

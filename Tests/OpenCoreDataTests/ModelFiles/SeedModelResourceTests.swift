@@ -5,7 +5,7 @@ import OpenCoreDataTesting
 
 /// Seed 000's model as the repository ships it: OpenCoreDataTesting's `Products.xcdatamodeld` resource,
 /// read by `SeedModel.make()`, whose entities find the `@Managed` classes `Products` and
-/// `FavoriteProducts` of OpenCoreDataTesting.
+/// `FavoriteProducts` of DemoModels.
 @Suite("Seed model: Products.xcdatamodeld resource")
 struct SeedModelResourceTests {
     @Test func theModelIsReadFromTheResourceFile() throws {
@@ -35,7 +35,7 @@ struct SeedModelResourceTests {
         let context = container.viewContext
         let product = NSEntityDescription.insertNewObject(forEntityName: "Products", into: context)
         let favorite = NSEntityDescription.insertNewObject(forEntityName: "FavoriteProducts", into: context)
-        #expect(type(of: product) == Products.self && NSStringFromClass(type(of: product)) == "OpenCoreDataTesting.Products")
+        #expect(type(of: product) == Products.self && NSStringFromClass(type(of: product)) == "DemoModels.Products")
         #expect(type(of: favorite) == FavoriteProducts.self)
         let members = ManagedClasses.members(of: Products.self).map(\.declaration).sorted()
         #expect(members == ["name: Optional<String>", "price: Int32"], "\(members)")

@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 
 /// One page's connection: its own private-queue context and fetched results controller; the
 /// controller's batches, and the snapshot it starts with, come out of ``messages`` in order.

@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 
 /// `--writers N`: N background writers that add, edit and delete products through the gate, each one
 /// message every `interval` (a demonstration under load), until ``stop()``.

@@ -1,6 +1,6 @@
 import Foundation
 import OpenCoreData
-import OpenCoreDataTesting
+import DemoModels
 
 /// The store behind the table: seed 000's Products model (current version: name, price, category) in a
 /// SQLite file or a PostgreSQL schema, and the one request every connection's controller runs.

@@ -34,19 +34,19 @@ public enum SeedModel {
     public static func version(_ name: String) -> NSManagedObjectModel {
         let current = read()
         guard let model = current.versions.first(where: { $0.versionName == name }) else {
-            fatalError("OpenCoreDataTesting: Products.xcdatamodeld has no version \(name)")
+            fatalError("DemoModels: Products.xcdatamodeld has no version \(name)")
         }
         return model
     }
 
     private static func read() -> NSManagedObjectModel {
         guard let url = Bundle.module.url(forResource: "Products", withExtension: "xcdatamodeld") else {
-            fatalError("OpenCoreDataTesting: Products.xcdatamodeld is missing from the resource bundle \(Bundle.module.bundleURL.path)")
+            fatalError("DemoModels: Products.xcdatamodeld is missing from the resource bundle \(Bundle.module.bundleURL.path)")
         }
         do {
             return try NSManagedObjectModel(validatingContentsOf: url)
         } catch {
-            fatalError("OpenCoreDataTesting: Products.xcdatamodeld does not read: \(error)")
+            fatalError("DemoModels: Products.xcdatamodeld does not read: \(error)")
         }
     }
 
