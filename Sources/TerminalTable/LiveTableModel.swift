@@ -17,6 +17,9 @@ public protocol LiveTableModel: Sendable {
     var sectionNameKeyPath: String { get }
     /// A row's text.
     func cell(_ object: Object) -> String
+    /// The object in a sentence (the title line's save texts): by default its row's text without the
+    /// table's padding.
+    func summary(_ object: Object) -> String
     /// Inserts a new object (the `a` key).
     func insert(into context: NSManagedObjectContext, using random: inout SeededRandom) throws -> Object
     /// Renames an object (the `r` key).
@@ -31,6 +34,11 @@ extension LiveTableModel {
     /// "re-price".
     public var secondValueChange: String { "re-price" }
 
+    /// The row's text with each run of spaces made one (`Milk 120 ₽`, not the column's `Milk      120 ₽`).
+    public func summary(_ object: Object) -> String {
+        cell(object).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
     /// One random change in `context` as the background writer makes them: an insert, a rename, a
     /// re-price or a delete (never leaving fewer than five objects). Returns what it did.
     func randomChange(in context: NSManagedObjectContext, using random: inout SeededRandom) throws -> String {
@@ -38,10 +46,10 @@ extension LiveTableModel {
         let kind = objects.isEmpty ? 0 : random.int(0...3)
         if kind == 0 || (kind == 3 && objects.count <= 5) {
             let object = try insert(into: context, using: &random)
-            return "insert \(cell(object))"
+            return "insert \(summary(object))"
         }
         let object = random.pick(objects)
-        let before = cell(object)
+        let before = summary(object)
         switch kind {
         case 1: rename(object, using: &random)
         case 2: reprice(object, using: &random)
@@ -49,6 +57,6 @@ extension LiveTableModel {
             context.delete(object)
             return "delete \(before)"
         }
-        return "\(before) → \(cell(object))"
+        return "\(before) → \(summary(object))"
     }
 }

@@ -56,12 +56,14 @@ import DemoModels
         showTitle()
         table.tableView.invalidateScreen()
         KeyReader.start { [unowned self] keys in keys.forEach(handle) }
-        terminal.onResize { [unowned self] in
-            MainActor.assumeIsolated {
-                let size = Terminal.size()
-                table.tableView.resize(width: size.width, height: size.height)
-            }
-        }
+        terminal.onResize { [unowned self] in MainActor.assumeIsolated { redrawAtCurrentSize() } }
+        terminal.onResume = { [unowned self] in MainActor.assumeIsolated { redrawAtCurrentSize() } }
+    }
+
+    /// Draws the whole table again at the terminal's size (after a resize, and back from Ctrl-Z).
+    private func redrawAtCurrentSize() {
+        let size = Terminal.size()
+        tableView.resize(width: size.width, height: size.height)
     }
 
     private var tableView: TerminalTableView { table.tableView }

@@ -54,7 +54,7 @@ public struct TableFrame: Equatable, Sendable {
         let currentIndexTitle = topSection.flatMap { top in indexTitles.last { $0.section <= top }?.title }
         let bodyHeight = Self.bodyHeight(height)
         let content = max(width - 4, 1)
-        var lines = [Line(text: Self.fit(title, width - 1), style: .title)]
+        var lines = [Line(text: Self.clip(title, width - 1), style: .title)]
         for i in 0..<bodyHeight {
             let index = i < indexTitles.count ? indexTitles[i].title : ""
             let mark = !index.isEmpty && index == currentIndexTitle ? "›" : " "
@@ -73,9 +73,15 @@ public struct TableFrame: Equatable, Sendable {
                                   style: .header))
             }
         }
-        lines.append(Line(text: Self.fit(status, width - 1), style: .status))
-        lines.append(Line(text: Self.fit(help, width - 1), style: .plain))
+        lines.append(Line(text: Self.clip(status, width - 1), style: .status))
+        lines.append(Line(text: Self.clip(help, width - 1), style: .plain))
         self.lines = Array(lines.prefix(max(height, 0)))
+    }
+
+    /// `text` padded with spaces to `width` characters, or cut to them with `…` as the last one: a line of
+    /// words (the title, status and help lines) says that it goes on.
+    public static func clip(_ text: String, _ width: Int) -> String {
+        text.count > width && width > 0 ? String(text.prefix(width - 1)) + "…" : fit(text, width)
     }
 
     /// `text` cut or padded with spaces to `width` characters.

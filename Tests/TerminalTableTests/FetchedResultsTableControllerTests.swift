@@ -88,6 +88,7 @@ import TerminalTable
         try await Task.sleep(for: .milliseconds(200))  // a save under way, and its merge
         #expect(reports.lines.count >= 8)
         #expect(reports.lines.allSatisfy { $0.hasPrefix("save ") }, "\(reports.lines)")
+        #expect(!reports.lines.contains { $0.contains("  ") }, "save texts name the rows without their padding: \(reports.lines)")
         #expect(table.batches >= 8)
         #expect(table.tableView.errors.isEmpty)
         #expect(table.tableView.rows == held(table))
@@ -106,7 +107,8 @@ struct TestProducts: LiveTableModel {
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
         return request
     }
-    func cell(_ product: Products) -> String { "\(product.name ?? "") \(product.price)" }
+    /// A row as the demo's: the name padded to a column.
+    func cell(_ product: Products) -> String { TableFrame.fit(product.name ?? "", 24) + " \(product.price)" }
     func insert(into context: NSManagedObjectContext, using random: inout SeededRandom) throws -> Products {
         let product = Products(context: context)
         product.name = random.pick(SeedModel.productNames)

@@ -88,6 +88,9 @@ import TerminalTable
         #expect(saves >= 3, "\(shown[0])")
         #expect((batchNumber(shown) ?? 0) >= batch + 3, "\(shown[TmuxScreen.height - 2])")
         #expect(shown[0].contains("writer off"))
+        let saveText = try #require(shown[0].components(separatedBy: " — ").last)
+        #expect((saveText.contains(" ₽") || saveText.hasSuffix("…")) && !saveText.trimmingCharacters(in: .whitespaces).contains("  "),
+                "the last save in words, without the table's padding: \(shown[0])")
         try quit(screen, errors: errors)
     }
 
@@ -134,7 +137,10 @@ import TerminalTable
         _ = try screen.run(["resize-window", "-t", "live", "-y", "12"])
         shown = try screen.settled()
         #expect(shown[1..<10].contains { $0.hasPrefix("› ") }, "after shrinking to 12 lines the selected row shows: \(shown.prefix(12))")
-        _ = try screen.run(["resize-window", "-t", "live", "-y", "\(TmuxScreen.height)"])
+        _ = try screen.run(["resize-window", "-t", "live", "-x", "40"])
+        shown = try screen.settled()
+        #expect(shown[0].count == 39 && shown[0].hasSuffix("…"), "a title cut at the width says so: \(shown[0])")
+        _ = try screen.run(["resize-window", "-t", "live", "-x", "\(TmuxScreen.width)", "-y", "\(TmuxScreen.height)"])
         shown = try screen.settled()
         try products(store).check(shown, "resized back")
 
@@ -146,6 +152,45 @@ import TerminalTable
         #expect(ExpectedScreen.position(shown)?.rows == position?.rows)
         try products(store).check(shown, "F5")
         try quit(screen, errors: errors)
+    }
+
+    /// Ctrl-Z gives the shell back as it was (normal screen, cursor shown, line editing on), and `fg` the table
+    /// (raw again: a key acts without Enter), drawn again and equal to the store.
+    @Test func ctrlZThenFgGivesTheShellBackThenTheTable() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let binary = try #require(builtProgram("products"), "products is built with the tests")
+        let store = folder.appendingPathComponent("products.sqlite").path, errors = folder.appendingPathComponent("errors").path
+        let screen = try TmuxScreen(command: "env PS1='$ ' bash --norc --noprofile -i")
+        defer { screen.close() }
+        try screen.type("'\(binary.path)' --live --fresh --store '\(store)' --count 30 --seed 3 2>'\(errors)'")
+        try screen.press("Enter")
+        #expect(try screen.waitFor("row "))
+        try products(store).check(try screen.settled(), "start")
+
+        try screen.press("C-z")
+        var shown = try screen.settled()
+        #expect(try screen.pane("#{alternate_on} #{cursor_flag}") == "0 1", "suspended: the normal screen and the cursor are back")
+        #expect(shown.contains { $0.contains("Stopped") }, "\(shown)")
+        try screen.type("stty -a | grep -o -- '-*icanon'")
+        try screen.press("Enter")
+        shown = try screen.settled()
+        #expect(shown.contains("icanon"), "suspended: the shell's terminal edits lines again: \(shown)")
+
+        try screen.type("fg")
+        try screen.press("Enter")
+        #expect(try screen.waitFor("row "))
+        shown = try screen.settled()
+        #expect(try screen.pane("#{alternate_on} #{cursor_flag}") == "1 0", "resumed: the table's screen, no cursor")
+        try products(store).check(shown, "after fg")
+        let rows = try #require(ExpectedScreen.position(shown)).rows
+        try screen.press("End")
+        shown = try screen.settled()
+        #expect(ExpectedScreen.position(shown)?.selected == rows, "resumed: a key acts at once (raw mode)")
+        try screen.press("q")
+        _ = try screen.settled()
+        #expect(try screen.pane("#{alternate_on} #{cursor_flag}") == "0 1", "quit: the shell's screen")
+        #expect(try String(contentsOfFile: errors, encoding: .utf8) == "")
     }
 
     @Test func zooLiveSectionsByOrder() throws {

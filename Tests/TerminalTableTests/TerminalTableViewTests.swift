@@ -157,4 +157,15 @@ import TerminalTable
         #expect(Key.decode(Array("\u{1B}[Aj\u{1B}[6~Т[".utf8)) == [.up, .character("j"), .pageDown, .character("Т"), .character("[")])
         #expect(Key.decode(Array("\u{1B}[B\u{1B}[5~\u{1B}[H\u{1B}[F".utf8)) == [.down, .pageUp, .home, .end])
     }
+
+    @Test func wordsCutAtTheWidthEndWithAnEllipsisAndRowsAreCutPlainly() {
+        #expect(TableFrame.clip("Products — writer on", 10) == "Products …")
+        #expect(TableFrame.clip("short", 8) == "short   ")
+        #expect(TableFrame.clip("exactly8", 8) == "exactly8")
+        #expect(TableFrame.fit("Products — writer on", 10) == "Products —")
+        let frame = TableFrame(title: String(repeating: "t", count: 50), sections: [], indexTitles: [], selection: nil, offset: 0,
+                               status: String(repeating: "s", count: 50), help: "help", width: 20, height: 5)
+        #expect(frame.lines.first?.text == String(repeating: "t", count: 18) + "…")
+        #expect(frame.lines[3].text == String(repeating: "s", count: 18) + "…")
+    }
 }

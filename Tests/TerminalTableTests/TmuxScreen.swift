@@ -90,6 +90,11 @@ final class TmuxScreen {
         return false
     }
 
+    /// A tmux format about the pane (`#{alternate_on}`, `#{cursor_flag}`), expanded.
+    func pane(_ format: String) throws -> String {
+        try run(["display-message", "-p", "-t", "live", format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Whether the command still runs (the session ends with it).
     var isRunning: Bool { (try? run(["has-session", "-t", "live"]).status) == 0 }
 
