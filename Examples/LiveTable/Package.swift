@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "LiveTableKit", dependencies: [
             .product(name: "OpenCoreData", package: "OpenCoreData"),
             .product(name: "DemoModels", package: "OpenCoreData"),
-        ], resources: [.copy("Resources/index.html")]),
+        ], resources: [.copy("Resources/index.html"), .copy("Resources/app.js")]),
         // The server: `live-table --store PATH|postgres://… --port N --writers N --fresh --count N --verify`;
         // OpenCoreDataPostgres makes a postgres:// store open (several processes on one database).
         .executableTarget(name: "live-table", dependencies: [

@@ -7,6 +7,7 @@ import NIOCore
 /// and an error reply (or, for a message with a `ref`, an ack) comes back on the same socket.
 struct Connection {
     let gate: WriteGate
+    let writers: BackgroundWriters
 
     /// Frames and messages over this size close the connection (status 1009); the decoder answers anything
     /// over 16 KiB below it with an error.
@@ -15,6 +16,7 @@ struct Connection {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let session = try await gate.open()
         defer { gate.close(session) }
+        if writers.count > 0 { session.send(.writers(running: writers.isRunning, count: writers.count)) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in session.messages { try await outbound.write(.text(message.json())) }
@@ -38,13 +40,23 @@ struct Connection {
         }
         switch MessageDecoder.decode(bytes) {
         case .failure(let reply): session.send(.error(reply))
-        case .success(let message):
-            let ref = message.ref
-            gate.submit(message) { result in
-                switch result {
-                case .failure(let reply): session.send(.error(reply))
-                case .success(let commit): if let ref { session.send(.ack(ref: ref, commit: commit)) }
-                }
+        case .success(.begin(let id, let ref)): gate.begin(id, in: session, done: answer(ref, session))
+        case .success(.end(let id)): gate.end(id, in: session)
+        case .success(.writers(let running)):
+            writers.setPaused(!running)
+            gate.broadcast(.writers(running: writers.isRunning, count: writers.count))
+        case .success(.view(let view)): session.setView(view)
+        case .success(let message): gate.submit(message, from: session, done: answer(message.ref, session))
+        }
+    }
+
+    /// Answers a message with `ref`: an ack with its commit, or the error reply (a conflict has its own
+    /// message, sent by the gate).
+    private func answer(_ ref: Int?, _ session: TableSession) -> WriteGate.Reply {
+        { result in
+            switch result {
+            case .failure(let reply): if reply.problem != "conflict" { session.send(.error(reply)) }
+            case .success(let commit): if let ref { session.send(.ack(ref: ref, commit: commit)) }
             }
         }
     }

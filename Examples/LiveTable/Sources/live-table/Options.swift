@@ -5,7 +5,7 @@ struct Options {
     var store = "live-table.sqlite"
     var port = 8080
     var writers = 0
-    var interval = 50
+    var interval = 1000
     var fresh = false
     var count = 40
     var verify = false
@@ -16,8 +16,9 @@ struct Options {
                       store, postgres://user@host:port/db?schema=NAME, which other live-table
                       processes may serve too: an edit on any page reaches every page of every process
           --port      the port on 127.0.0.1 (default 8080; 0 picks a free one, printed at start)
-          --writers   background writers adding, editing and deleting products (default 0)
-          --interval  milliseconds between one writer's changes (default 50)
+          --writers   background writers adding products and editing and deleting those they added,
+                      never a person's (default 0); a page can pause them
+          --interval  milliseconds between one writer's changes (default 1000)
           --fresh     delete the store first (a PostgreSQL store: drop its schema)
           --count     products in a new store, and the size the writers keep near (default 40)
           --verify    test mode: keep a fresh fetch after every commit, served under /verify/

@@ -7,7 +7,8 @@ import LiveTableKit
 /// - `GET /verify/snapshots?from=A`: `{"commit": K, "snapshots": {"k": sections, …}}` for k in A...K, each
 ///   the table a fresh fetch showed right after commit k (with `--verify`; empty without);
 /// - `POST /verify/quiesce`: stops the background writers; `{"commit": K}`, the last commit;
-/// - `GET /verify/table`: `{"commit": K, "sections": …}`, a fresh fetch now.
+/// - `GET /verify/table?sort=name|price&ascending=true|false&search=TEXT`: `{"commit": K, "sections": …}`, a
+///   fresh fetch now (in that view's order and filter; by name, everything, without).
 struct Verification {
     let gate: WriteGate
     let writers: BackgroundWriters
@@ -21,10 +22,15 @@ struct Verification {
             return try json(Snapshots(commit: last, snapshots: snapshots))
         }
         router.post("/verify/quiesce") { _, _ in
-            try json(["commit": await writers.stop()])
+            let commit = await writers.stop()
+            gate.broadcast(.writers(running: false, count: writers.count))
+            return try json(["commit": commit])
         }
-        router.get("/verify/table") { _, _ in
-            let (commit, sections) = await gate.table()
+        router.get("/verify/table") { request, _ in
+            let query = request.uri.queryParameters
+            let view = ClientMessage.View(sort: query.get("sort") ?? "name", ascending: query.get("ascending") != "false",
+                                          search: query.get("search") ?? "")
+            let (commit, sections) = await gate.table(view)
             return try json(Table(commit: commit, sections: sections))
         }
     }

@@ -38,7 +38,15 @@ router.get("/") { _, _ in
              body: .init(byteBuffer: ByteBuffer(string: Page.html)))
 }
 router.ws("/socket") { inbound, outbound, _ in
-    try await Connection(gate: gate).run(inbound: inbound, outbound: outbound)
+    try await Connection(gate: gate, writers: writers).run(inbound: inbound, outbound: outbound)
+}
+router.get("/app.js") { _, _ in
+    Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+             body: .init(byteBuffer: ByteBuffer(string: Page.script)))
+}
+router.get("/favicon.ico") { _, _ in
+    Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+             body: .init(byteBuffer: ByteBuffer(string: Page.icon)))
 }
 Verification(gate: gate, writers: writers).add(to: router)
 

@@ -35,7 +35,7 @@ def launch(playwright):
 def ui_edit(page, rng, n, label="Браузер"):
     """One add, edit or delete done the way a person does it, through the form and the row buttons; an
     added product is named `label n`."""
-    rows = page.locator("tr.row")
+    rows = page.locator("tr.row:not(.editing)")
     count = rows.count()
     roll = rng.random()
     if count < 20 or roll < 0.3:
@@ -47,10 +47,12 @@ def ui_edit(page, rng, n, label="Браузер"):
     row = rows.nth(rng.randrange(count))
     if roll < 0.8:
         row.locator("button.edit").click(timeout=2000, force=True)
-        page.fill("input[name=price]", str(rng.randint(0, 999)))
-        page.click("#submit")
+        price = page.locator("tr.row.editing input.edit-price")
+        price.fill(str(rng.randint(0, 999)), timeout=2000)
+        price.press("Enter", timeout=2000)
     else:
         row.locator("button.delete").click(timeout=2000, force=True)
+        row.locator("button.confirm-delete").click(timeout=2000, force=True)
     return None
 
 

@@ -63,4 +63,51 @@ import Testing
         }
         #expect(files.map { FileManager.default.contents(atPath: $0) } == before)
     }
+
+    /// A person's edit is checked against the row as it was when the edit began: a change saved since makes
+    /// the edit's save a conflict (the merge policy's `NSMergeConflict`), which writes nothing and tells the
+    /// page the current row; saving again then writes the person's values over it.
+    @Test func anEditBegunBeforeAnotherSaveIsRefusedThenSavedKnowingly() async throws {
+        let fixture = try Fixture(count: 6)
+        defer { fixture.cleanUp() }
+        let session = try await fixture.gate.open()
+        let id = fixture.ids()[0]
+        let begun = await withCheckedContinuation { done in fixture.gate.begin(id, in: session) { done.resume(returning: $0) } }
+        #expect((try? begun.get()) == 0)
+        #expect((try? await fixture.gate.submit(.edit(id: id, .init(price: 222), ref: nil)).get()) == 1)
+        let refused = await withCheckedContinuation { done in
+            fixture.gate.submit(.edit(id: id, .init(price: 111), ref: 7), from: session) { done.resume(returning: $0) }
+        }
+        guard case .failure(let reply) = refused else { Issue.record("the stale edit was saved"); return }
+        #expect(reply.problem == "conflict" && reply.ref == 7)
+        #expect(fixture.gate.commit == 1)
+        #expect(fixture.store.freshTable().flatMap(\.rows).first { $0.id == id }?.price == 222)
+        let again = await withCheckedContinuation { done in
+            fixture.gate.submit(.edit(id: id, .init(price: 111), ref: 8), from: session) { done.resume(returning: $0) }
+        }
+        #expect((try? again.get()) == 2)
+        #expect(fixture.store.freshTable().flatMap(\.rows).first { $0.id == id }?.price == 111)
+        let sent = await drain(session, fixture.gate)
+        let conflicts = sent.compactMap { if case .conflict(let c) = $0 { c } else { nil } }
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.current?.price == 222 && conflicts.first?.ref == 7)
+    }
+
+    /// A row deleted after the edit began: the save is refused and the conflict says the row is gone.
+    @Test func anEditOfARowDeletedSinceIsRefused() async throws {
+        let fixture = try Fixture(count: 6)
+        defer { fixture.cleanUp() }
+        let session = try await fixture.gate.open()
+        let id = fixture.ids()[0]
+        _ = await withCheckedContinuation { done in fixture.gate.begin(id, in: session) { done.resume(returning: $0) } }
+        _ = await fixture.gate.submit(.delete(id: id, ref: nil))
+        let refused = await withCheckedContinuation { done in
+            fixture.gate.submit(.edit(id: id, .init(price: 5), ref: 3), from: session) { done.resume(returning: $0) }
+        }
+        #expect((try? refused.get()) == nil)
+        #expect(fixture.store.freshTable().flatMap(\.rows).allSatisfy { $0.id != id })
+        let sent = await drain(session, fixture.gate)
+        let conflicts = sent.compactMap { if case .conflict(let c) = $0 { c } else { nil } }
+        #expect(conflicts.count == 1 && conflicts.first?.current == nil)
+    }
 }

@@ -19,10 +19,24 @@ import Testing
         #expect(try decode(#"{"type":"delete","id":"x-coredata://A/Products/p1"}"#).get() == .delete(id: "x-coredata://A/Products/p1", ref: nil))
     }
 
+    @Test func thePagesControlMessagesDecode() throws {
+        #expect(try decode(#"{"type":"begin","id":"x-coredata://A/Products/p1","ref":4}"#).get() == .begin(id: "x-coredata://A/Products/p1", ref: 4))
+        #expect(try decode(#"{"type":"end","id":"x-coredata://A/Products/p1"}"#).get() == .end(id: "x-coredata://A/Products/p1"))
+        #expect(try decode(#"{"type":"writers","running":false}"#).get() == .writers(running: false))
+        #expect(try decode(#"{"type":"view","sort":"price","ascending":false,"search":"кеф"}"#).get()
+                == .view(.init(sort: "price", ascending: false, search: "кеф")))
+        #expect(try decode(#"{"type":"view"}"#).get() == .view(.init()))
+        #expect(problem(#"{"type":"view","sort":"Z_PK"}"#) == "field")
+        #expect(problem(#"{"type":"writers"}"#) == "field")
+        #expect(problem(#"{"type":"begin"}"#) == "id")
+    }
+
     @Test func messagesRoundTripThroughTheirJSON() throws {
         let messages: [ClientMessage] = [.add(.init(name: "a\"b", price: 0, category: "c"), ref: 1),
                                          .edit(id: "x-coredata://S/Products/p2", .init(name: "n", category: "k"), ref: nil),
-                                         .delete(id: "x-coredata://S/Products/p3", ref: 9)]
+                                         .delete(id: "x-coredata://S/Products/p3", ref: 9), .begin(id: "x-coredata://S/Products/p4", ref: 2),
+                                         .end(id: "x-coredata://S/Products/p4"), .writers(running: true),
+                                         .view(.init(sort: "price", ascending: false, search: "сыр"))]
         for m in messages { #expect(try decode(m.json()).get() == m) }
     }
 

@@ -50,8 +50,22 @@ public enum MessageDecoder {
         case "delete":
             guard let id = wire.id else { throw fail("delete needs an id", "id") }
             return .delete(id: id, ref: wire.ref)
+        case "begin":
+            guard let id = wire.id else { throw fail("begin needs an id", "id") }
+            return .begin(id: id, ref: wire.ref)
+        case "end":
+            guard let id = wire.id else { throw fail("end needs an id", "id") }
+            return .end(id: id)
+        case "writers":
+            guard let running = wire.running else { throw fail("writers needs running (true or false)") }
+            return .writers(running: running)
+        case "view":
+            let view = ClientMessage.View(sort: wire.sort ?? "name", ascending: wire.ascending ?? true, search: wire.search ?? "")
+            guard ClientMessage.View.sortKeys.contains(view.sort) else { throw fail("sort must be one of \(ClientMessage.View.sortKeys.joined(separator: ", "))") }
+            guard view.search.count <= maxNameLength else { throw fail("search must be at most \(maxNameLength) characters") }
+            return .view(view)
         case let other:
-            throw fail("unknown message type \(other.map { "\"\($0.prefix(40))\"" } ?? "(none)"): expected add, edit or delete", "type")
+            throw fail("unknown message type \(other.map { "\"\($0.prefix(40))\"" } ?? "(none)"): expected add, edit, delete, begin, end, writers or view", "type")
         }
     }
 

@@ -10,6 +10,10 @@ public enum ServerMessage: Sendable, Equatable {
     case error(ErrorReply)
     /// A message with a `ref` was saved, as commit `commit`.
     case ack(ref: Int, commit: Int)
+    /// An edit was refused: the row changed (or was deleted) after the person began editing it.
+    case conflict(Conflict)
+    /// Whether the background writers run (sent on connecting and whenever a page pauses or resumes them).
+    case writers(running: Bool, count: Int)
 
     /// The JSON text of the message.
     public func json() -> String {
@@ -21,6 +25,8 @@ public enum ServerMessage: Sendable, Equatable {
         case .batch(let batch): data = try! encoder.encode(batch)
         case .error(let reply): data = try! encoder.encode(reply)
         case .ack(let ref, let commit): data = try! encoder.encode(AckBody(ref: ref, commit: commit))
+        case .conflict(let conflict): data = try! encoder.encode(conflict)
+        case .writers(let running, let count): data = try! encoder.encode(WritersBody(running: running, count: count))
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -37,6 +43,10 @@ public enum ServerMessage: Sendable, Equatable {
         case "ack":
             let body = try decoder.decode(AckBody.self, from: data)
             return .ack(ref: body.ref, commit: body.commit)
+        case "conflict": return .conflict(try decoder.decode(Conflict.self, from: data))
+        case "writers":
+            let body = try decoder.decode(WritersBody.self, from: data)
+            return .writers(running: body.running, count: body.count)
         default: return .error(try decoder.decode(ErrorReply.self, from: data))
         }
     }
@@ -45,6 +55,12 @@ public enum ServerMessage: Sendable, Equatable {
         var type = "ack"
         var ref: Int
         var commit: Int
+    }
+
+    private struct WritersBody: Codable {
+        var type = "writers"
+        var running: Bool
+        var count: Int
     }
 
     private struct SnapshotBody: Codable {
@@ -121,5 +137,26 @@ public struct ErrorReply: Codable, Equatable, Sendable, Error {
         self.message = message
         self.problem = problem
         self.ref = ref
+    }
+}
+
+/// The server's answer to an edit whose row changed after the person began editing it: the save was
+/// refused by the edit context's merge policy (`NSErrorMergePolicy`: an `NSMergeConflict`), nothing was
+/// written, and the row is shown as it is now (`current`, nil when it was deleted). The server keeps the
+/// edit open on the new version: sending the edit again saves the person's values over it.
+public struct Conflict: Codable, Equatable, Sendable {
+    public var type = "conflict"
+    /// The refused edit's row.
+    public var id: String
+    /// The row as stored now; nil when another page or writer deleted it.
+    public var current: RowData?
+    /// What happened, for a person.
+    public var message: String
+    /// The `ref` of the refused edit.
+    public var ref: Int?
+
+    /// A conflict reply.
+    public init(id: String, current: RowData?, message: String, ref: Int?) {
+        (self.id, self.current, self.message, self.ref) = (id, current, message, ref)
     }
 }

@@ -15,7 +15,7 @@ public struct TableModel: Equatable, Sendable {
         switch message {
         case .snapshot(let k, let sections): (self.commit, self.sections) = (k, sections)
         case .batch(let batch): try apply(batch)
-        case .error, .ack: break
+        case .error, .ack, .conflict, .writers: break
         }
     }
 

@@ -11,6 +11,8 @@ public final class TableSession: @unchecked Sendable {
     private let continuation: AsyncStream<ServerMessage>.Continuation
     private let controller: NSFetchedResultsController<Products>
     private let recorder = BatchRecorder()
+    /// The edits the page began (``WriteGate/begin(_:in:done:)``), by row id; touched on the gate's queue.
+    var edits: [String: NSManagedObjectContext] = [:]
 
     /// Fetches the table on a new context; the gate calls this between commits, so the snapshot shows
     /// exactly commit `commit`.
@@ -21,13 +23,35 @@ public final class TableSession: @unchecked Sendable {
         (messages, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(Self.backlog))
         let (controller, recorder, continuation) = (self.controller, self.recorder, self.continuation)
         recorder.emit = { Self.send(.batch($0), continuation) }
+        recorder.commit = commit
         try context.performAndWait {
             controller.delegate = recorder
             try controller.performFetch()
-            let sections = (controller.sections ?? []).map { info in
-                SectionData(name: info.name, rows: (info.objects ?? []).map { LiveStore.row($0 as! NSManagedObject) })
+            continuation.yield(.snapshot(commit: commit, sections: Self.sections(controller)))
+        }
+    }
+
+    /// Sorts and filters the page's table as `view` says: the controller's fetch request changes and is
+    /// fetched again (as Core Data documents for a controller without a cache), and the page gets a new
+    /// snapshot of the commit the context shows; later batches follow the new request.
+    public func setView(_ view: ClientMessage.View) {
+        let (context, controller, recorder, continuation) = (self.context, self.controller, self.recorder, self.continuation)
+        context.perform {
+            let request = LiveStore.request(view)
+            controller.fetchRequest.sortDescriptors = request.sortDescriptors
+            controller.fetchRequest.predicate = request.predicate
+            do {
+                try controller.performFetch()
+                Self.send(.snapshot(commit: recorder.commit, sections: Self.sections(controller)), continuation)
+            } catch {
+                Self.send(.error(ErrorReply(message: "the table could not be fetched: \(error)", problem: "save")), continuation)
             }
-            continuation.yield(.snapshot(commit: commit, sections: sections))
+        }
+    }
+
+    private static func sections(_ controller: NSFetchedResultsController<Products>) -> [SectionData] {
+        (controller.sections ?? []).map { info in
+            SectionData(name: info.name, rows: (info.objects ?? []).map { LiveStore.row($0 as! NSManagedObject) })
         }
     }
 

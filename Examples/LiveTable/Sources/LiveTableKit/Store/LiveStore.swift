@@ -9,8 +9,22 @@ public final class LiveStore: @unchecked Sendable {
     /// Whether other processes may write the store (a `postgres://` URL): it then records persistent
     /// history and posts `NSPersistentStoreRemoteChange` for their commits, which the gate follows.
     public let followsOtherProcesses: Bool
-    /// The categories the seed data and the writers use; a page may type any other.
-    public static let categories = ["Молочное", "Колбасы", "Сыры", "Напитки", "Хлеб"]
+    /// The products of each category the seed data and the writers use (a page may type any other).
+    public static let catalog: [(category: String, names: [String])] = [
+        ("Молочное", ["Йогурт", "Молоко", "Творог", "Кефир", "Масло"]),
+        ("Колбасы", ["Колбаса «Молочная»", "Колбаса «Докторская»"]),
+        ("Сыры", ["Сыр", "Брынза"]),
+        ("Напитки", ["Квас", "Морс"]),
+        ("Хлеб", ["Батон", "Бородинский"]),
+    ]
+    /// The catalog's categories.
+    public static let categories = catalog.map(\.category)
+
+    /// A product of the catalog with its category.
+    public static func product(_ rng: inout SeededRandom) -> (name: String, category: String) {
+        let (category, names) = rng.pick(catalog)
+        return (rng.pick(names), category)
+    }
 
     /// Opens (and with `fresh`, first destroys) the store at `url`, a file or a `postgres://` URL; an
     /// empty store gets `count` products. A second process opening a store the first has seeded finds it
@@ -38,25 +52,31 @@ public final class LiveStore: @unchecked Sendable {
             guard try context.count(for: Self.request()) == 0 else { return }
             var rng = SeededRandom(seed: seed)
             for p in SeedModel.insertProducts(context, count: count, seed: seed) {
-                p.setValue(rng.pick(Self.categories), forKey: "category")
+                let (name, category) = product(&rng)
+                p.setValue(name, forKey: "name")
+                p.setValue(category, forKey: "category")
             }
             try context.save()
         }
     }
 
-    /// Products sorted by category (the sections), then name, then price.
-    public static func request() -> NSFetchRequest<Products> {
+    /// Products sorted by category (the sections), then as `view` says (name, then price, by default), with
+    /// `view`'s search as the predicate (`name CONTAINS[cd] %@`).
+    public static func request(_ view: ClientMessage.View = .init()) -> NSFetchRequest<Products> {
         let request = NSFetchRequest<Products>(entityName: "Products")
-        request.sortDescriptors = [NSSortDescriptor(key: "category", ascending: true), NSSortDescriptor(key: "name", ascending: true),
-                                   NSSortDescriptor(key: "price", ascending: true)]
+        let other = view.sort == "price" ? "name" : "price"
+        request.sortDescriptors = [NSSortDescriptor(key: "category", ascending: true), NSSortDescriptor(key: view.sort, ascending: view.ascending),
+                                   NSSortDescriptor(key: other, ascending: true)]
+        let search = view.search.trimmingCharacters(in: .whitespaces)
+        if !search.isEmpty { request.predicate = NSPredicate(format: "name CONTAINS[cd] %@", search) }
         return request
     }
 
-    /// The table as a fresh fetch on a new context shows it.
-    public func freshTable() -> [SectionData] {
+    /// The table as a fresh fetch on a new context shows it (in `view`'s order and filter).
+    public func freshTable(_ view: ClientMessage.View = .init()) -> [SectionData] {
         let context = container.newBackgroundContext()
         return context.performAndWait {
-            let products = (try? context.fetch(Self.request())) ?? []
+            let products = (try? context.fetch(Self.request(view))) ?? []
             var sections: [SectionData] = []
             for p in products {
                 let row = Self.row(p)

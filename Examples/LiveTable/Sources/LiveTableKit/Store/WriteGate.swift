@@ -15,11 +15,12 @@ public final class WriteGate: @unchecked Sendable {
     let writerContext: NSManagedObjectContext
     private let lock = NSLock()
     // Guarded by `lock`.
-    private var waiting: [(ClientMessage, Reply)] = []
+    private var waiting: [Pending] = []
+    private var owned: [String: Set<String>] = [:]
     private var snapshots: [Int: [SectionData]] = [:]
     private var commitsMade = 0
     // Touched on `queue` only.
-    private var sessions: [ObjectIdentifier: TableSession] = [:]
+    var sessions: [ObjectIdentifier: TableSession] = [:]
     private var lastSave: Notification?
     private var observer: (any NSObjectProtocol)?
     // Following other processes (touched on `queue` only): the last history transaction merged, and
@@ -50,10 +51,10 @@ public final class WriteGate: @unchecked Sendable {
     /// The table a fresh fetch showed right after commit `k` (verify mode; 0 is the table at start).
     public func snapshot(_ k: Int) -> [SectionData]? { lock.withLock { snapshots[k] } }
 
-    /// The last commit and a fresh fetch of the table it left (taken between commits).
-    public func table() async -> (commit: Int, sections: [SectionData]) {
+    /// The last commit and a fresh fetch of the table it left (taken between commits), in `view`'s order.
+    public func table(_ view: ClientMessage.View = .init()) async -> (commit: Int, sections: [SectionData]) {
         await withCheckedContinuation { done in
-            queue.async { done.resume(returning: (self.commit, self.store.freshTable())) }
+            queue.async { done.resume(returning: (self.commit, self.store.freshTable(view))) }
         }
     }
 
@@ -83,29 +84,52 @@ public final class WriteGate: @unchecked Sendable {
     /// The answer to a message: its commit's number, or the error reply (the store unchanged).
     public typealias Reply = @Sendable (Result<Int, ErrorReply>) -> Void
 
-    /// Applies a page's message; returns its commit's number once the commit has been handed to every
-    /// connection, or the error reply (the store unchanged).
-    public func submit(_ message: ClientMessage) async -> Result<Int, ErrorReply> {
-        await withCheckedContinuation { done in submit(message) { done.resume(returning: $0) } }
+    /// A message waiting for the next commit: from a page's `session` (whose begun edits it may save), or
+    /// from a writer (`owner`, which the rows it adds are recorded for).
+    struct Pending {
+        let message: ClientMessage
+        let session: TableSession?
+        let owner: String?
+        let done: Reply
     }
 
-    /// Applies a page's message and calls `done` as ``submit(_:)`` returns.
-    public func submit(_ message: ClientMessage, done: @escaping Reply) {
+    /// Applies a page's message; returns its commit's number once the commit has been handed to every
+    /// connection, or the error reply (the store unchanged). The rows an `owner`'s adds make are
+    /// recorded as its own (``ownedIDs(_:)``).
+    public func submit(_ message: ClientMessage, owner: String? = nil) async -> Result<Int, ErrorReply> {
+        await withCheckedContinuation { done in submit(message, owner: owner) { done.resume(returning: $0) } }
+    }
+
+    /// Applies a message and calls `done` as ``submit(_:owner:)`` returns. An edit of a row the
+    /// `session`'s page began editing (``begin(_:in:done:)``) is saved from the edit's own context: if the
+    /// row changed since, the save is refused (problem `conflict`) and the page is sent the ``Conflict``.
+    public func submit(_ message: ClientMessage, from session: TableSession? = nil, owner: String? = nil, done: @escaping Reply) {
         let first = lock.withLock {
-            waiting.append((message, done))
+            waiting.append(Pending(message: message, session: session, owner: owner, done: done))
             return waiting.count == 1
         }
         if first { queue.async { self.drain() } }
     }
+
+    /// The rows `owner`'s adds made (deleted ones included).
+    public func ownedIDs(_ owner: String) -> Set<String> { lock.withLock { owned[owner] ?? [] } }
 
     /// Applies everything waiting as one commit (a message that fails is answered and left out). If that
     /// save fails, each message is tried alone, so one bad message costs the others nothing.
     private func drain() {
         // Another process's commits first, so that the messages apply to rows as they are now.
         if store.followsOtherProcesses { mergeOtherProcesses() }
-        let batch = lock.withLock {
+        let all = lock.withLock {
             defer { waiting = [] }
             return waiting
+        }
+        var batch: [Pending] = []
+        for item in all {
+            if case .edit(let id, let fields, let ref) = item.message, let session = item.session, let edit = session.edits[id] {
+                item.done(commitEdit(edit, id: id, fields: fields, ref: ref, session: session))
+            } else {
+                batch.append(item)
+            }
         }
         if !commitAll(batch) {
             for item in batch { _ = commitAll([item]) }
@@ -114,19 +138,26 @@ public final class WriteGate: @unchecked Sendable {
 
     /// Applies `items` and saves them as one commit; false (nothing answered, nothing changed) when the
     /// save failed and there was more than one item.
-    private func commitAll(_ items: [(ClientMessage, Reply)]) -> Bool {
-        var accepted: [Reply] = [], rejected: [(Reply, ErrorReply)] = []
+    private func commitAll(_ items: [Pending]) -> Bool {
+        var accepted: [Reply] = [], rejected: [(Reply, ErrorReply)] = [], added: [(String, NSManagedObject)] = []
         let failure: ErrorReply? = writerContext.performAndWait {
-            for (message, done) in items {
-                if let problem = apply(message) { rejected.append((done, problem)) } else { accepted.append(done) }
+            for item in items {
+                switch apply(item.message) {
+                case .failure(let problem): rejected.append((item.done, problem))
+                case .success(let inserted):
+                    accepted.append(item.done)
+                    if let owner = item.owner, let inserted { added.append((owner, inserted)) }
+                }
             }
             guard writerContext.hasChanges else { return nil }
             do {
                 try writerContext.save()
+                let ids = added.map { ($0.0, $0.1.objectID.uriRepresentation().absoluteString) }
+                lock.withLock { for (owner, id) in ids { owned[owner, default: []].insert(id) } }
                 return nil
             } catch {
                 writerContext.rollback()
-                return ErrorReply(message: "the save failed: \(error)", problem: "save", ref: items.first?.0.ref)
+                return ErrorReply(message: "the save failed: \(error)", problem: "save", ref: items.first?.message.ref)
             }
         }
         if let failure {
