@@ -115,7 +115,10 @@ def deleted_under_an_edit_keeps_the_typing(check, server, a, b):
     check(wait_for(a, "window.__errors.length > 0", 10), "a blank name is refused by the server")
     check(a.input_value("input[name=price]") == "5" and a.input_value("input[name=category]") == "Хлеб", "a refused Add keeps the form's values")
     check("Not saved" in a.inner_text("#message"), f"and says so: {a.inner_text('#message')}")
-    a.fill("input[name=name]", "")
+    add(a, "Батон нарезной", 5, "Хлеб")
+    check(wait_for(a, "document.getElementById('message').textContent === ''", 10),
+          f"the message goes once its cause is gone (the add saved): {a.inner_text('#message')}")
+    check(a.input_value("input[name=name]") == "", "and the saved add clears the form")
 
 
 def escape_cancels_an_edit(check, server, a):
