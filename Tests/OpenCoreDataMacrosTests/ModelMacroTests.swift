@@ -45,11 +45,11 @@ import Testing
                         _name = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
-                        OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \.name)
+                        _$observationRegistrar.access(self, \.name)
                         return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.name, Self._$slot_name)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        _$observationRegistrar.withMutation(of: self, \.name) {
                             _$backingData._setValue(forKey: \.name, to: newValue, slot: Self._$slot_name, of: self)
                         }
                     }
@@ -65,11 +65,11 @@ import Testing
                         _items = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
-                        OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \.items)
+                        _$observationRegistrar.access(self, \.items)
                         return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.items, Self._$slot_items)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.items) {
+                        _$observationRegistrar.withMutation(of: self, \.items) {
                             _$backingData._setValue(forKey: \.items, to: newValue, slot: Self._$slot_items, of: self)
                         }
                     }
@@ -82,7 +82,7 @@ import Testing
                 var title: String { name }
                 static var count = 0
 
-                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = OpenSwiftData._SwiftDataAccess.backingData(for: Trip.self)
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
@@ -106,7 +106,7 @@ import Testing
                     self._$backingData = backingData
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()
             }
 
             extension Trip: PersistentModel {
@@ -134,11 +134,11 @@ import Testing
                         _card = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
-                        OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \.card)
+                        _$observationRegistrar.access(self, \.card)
                         return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.card, Self._$slot_card)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.card) {
+                        _$observationRegistrar.withMutation(of: self, \.card) {
                             _$backingData._setValue(forKey: \.card, to: newValue, slot: Self._$slot_card, of: self)
                         }
                     }
@@ -148,7 +148,7 @@ import Testing
 
                 private static let _$slot_card = OpenSwiftData._SwiftDataSlot("card")
 
-                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Reader> = Reader.createBackingData()
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Reader> = OpenSwiftData._SwiftDataAccess.backingData(for: Reader.self)
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
                     get {
@@ -172,7 +172,7 @@ import Testing
                     self._$backingData = backingData
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()
             }
 
             extension Reader: PersistentModel {

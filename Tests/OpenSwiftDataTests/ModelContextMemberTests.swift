@@ -11,6 +11,23 @@ import Testing
         ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
     }
 
+    /// Fetched objects start bare (no state of their own): their models are kept beside them, and stay the
+    /// same instances when the objects get a state (a change) and when they are fetched again.
+    @Test func modelsOfFetchedObjectsAreOneInstancePerObject() throws {
+        let writer = try context()
+        for n in 0..<5 { writer.insert(Trip(name: "Trip \(n)", destination: "D\(n)")) }
+        try writer.save()
+        let context = ModelContext(writer.container)
+        let first = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        let again = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(first.count == 5 && zip(first, again).allSatisfy { $0 === $1 })
+        first[2].destination = "Changed"
+        let third = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
+        #expect(zip(first, third).allSatisfy { $0 === $1 })
+        #expect(third[2].destination == "Changed" && third[3].destination == "D3")
+        #expect(context.model(for: first[4].persistentModelID) as? Trip === first[4])
+    }
+
     @Test func aModelFetchedTwiceIsOneInstanceAndModelForFindsIt() throws {
         let context = try context()
         let trip = Trip(name: "Rome", destination: "Italy")

@@ -26,6 +26,22 @@ final class FaultBatch {
     var objects: [NSManagedObject] = []
     /// Its context was reset: its bare faults are detached.
     var isDetached = false
+    /// For OpenSwiftData: the model showing each bare object, by index (made when the first is set), so
+    /// that a fetched object keeps its model without being given a state of its own.
+    private var swiftDataModels: [WeakModel] = []
+
+    struct WeakModel { weak var model: AnyObject? }
+
+    /// The model showing the bare object at `index`.
+    func swiftDataModel(at index: Int) -> AnyObject? {
+        index < swiftDataModels.count ? swiftDataModels[index].model : nil
+    }
+
+    /// Sets the model showing the bare object at `index`.
+    func setSwiftDataModel(_ model: AnyObject?, at index: Int) {
+        if swiftDataModels.isEmpty { swiftDataModels = Array(repeating: WeakModel(), count: rows.isEmpty ? keys.count : rows.count) }
+        swiftDataModels[index].model = model
+    }
     /// Its objects are loaded, not faults (prefetched destinations): each object's values and snapshot
     /// are its row's (all rows hold values) until the object is first changed or its state is needed
     /// (``NSManagedObject/objectState``).

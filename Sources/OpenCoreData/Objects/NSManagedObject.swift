@@ -96,6 +96,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         case .batch(let batch, let index):
             let id = NSManagedObjectID(entity: entity, key: batch.key(index), storeIdentifier: batch.storeIdentifier)
             let state = ObjectState(objectID: id, context: batch.context, lifecycle: batch.lifecycle, faultState: batch.faultState(index))
+            state.swiftDataModel = batch.swiftDataModel(at: index)
             guard let values = batch.loadedValues(index) else {
                 body = .full(state, values: [])
                 return state

@@ -12,14 +12,16 @@ import SwiftSyntaxMacros
 //
 // `@Model` adds `@_PersistedProperty` to each stored `var` (not `@Transient`), and the members
 //
-//     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = Trip.createBackingData()
+//     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = …_SwiftDataAccess.backingData(for: Trip.self)
 //     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData }
 //     public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [
 //         .init(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
 //         .init(name: "items", keypath: \Trip.items, defaultValue: ([] as [Item]),
 //               metadata: OpenSwiftData.Schema.Relationship(deleteRule: .cascade)) ] }
 //     public required init(backingData: any OpenSwiftData.BackingData<Trip>) { _name = …NoType(); … }
-//     @Transient private let _$observationRegistrar = Observation.ObservationRegistrar()
+//     @Transient private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()
+//
+// (the registrar made when the model is first read under `withObservationTracking`)
 //
 // and the conformances `PersistentModel` and `Observable`. `@_PersistedProperty var name: String` becomes
 // an `init` / `get` / `set` over the backing data (observed) and a peer `_name` of an empty type that the
@@ -43,11 +45,11 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let metadata = (properties.map { $0.metadata(owner: owner) } + constraints).joined(separator: ",\n")
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
-            "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = \(raw: owner).createBackingData()",
+            "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = OpenSwiftData._SwiftDataAccess.backingData(for: \(raw: owner).self)",
             "public var persistentBackingData: \(raw: backing) { get { _$backingData } set { _$backingData = newValue } }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
-            "@Transient private let _$observationRegistrar = Observation.ObservationRegistrar()",
+            "@Transient @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()",
         ]
     }
 
@@ -92,13 +94,13 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                OpenSwiftData._SwiftDataAccess.access(_$observationRegistrar, self, \\.\(raw: name))
+                _$observationRegistrar.access(self, \\.\(raw: name))
                 return OpenSwiftData._SwiftDataAccess.get(_$backingData, \\.\(raw: name), Self._$slot_\(raw: name))
             }
             """,
             """
             set {
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: name)) {
+                _$observationRegistrar.withMutation(of: self, \\.\(raw: name)) {
                     _$backingData._setValue(forKey: \\.\(raw: name), to: newValue, slot: Self._$slot_\(raw: name), of: self)
                 }
             }

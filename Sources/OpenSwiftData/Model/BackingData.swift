@@ -58,13 +58,9 @@ public final class _SwiftDataSlot: Sendable {
 /// the model is in a context (inlined into the model's module, so that the type test folds away), else
 /// the backing data's ``BackingData/_getValue(forKey:slot:)``.
 public enum _SwiftDataAccess {
-    /// Tells the model's registrar of a read of `key` (`ObservationRegistrar.access`), when a
-    /// `withObservationTracking` closure may be running: outside one, the registrar would record nothing.
-    @inlinable @inline(__always)
-    public static func access<M: PersistentModel & Observable, Value>(_ registrar: borrowing ObservationRegistrar, _ model: M,
-                                                                      _ key: @autoclosure () -> KeyPath<M, Value>) {
-        if _ManagedMacroSupport.observationMayBeTracking { registrar.access(model, keyPath: key()) }
-    }
+    /// The backing data a model made by its own initializer starts with (what `createBackingData()` returns,
+    /// without the opaque result type, whose metadata the runtime would look up by name per model).
+    public static func backingData<M: PersistentModel>(for _: M.Type) -> any BackingData<M> { ModelStorage<M>(for: M.self) }
 
     /// The value of a persisted property.
     @inlinable @inline(__always)
@@ -74,4 +70,46 @@ public enum _SwiftDataAccess {
            let value = object._withUnsafeGuaranteedRef({ TypedSlots.read($0, slot.property, as: Value.self) }) { return value }
         return backing._getValue(forKey: key(), slot: slot)
     }
+}
+
+/// What `@Model` keeps for Observation (its `_$observationRegistrar`): the model's `ObservationRegistrar`,
+/// made when a `withObservationTracking` closure first reads the model. Until then nobody can be observing
+/// the model, so a change has nobody to tell, and a model that is never observed makes no registrar. (The
+/// registrar is boxed: `ObservationRegistrar`'s layout is resilient, and an optional of it would cost
+/// every getter a metadata lookup.)
+public struct _SwiftDataObservation: Sendable {
+    @usableFromInline var box: _SwiftDataRegistrarBox?
+
+    /// Made by `@Model`'s expansion.
+    public init() {}
+
+    /// `ObservationRegistrar.access(_:keyPath:)` when a `withObservationTracking` closure may be running
+    /// (outside one, the registrar would record nothing).
+    @inlinable @inline(__always)
+    public mutating func access<M: Observable, Value>(_ model: M, _ key: @autoclosure () -> KeyPath<M, Value>) {
+        if _ManagedMacroSupport.observationMayBeTracking { track(model, key()) }
+    }
+
+    /// The read, told to the registrar (made now if it is the first); out of line, so that the getters
+    /// that inline ``access(_:_:)`` do not touch the registrar's type.
+    @usableFromInline @inline(never)
+    mutating func track<M: Observable, Value>(_ model: M, _ key: KeyPath<M, Value>) {
+        if box == nil { box = _SwiftDataRegistrarBox() }
+        box?.registrar.access(model, keyPath: key)
+    }
+
+    /// `ObservationRegistrar.withMutation(of:keyPath:_:)`, or just the mutation while nothing ever tracked the
+    /// model.
+    @inlinable @inline(__always)
+    public func withMutation<M: Observable, Value, R>(of model: M, _ key: @autoclosure () -> KeyPath<M, Value>,
+                                                      _ mutation: () throws -> R) rethrows -> R {
+        guard let box else { return try mutation() }
+        return try box.registrar.withMutation(of: model, keyPath: key(), mutation)
+    }
+}
+
+/// A model's `ObservationRegistrar`, once something observes the model (``_SwiftDataObservation``).
+public final class _SwiftDataRegistrarBox: Sendable {
+    @usableFromInline let registrar = ObservationRegistrar()
+    @usableFromInline init() {}
 }
