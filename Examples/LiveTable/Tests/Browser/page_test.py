@@ -191,6 +191,14 @@ def offline_and_back(check, server, a):
         again.stop()
 
 
+def open_page(check, browser, url):
+    """A page on `url`, once it shows its snapshot and is online."""
+    page = browser.new_page(viewport={"width": 900, "height": 1000})
+    page.goto(url)
+    check(wait_for(page, "window.__log.length > 0 && !document.body.classList.contains('offline')"), f"the page on {url} got its snapshot")
+    return page
+
+
 def across_processes(check, launch):
     """The lost update across two processes on one PostgreSQL database: page A on one, page B on the other.
     The refusal comes from the database (the row's optimistic-locking version), not from one process's memory."""
@@ -199,10 +207,7 @@ def across_processes(check, launch):
         store = database.store_url()
         with Server(count=10, store=store) as one, Server(count=10, store=store, fresh=False) as two:
             browser = launch(p)
-            a, b = (browser.new_page(viewport={"width": 900, "height": 1000}) for _ in range(2))
-            for page, server in ((a, one), (b, two)):
-                page.goto(server.url)
-                check(wait_for(page, "window.__log.length > 0 && !document.body.classList.contains('offline')"), "the page got its snapshot")
+            a, b = open_page(check, browser, one.url), open_page(check, browser, two.url)
             add(a, "Мой квас", 123, "Напитки")
             check(wait_for(b, "[...document.querySelectorAll('td.name')].some(td => td.textContent === 'Мой квас')", 20),
                   "B, on the other process, shows A's row")
@@ -223,11 +228,7 @@ def main():
     from playwright.sync_api import sync_playwright
     with Server("--writers", "2", "--interval", "100", "--verify", count=24) as server, sync_playwright() as p:
         browser = launch(p)
-        a = browser.new_page(viewport={"width": 900, "height": 1000})
-        b = browser.new_page(viewport={"width": 900, "height": 1000})
-        for page in (a, b):
-            page.goto(server.url)
-            check(wait_for(page, "window.__log.length > 0 && !document.body.classList.contains('offline')"), "the page got its snapshot")
+        a, b = open_page(check, browser, server.url), open_page(check, browser, server.url)
         for step in (writers_touch_only_their_own_rows_and_pause, lost_update_is_refused, deleted_under_an_edit_keeps_the_typing):
             step(check, server, a, b)
         escape_cancels_an_edit(check, server, a)
