@@ -15,6 +15,7 @@ final class TmuxScreen {
     private let tmux: URL
     private let socket = "ocd-live-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
     private var socketPath = ""
+    private var serverPID: pid_t = 0
 
     /// Starts `command` (a shell command line) in a new detached session.
     init(command: String) throws {
@@ -24,11 +25,14 @@ final class TmuxScreen {
         tmux = found
         _ = try run(["new-session", "-d", "-s", "live", "-x", "\(Self.width)", "-y", "\(Self.height)", command])
         socketPath = try run(["display-message", "-p", "#{socket_path}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        serverPID = pid_t(try run(["display-message", "-p", "#{pid}"]).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// Runs a tmux command on the server; its standard output. (Spawned and waited for directly:
     /// Foundation's `Process` on Linux waits for descriptors that the tmux server, forked by the first
-    /// command, keeps open.)
+    /// command, keeps open. Spawned with no signal blocked: a test's thread may block them all, and a tmux
+    /// server — and the shell in its pane — that inherit that mask never see SIGCHLD or SIGHUP, so
+    /// `kill-server` would wait for its pane forever.)
     @discardableResult
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString)")
@@ -46,8 +50,15 @@ final class TmuxScreen {
         let argv = ([tmux.path, "-u", "-L", socket] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, tmux.path, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, tmux.path, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
@@ -101,6 +112,10 @@ final class TmuxScreen {
     /// Ends the server and whatever still runs in it, and removes its socket.
     func close() {
         _ = try? run(["kill-server"])
+        // The server must be gone (a test run waits for its children): killed if it still runs after a second.
+        let deadline = Date().addingTimeInterval(1)
+        while serverPID > 0, kill(serverPID, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if serverPID > 0, kill(serverPID, 0) == 0 { kill(serverPID, SIGKILL) }
         if !socketPath.isEmpty { try? FileManager.default.removeItem(atPath: socketPath) }
     }
 }
