@@ -152,33 +152,55 @@ extension NSManagedObjectContext {
     /// Applies the delete rules of objects deleted since the last call: nullify removes each from its
     /// destinations' inverses, cascade deletes the destinations (each once), deny and no action do
     /// nothing here (deny is checked by `save()`). Called by `processPendingChanges()`.
+    ///
+    /// The deleted objects are taken a generation at a time (those deleted since the last call, then those
+    /// their cascades deleted, …), and the to-many relationships a generation's rules follow are read for
+    /// the whole generation first, one query per relationship rather than one per object
+    /// (``readToManys(of:keys:)``); a relationship that read fails is read again object by object.
     func propagateDeletes() {
         // Each deleted object is listed once (a second delete of a deleted object does nothing). The set
         // lives for this call only: an identifier may be reused once its object is gone.
-        var queue: [NSManagedObject] = deletesToPropagate.reversed()
         var propagated = Set<ObjectIdentifier>()
-        deletesToPropagate.removeAll()
-        while let object = queue.popLast() {
-            guard propagated.insert(ObjectIdentifier(object)).inserted else { continue }
-            let me = object.ref
+        while !deletesToPropagate.isEmpty {
+            let generation = deletesToPropagate.filter { propagated.insert(ObjectIdentifier($0)).inserted }
+            deletesToPropagate.removeAll()
+            if generation.count > 1 { try? readToManys(of: generation, keys: Self.toManysFollowedOnDelete(of: generation)) }
+            for object in generation { applyDeleteRules(of: object) }
+        }
+    }
+
+    /// The names of the to-many relationships whose delete rule (nullify or cascade) deleting `objects` follows.
+    private static func toManysFollowedOnDelete(of objects: [NSManagedObject]) -> Set<String> {
+        var names = Set<String>()
+        var seen = Set<ObjectIdentifier>()
+        for object in objects where seen.insert(ObjectIdentifier(object.layout)).inserted {
             for slot in object.layout.relationshipSlots {
-                guard let r = object.layout.relationship(slot) else { continue }
-                let rule = r.relationship.deleteRule
-                guard rule == .nullifyDeleteRule || rule == .cascadeDeleteRule else { continue }
-                let destinations = r.isToMany ? object.relatedObjects(slot) : object.value(at: slot).objectRef.flatMap { self.object(for: $0) }.map { [$0] } ?? []
-                for destination in destinations {
-                    if let inverse = r.inverseSlot, destination.managedObjectContext === self, !destination.isDeleted || rule == .nullifyDeleteRule {
-                        if r.relationship.inverseRelationship?.isToMany ?? false {
-                            destination.rawRemove(inverse, me)
-                        } else if destination.value(at: inverse).objectRef == me {
-                            destination.rawSetToOne(inverse, nil)
-                        }
+                guard let r = object.layout.relationship(slot), r.isToMany,
+                      r.relationship.deleteRule == .nullifyDeleteRule || r.relationship.deleteRule == .cascadeDeleteRule else { continue }
+                names.insert(object.layout.properties[slot].name)
+            }
+        }
+        return names
+    }
+
+    /// One deleted object's nullify and cascade rules; a cascade's deletes join ``deletesToPropagate``.
+    private func applyDeleteRules(of object: NSManagedObject) {
+        let me = object.ref
+        for slot in object.layout.relationshipSlots {
+            guard let r = object.layout.relationship(slot) else { continue }
+            let rule = r.relationship.deleteRule
+            guard rule == .nullifyDeleteRule || rule == .cascadeDeleteRule else { continue }
+            let destinations = r.isToMany ? object.relatedObjects(slot) : object.value(at: slot).objectRef.flatMap { self.object(for: $0) }.map { [$0] } ?? []
+            for destination in destinations {
+                if let inverse = r.inverseSlot, destination.managedObjectContext === self, !destination.isDeleted || rule == .nullifyDeleteRule {
+                    if r.relationship.inverseRelationship?.isToMany ?? false {
+                        destination.rawRemove(inverse, me)
+                    } else if destination.value(at: inverse).objectRef == me {
+                        destination.rawSetToOne(inverse, nil)
                     }
-                    if rule == .cascadeDeleteRule, !destination.isDeleted, destination.managedObjectContext === self {
-                        delete(destination)
-                        deletesToPropagate.removeAll { $0 === destination }
-                        queue.append(destination)
-                    }
+                }
+                if rule == .cascadeDeleteRule, !destination.isDeleted, destination.managedObjectContext === self {
+                    delete(destination)
                 }
             }
         }

@@ -36,8 +36,9 @@ extension PostgresStore {
             var writer = PostgresRowWriter(store: self, session: session)
             for (entityID, group) in Dictionary(grouping: outcome.deleted, by: \.entityID).sorted(by: { $0.key < $1.key }) {
                 let layout = try model.layout(entityID: entityID)
-                for row in group { try writer.deleteRelationships(layout, pk: row.pk) }
-                try run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ANY($1)", [Self.keyArray(group.map(\.pk))], on: session)
+                let pks = group.map(\.pk)
+                try writer.deleteRelationships(layout, pks: pks)
+                try run("DELETE FROM \(table(for: layout).name) WHERE Z_PK = ANY($1)", [Self.keyArray(pks)], on: session)
             }
             let updated = nullify.filter { !deleted.contains($0.row) }
                 .map { HistoryRecord(kind: .update, entityID: $0.row.entityID, pk: $0.row.pk, columns: [$0.slot]) }

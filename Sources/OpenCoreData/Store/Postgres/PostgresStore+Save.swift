@@ -153,9 +153,13 @@ struct PostgresRowWriter: StoreRowWriter {
                 before = current.rows.compactMap { $0[0].integer }
             }
             let previous = Set(before)
-            for gone in previous.subtracting(members).sorted() {
+            let gone = previous.subtracting(members).sorted()
+            if gone.count == 1 {
                 try store.run(.delete(SQLDelete(table: join.name, conditions: [.equals(join.sourceColumn, .parameter(.int(pk))),
-                                                                                .equals(join.destinationColumn, .parameter(.int(gone)))])), on: session)
+                                                                                .equals(join.destinationColumn, .parameter(.int(gone[0])))])), on: session)
+            } else if !gone.isEmpty {
+                _ = try store.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = $1 AND \(join.destinationColumn) = ANY($2)",
+                                  [.int(pk), PostgresStore.keyArray(gone)], on: session)
             }
             if join.orderColumn == nil {
                 for added in members where !previous.contains(added) {
@@ -190,15 +194,15 @@ struct PostgresRowWriter: StoreRowWriter {
         return try store.run(.delete(delete), on: session) > 0
     }
 
-    mutating func deleteRelationships(_ layout: EntityLayout, pk: Int64) throws {
+    mutating func deleteRelationships(_ layout: EntityLayout, pks: [Int64]) throws {
         try flush()
-        guard let entity = store.model.entity(number: layout.entityID) else { return }
+        guard !pks.isEmpty, let entity = store.model.entity(number: layout.entityID) else { return }
         for join in store.joinTables {
-            if let source = join.ownerEntity, entity.isKindOf(entity: source) {
-                try store.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.sourceColumn, .parameter(.int(pk)))])), on: session)
-            }
-            if entity.isKindOf(entity: join.memberEntity) {
-                try store.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.destinationColumn, .parameter(.int(pk)))])), on: session)
+            var columns: [String] = []
+            if let source = join.ownerEntity, entity.isKindOf(entity: source) { columns.append(join.table.sourceColumn) }
+            if entity.isKindOf(entity: join.memberEntity) { columns.append(join.table.destinationColumn) }
+            for column in columns {
+                _ = try store.run("DELETE FROM \(join.table.name) WHERE \(column) = ANY($1)", [PostgresStore.keyArray(pks)], on: session)
             }
         }
     }

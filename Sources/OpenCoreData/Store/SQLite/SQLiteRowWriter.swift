@@ -44,19 +44,22 @@ struct SQLiteRowWriter: StoreRowWriter {
         try store.writeRow(layout, pk: pk, slots: slots, values: values, newVersion: newVersion, expected: expected, keys: keys, &updates, db)
     }
 
-    /// The row's externally stored files go once the transaction commits.
+    /// The row's externally stored files go once the transaction commits: the `DELETE` returns the columns
+    /// naming them (`RETURNING`), so a delete is one statement whatever the row keeps outside.
     mutating func delete(_ layout: EntityLayout, pk: Int64, version: Int64) throws -> Bool {
-        let files = try store.externalFiles(layout, pk: pk, slots: store.attributeSlots(layout), db)
         let delete = SQLDelete(table: store.table(for: layout).name, conditions: [.equals("Z_PK", .parameter(.int(pk))), .equals("Z_OPT", .parameter(.int(version)))])
-        guard try db.run(.delete(delete)) > 0 else {
-            return false
+        guard let columns = store.externalColumns(layout, slots: store.attributeSlots(layout)) else {
+            return try db.run(.delete(delete)) > 0
         }
-        store.saveFiles?.obsolete += files
-        return true
+        var context = SQLGenerationContext()
+        let sql = SQLitePrinter.sql(.delete(delete), &context) + " RETURNING \(columns.joined(separator: ", "))"
+        var deleted = false
+        store.saveFiles?.obsolete += try store.externalFiles(columns, sql: sql, context.arguments, db) { deleted = true }
+        return deleted
     }
 
-    mutating func deleteRelationships(_ layout: EntityLayout, pk: Int64) throws {
-        try store.deleteJoinRows(layout, pk: pk, db)
+    mutating func deleteRelationships(_ layout: EntityLayout, pks: [Int64]) throws {
+        try store.deleteJoinRows(layout, pks: pks, db)
     }
 
     mutating func currentRow(root: Int, pk: Int64) throws -> StoreRow? {

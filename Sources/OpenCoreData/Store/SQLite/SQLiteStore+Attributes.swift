@@ -98,14 +98,36 @@ extension SQLiteStore {
 
     /// The external files a row names in some slots now (read before the row is updated or deleted).
     func externalFiles(_ layout: EntityLayout, pk: Int64, slots: [Int], _ db: SQLiteConnection) throws -> [String] {
-        guard externalStorage != nil else { return [] }
+        guard let columns = externalColumns(layout, slots: slots) else { return [] }
+        return try externalFiles(columns, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table(for: layout).name) WHERE Z_PK = ?", [.int(pk)], db)
+    }
+
+    /// The external files some rows of one entity name in some slots now, one query per chunk of keys.
+    func externalFiles(_ layout: EntityLayout, pks: [Int64], slots: [Int], _ db: SQLiteConnection) throws -> [String] {
+        guard !pks.isEmpty, let columns = externalColumns(layout, slots: slots) else { return [] }
+        return try SQLiteKeyList(pks, json: usesJSONKeyLists).chunks.flatMap { chunk in
+            try externalFiles(columns, sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table(for: layout).name) WHERE Z_PK IN \(chunk.inOperand)",
+                              chunk.arguments, db)
+        }
+    }
+
+    /// The columns of some slots that may name external files; `nil` when none may (or the store keeps none).
+    func externalColumns(_ layout: EntityLayout, slots: [Int]) -> [String]? {
+        guard externalStorage != nil else { return nil }
         let columns = slots.compactMap { slot -> String? in
             guard let a = layout.attribute(slot), a.allowsExternalBinaryDataStorage, a.attributeType == .binaryDataAttributeType else { return nil }
             return layout.columns[slot]
         }
-        guard !columns.isEmpty else { return [] }
+        return columns.isEmpty ? nil : columns
+    }
+
+    /// The files named in the rows a statement returns (each row's `columns`, in order); `eachRow` is called
+    /// per row.
+    func externalFiles(_ columns: [String], sql: String, _ arguments: [Value], _ db: SQLiteConnection,
+                       eachRow: () -> Void = {}) throws -> [String] {
         var names: [String] = []
-        try db.query("SELECT \(columns.joined(separator: ", ")) FROM \(table(for: layout).name) WHERE Z_PK = ?", [.int(pk)]) { row in
+        try db.query(sql, arguments) { row in
+            eachRow()
             for i in columns.indices where row.isText(Int32(i)) {
                 if case .string(let s) = row.value(Int32(i), as: .stringAttributeType) { names.append(s) }
             }

@@ -43,10 +43,7 @@ extension SQLiteStore {
                 before = try loadRelationship(r, owners: [pk], db)[pk] ?? []
             }
             let previous = Set(try before.map { try keys.primaryKey($0, layout: layout, slot: slot) })
-            let remove = SQLitePrinter.text(.delete(SQLDelete(table: join.name, conditions: [.equals(join.sourceColumn), .equals(join.destinationColumn)])))
-            for gone in previous.subtracting(members).sorted() {
-                try db.run(remove, [.int(pk), .int(gone)])
-            }
+            try deleteJoinRows(join, owner: pk, members: previous.subtracting(members).sorted(), db)
             if join.orderColumn == nil {
                 let add = SQLitePrinter.text(.insert(SQLInsert(into: join.name, columns: [join.sourceColumn, join.destinationColumn], conflict: .ignore)))
                 for added in members where !previous.contains(added) {
@@ -64,15 +61,33 @@ extension SQLiteStore {
         }
     }
 
-    /// Removes a deleted row from every join table it appears in, on either side.
-    func deleteJoinRows(_ layout: EntityLayout, pk: Int64, _ db: SQLiteConnection) throws {
-        guard let entity = model.entity(number: layout.entityID) else { return }
+    /// Removes an owner's pairs with some members: one statement for one member, else one per chunk of
+    /// members (``SQLiteKeyList``).
+    private func deleteJoinRows(_ join: JoinTable, owner pk: Int64, members gone: [Int64], _ db: SQLiteConnection) throws {
+        if gone.count == 1 {
+            let remove = SQLitePrinter.text(.delete(SQLDelete(table: join.name, conditions: [.equals(join.sourceColumn), .equals(join.destinationColumn)])))
+            try db.run(remove, [.int(pk), .int(gone[0])])
+            return
+        }
+        for chunk in SQLiteKeyList(gone, json: usesJSONKeyLists).chunks {
+            try db.run("DELETE FROM \(join.name) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) IN \(chunk.inOperand)",
+                       [.int(pk)] + chunk.arguments)
+        }
+    }
+
+    /// Removes deleted rows of one entity from every join table they appear in, on either side: one
+    /// statement per join table, side and chunk of keys (``SQLiteKeyList``), not one per row.
+    func deleteJoinRows(_ layout: EntityLayout, pks: [Int64], _ db: SQLiteConnection) throws {
+        guard !pks.isEmpty, let entity = model.entity(number: layout.entityID) else { return }
+        let keys = SQLiteKeyList(pks, json: usesJSONKeyLists)
         for join in joinTables {
-            if let source = join.ownerEntity, entity.isKindOf(entity: source) {
-                try db.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.sourceColumn, .parameter(.int(pk)))])))
-            }
-            if entity.isKindOf(entity: join.memberEntity) {
-                try db.run(.delete(SQLDelete(table: join.table.name, conditions: [.equals(join.table.destinationColumn, .parameter(.int(pk)))])))
+            var columns: [String] = []
+            if let source = join.ownerEntity, entity.isKindOf(entity: source) { columns.append(join.table.sourceColumn) }
+            if entity.isKindOf(entity: join.memberEntity) { columns.append(join.table.destinationColumn) }
+            for column in columns {
+                for chunk in keys.chunks {
+                    try db.run("DELETE FROM \(join.table.name) WHERE \(column) IN \(chunk.inOperand)", chunk.arguments)
+                }
             }
         }
     }

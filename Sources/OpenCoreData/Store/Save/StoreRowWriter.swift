@@ -21,10 +21,11 @@ package protocol StoreRowWriter {
     mutating func update(_ layout: EntityLayout, pk: Int64, slots: [Int], values: [Value], newVersion: Int64, expected: Int64,
                          keys: KeyResolver) throws -> Bool
     /// Deletes a row if it is at `version`; false if it is not (changed or gone since). Its relationships'
-    /// other rows stay (``deleteRelationships(_:pk:)``).
+    /// other rows stay (``deleteRelationships(_:pks:)``).
     mutating func delete(_ layout: EntityLayout, pk: Int64, version: Int64) throws -> Bool
-    /// Deletes the rows a row's relationships keep elsewhere (join rows).
-    mutating func deleteRelationships(_ layout: EntityLayout, pk: Int64) throws
+    /// Deletes the rows that deleted rows of one entity keep elsewhere through their relationships (join
+    /// rows), for all of `pks` at once.
+    mutating func deleteRelationships(_ layout: EntityLayout, pks: [Int64]) throws
     /// The row as the transaction sees it now, `nil` if it is gone.
     mutating func currentRow(root: Int, pk: Int64) throws -> StoreRow?
     /// Runs once everything is written: the store recomputes what it derives (derived attributes) into

@@ -75,23 +75,25 @@ enum StoreSave {
     }
 
     /// Each delete removes its row if it is still at the version its object read; a row gone already is no
-    /// conflict, a row at another version is.
+    /// conflict, a row at another version is. The join rows of the deleted rows go after, per entity in one
+    /// call (a store removes them by key lists, not row by row).
     private static func writeDeletes<Writer: StoreRowWriter>(_ changes: StoreChanges, _ writer: inout Writer, _ outcome: inout StoreSaveOutcome,
                                                              _ conflicts: inout [(StoreConflict, EntityLayout)]) throws {
+        var gone: [(layout: EntityLayout, pks: [Int64])] = []
+        func note(_ layout: EntityLayout, _ pk: Int64) {
+            if let i = gone.lastIndex(where: { $0.layout === layout }) { gone[i].pks.append(pk) } else { gone.append((layout, [pk])) }
+        }
         for delete in changes.deletes {
             let pk = delete.key.primaryKey!, layout = delete.layout
-            if try writer.delete(layout, pk: pk, version: delete.version) {
-                try writer.deleteRelationships(layout, pk: pk)
-                outcome.rows[delete.key] = .some(nil)
-                continue
-            }
-            guard let current = try writer.currentRow(root: layout.rootEntityID, pk: pk) else {
-                try writer.deleteRelationships(layout, pk: pk)
+            guard try !writer.delete(layout, pk: pk, version: delete.version),
+                  let current = try writer.currentRow(root: layout.rootEntityID, pk: pk) else {
+                note(layout, pk)
                 outcome.rows[delete.key] = .some(nil)
                 continue
             }
             conflicts.append((StoreConflict(key: delete.key, isDelete: true, current: current, objectVersion: delete.version), layout))
         }
+        for (layout, pks) in gone { try writer.deleteRelationships(layout, pks: pks) }
     }
 
     /// Writes what the merge policy decided for one conflict.
@@ -114,7 +116,7 @@ enum StoreSave {
             outcome.rows[conflict.key] = StoreRow(pk: pk, entityID: layout.entityID, version: conflict.objectVersion + 1, values: values)
         case .delete(let version):
             _ = try writer.delete(layout, pk: pk, version: version)
-            try writer.deleteRelationships(layout, pk: pk)
+            try writer.deleteRelationships(layout, pks: [pk])
             outcome.rows[conflict.key] = .some(nil)
         }
     }

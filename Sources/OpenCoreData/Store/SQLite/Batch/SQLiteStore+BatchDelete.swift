@@ -75,15 +75,15 @@ extension SQLiteStore {
         return result
     }
 
-    /// Deletes rows with their join-table rows, their external files going after the commit.
+    /// Deletes rows with their join-table rows, their external files going after the commit: per entity,
+    /// one statement per chunk of keys for each (``SQLiteKeyList``), whatever the number of rows.
     private func deleteRows(_ rows: [BatchRow], _ db: SQLiteConnection) throws {
         for (entityID, group) in Dictionary(grouping: rows, by: \.entityID).sorted(by: { $0.key < $1.key }) {
             let layout = try model.layout(entityID: entityID)
-            for row in group {
-                saveFiles?.obsolete += try externalFiles(layout, pk: row.pk, slots: attributeSlots(layout), db)
-                try deleteJoinRows(layout, pk: row.pk, db)
-            }
-            for chunk in SQLiteKeyList(group.map(\.pk), json: usesJSONKeyLists).chunks {
+            let pks = group.map(\.pk)
+            saveFiles?.obsolete += try externalFiles(layout, pks: pks, slots: attributeSlots(layout), db)
+            try deleteJoinRows(layout, pks: pks, db)
+            for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
                 try db.run("DELETE FROM \(table(for: layout).name) WHERE Z_PK IN \(chunk.inOperand)", chunk.arguments)
             }
         }
