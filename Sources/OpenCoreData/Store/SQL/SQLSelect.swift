@@ -41,6 +41,9 @@ package struct SQLSelect: Hashable {
     /// The condition every group must meet; only with ``groupBy``.
     var having: SQLExpression? = nil
     var orderBy: [Ordering] = []
+    /// Whether the first sort term may not be read from an index (SQLite's unary `+`), so that the rows
+    /// are read in table order and sorted: see ``SQLiteStore/fetchRows(_:withValues:limited:in:)``.
+    var sortsWithoutIndex = false
     /// At most this many rows (`nil`: all).
     var limit: Int? = nil
     /// Rows skipped before the first one returned (`nil`: none).

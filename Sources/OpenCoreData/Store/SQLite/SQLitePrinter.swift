@@ -91,7 +91,9 @@ enum SQLitePrinter {
         }
         if let having = select.having { text += " HAVING " + sql(having, &context) }
         if !select.orderBy.isEmpty {
-            text += " ORDER BY " + select.orderBy.map { sql($0.expression, &context) + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+            text += " ORDER BY " + select.orderBy.enumerated().map { i, term in
+                (i == 0 && select.sortsWithoutIndex ? "+" : "") + sql(term.expression, &context) + (term.ascending ? "" : " DESC")
+            }.joined(separator: ", ")
         }
         if select.limit != nil || select.offset != nil {
             text += " LIMIT \(select.limit ?? -1)"

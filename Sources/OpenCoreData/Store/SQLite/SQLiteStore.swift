@@ -59,6 +59,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     var saveFiles: SaveFiles?
     /// `NSPersistentHistoryTrackingKey`: saves and batch requests record persistent history.
     let tracksHistory: Bool
+    /// Per table, the first column of each index the store makes on it (its own and the model's).
+    let indexLeads: [String: Set<String>]
     /// How many `ZTOMBSTONE<k>` columns `ACHANGE` has (Store/SQLite/History/).
     var historyTombstoneWidth = 0
 
@@ -93,7 +95,9 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             }
         }
         self.specialSlots = special
-        self.hasUniqueIndexes = !ModelIndexes.unique(model, within: tables).isEmpty
+        let unique = ModelIndexes.unique(model, within: tables).map(\.index)
+        self.hasUniqueIndexes = !unique.isEmpty
+        self.indexLeads = Self.indexLeads(tables, ModelIndexes.indexes(entities) + unique)
         self.externalStorage = url.flatMap { SQLiteStoreKind.isNamedDevNull($0) ? nil : ExternalBinaryStorage(storeURL: $0) }
         let opened = try Self.open(url: url, model: model, tables: tables, options: options, logger: logger)
         connection = opened.writer
@@ -105,6 +109,18 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         rowShapes = RowShape.all(model, tables)
         if !isReadOnly { try prepareAttributes() }
         try prepareHistory()
+    }
+
+    private static func indexLeads(_ tables: [Int: TableInfo], _ modelIndexes: [SQLCreateIndex]) -> [String: Set<String>] {
+        var leads: [String: Set<String>] = [:]
+        let own = tables.values.flatMap(\.indexes).compactMap { change -> SQLCreateIndex? in
+            if case .createIndex(let index) = change { return index }
+            return nil
+        }
+        for index in own + modelIndexes {
+            if let first = index.columns.first { leads[index.table, default: []].insert(first.name) }
+        }
+        return leads
     }
 
     /// Runs `body` on a reader connection (the writer for an in-memory store): the first one free, so
@@ -201,10 +217,20 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         sql(try SQLSelect(fetching: plan, selection ?? .objects(table(for: plan.layout).selectColumns), limited: limited))
     }
 
+    /// The rows of a fetch. A fetch of every matching row (no `fetchLimit`) sorted first by a column an
+    /// index of the table begins with is read in table order and sorted (``SQLSelect/sortsWithoutIndex``):
+    /// following the index would read the table one row at a time in the index's order, which at 1M rows
+    /// takes about twice as long as reading it through and sorting (Benchmarks/README.md, figure 4). A
+    /// fetch with a limit, a batched fetch's keys and a count still use the index.
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow] {
         let table = self.table(for: plan.layout)
         let keys = FetchSelection.objects([FetchSelection.key, FetchSelection.entity, FetchSelection.version])
-        let (sql, arguments) = try selectSQL(plan, withValues ? nil : keys, limited: limited)
+        var select = try SQLSelect(fetching: plan, withValues ? .objects(table.selectColumns) : keys, limited: limited)
+        if select.limit == nil, let first = select.orderBy.first, case .column(_, let column)? = Self.sortedColumn(first.expression),
+           indexLeads[table.name]?.contains(column) == true {
+            select.sortsWithoutIndex = true
+        }
+        let (sql, arguments) = self.sql(select)
         var rows: [StoreRow] = []
         try wrap {
             try read(in: scope.snapshot) { db in
@@ -216,6 +242,15 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
             }
         }
         return rows
+    }
+
+    /// The column a sort term sorts by, if it is one (with or without a collation).
+    private static func sortedColumn(_ expression: SQLExpression) -> SQLExpression? {
+        switch expression {
+        case .column: return expression
+        case .collate(let inner, _): return sortedColumn(inner)
+        default: return nil
+        }
     }
 
     /// A batched fetch's first query: the keys in the plan's order, with each row's entity number when
