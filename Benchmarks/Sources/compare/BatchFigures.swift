@@ -3,7 +3,7 @@ import OpenCoreData
 import OpenCoreDataTesting
 
 extension Figures {
-    /// Figures 4 and 5 on a store of `10 × rows` products.
+    /// Figures 4, 5 and 15 on a store of `10 × rows` products.
     func batchFigures() throws {
         let url = directory.appendingPathComponent("batch.sqlite")
         let data = ProductData(count: settings.batchRows, seed: 2)
@@ -45,6 +45,9 @@ extension Figures {
         table.append(ResultRow(figure: "5. resident memory per object, batched \(n) (sorted), before faulting",
                                ours: String(format: "%.0f B (%.0f B kept)", bytesPerObject, median(Array(kept.dropFirst()))),
                                target: "≤ 64 B", verdict: .check(bytesPerObject <= 64)))
+
+        progress("15. paging through \(n) products in one context")
+        try pagingMemoryFigure(store: store, rows: data.count)
     }
 
     /// One ordering of figure 4: the library's requests and the raw SQL that reads the same rows.

@@ -165,6 +165,12 @@ enum Format {
         return "\(n)"
     }
 
+    /// A size in bytes: `850 kB`, `12.3 MB`.
+    static func bytes(_ n: Int) -> String {
+        if n >= 1_000_000 { return "\(significant(Double(n) / 1e6)) MB" }
+        return "\(significant(Double(n) / 1e3)) kB"
+    }
+
     /// Three significant digits.
     static func significant(_ x: Double) -> String {
         if x >= 100 { return String(format: "%.0f", x) }

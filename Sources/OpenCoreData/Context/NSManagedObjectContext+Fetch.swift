@@ -28,6 +28,7 @@ extension NSManagedObjectContext {
     /// `fetch(_:)` in the context's read scope (its query generation), with what an asynchronous fetch
     /// read from the store in the background (`nil`: read it now).
     func fetch<ResultType>(_ request: NSFetchRequest<ResultType>, preloaded: PreloadedRows?) throws -> [ResultType] {
+        if !retainsRegisteredObjects { registry.sweepIfDue() }
         var (plan, coordinator) = try prepare(request)
         let scope = try storeReadScope()
         plan.preloaded = preloaded

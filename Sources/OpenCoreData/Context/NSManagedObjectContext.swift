@@ -108,6 +108,14 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// default, -1): any age; 0: faults always read the store. Fetches always read the store.
     public var stalenessInterval: TimeInterval = -1
 
+    /// Mirrors `retainsRegisteredObjects`: whether the context keeps every object registered in it until
+    /// `reset()`. False (the default, as in Core Data): it keeps the objects with unsaved changes
+    /// (inserted, updated, deleted) and lets go of the others once nothing else holds them, so that a
+    /// long-lived context that fetches and drops objects stays the size of what is held (the registry
+    /// sweeps them at a fetch, when it has grown to twice what it kept last time: see
+    /// `ObjectRegistry+Sweep.swift`). An object let go is made again, as a fault, when its ID is asked for.
+    public var retainsRegisteredObjects = false
+
     /// What the context records for its ``undoManager`` (`nil` when it has none).
     var undoRecording: UndoRecording?
     /// The query generation the context is pinned to (see `+Generations`); `nil`: unpinned.

@@ -10,18 +10,22 @@
 /// no two registered objects share a key and none is registered twice.
 struct ObjectRegistry {
     /// Objects with permanent keys (`Z_PK`).
-    private var stored: [ObjectKey: NSManagedObject] = [:]
+    var stored: [ObjectKey: NSManagedObject] = [:]
     /// Objects with temporary keys, by their number: inserted objects, and faults for temporary IDs of
     /// other contexts.
     private var temporary: [UInt64: NSManagedObject] = [:]
     /// Groups of fetched objects with permanent keys not in `stored` yet.
-    private var unsettled: [[NSManagedObject]] = []
+    var unsettled: [[NSManagedObject]] = []
+    /// For each group of ``unsettled``, the batch whose `objects` it is (registered all new), else `nil`.
+    var unsettledBatches: [FaultBatch?] = []
     /// The batches registered since the last `detachBatches(reset:)`, weakly: a batch no object refers
     /// to any more (a later batched fetch of the same rows re-pointed them) goes away with its lists.
-    private var batches: [WeakBatch] = []
+    var batches: [WeakBatch] = []
     /// One bit per hierarchy root (its number modulo 64) that an object with a store key was registered
     /// under since the last `removeAll()` (see ``mayHold(root:)``).
-    private var roots: UInt64 = 0
+    var roots: UInt64 = 0
+    /// How many objects the registry may hold before the next ``sweep()`` (see ``sweepIfDue()``).
+    var nextSweep = ObjectRegistry.firstSweep
     /// Groups a save registered whose roots are not in ``roots`` yet (they are added when first asked).
     private var savedRootsUnknown = false
 
@@ -64,6 +68,8 @@ struct ObjectRegistry {
         stored.removeAll()
         temporary.removeAll()
         unsettled.removeAll()
+        unsettledBatches.removeAll()
+        nextSweep = Self.firstSweep
         roots = 0
         savedRootsUnknown = false
     }
@@ -91,6 +97,7 @@ struct ObjectRegistry {
     mutating func registerNew(_ objects: [NSManagedObject], root: Int) {
         guard !objects.isEmpty else { return }
         unsettled.append(objects)
+        unsettledBatches.append(nil)
         roots |= Self.bit(root)
     }
 
@@ -98,7 +105,10 @@ struct ObjectRegistry {
     /// (`allNew`), else those it made (its bare faults: the others were registered already).
     mutating func register(_ batch: FaultBatch, allNew: Bool) {
         let made = allNew ? batch.objects : batch.objects.filter(\.isBare)
-        if !made.isEmpty { unsettled.append(made) }
+        if !made.isEmpty {
+            unsettled.append(made)
+            unsettledBatches.append(allNew ? batch : nil)
+        }
         roots |= Self.bit(batch.root)
         if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }
         batches.append(WeakBatch(batch: batch))
@@ -117,16 +127,18 @@ struct ObjectRegistry {
         }
         if !objects.isEmpty {
             unsettled.append(objects)
+            unsettledBatches.append(nil)
             savedRootsUnknown = true
         }
     }
 
     /// Enters the objects of registered batches in the table of stored objects.
-    private mutating func settle() {
+    mutating func settle() {
         guard !unsettled.isEmpty else { return }
         noteSavedRoots()
         let groups = unsettled
         unsettled = []
+        unsettledBatches = []
         stored.reserveCapacity(stored.count + groups.reduce(0) { $0 + $1.count })
         for group in groups {
             for object in group { stored[object.objectKey] = object }

@@ -198,10 +198,7 @@ struct PostgresRowWriter: StoreRowWriter {
         try flush()
         guard !pks.isEmpty, let entity = store.model.entity(number: layout.entityID) else { return }
         for join in store.joinTables {
-            var columns: [String] = []
-            if let source = join.ownerEntity, entity.isKindOf(entity: source) { columns.append(join.table.sourceColumn) }
-            if entity.isKindOf(entity: join.memberEntity) { columns.append(join.table.destinationColumn) }
-            for column in columns {
+            for column in join.columns(naming: entity) {
                 _ = try store.run("DELETE FROM \(join.table.name) WHERE \(column) = ANY($1)", [PostgresStore.keyArray(pks)], on: session)
             }
         }

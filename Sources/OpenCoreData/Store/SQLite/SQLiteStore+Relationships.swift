@@ -81,10 +81,7 @@ extension SQLiteStore {
         guard !pks.isEmpty, let entity = model.entity(number: layout.entityID) else { return }
         let keys = SQLiteKeyList(pks, json: usesJSONKeyLists)
         for join in joinTables {
-            var columns: [String] = []
-            if let source = join.ownerEntity, entity.isKindOf(entity: source) { columns.append(join.table.sourceColumn) }
-            if entity.isKindOf(entity: join.memberEntity) { columns.append(join.table.destinationColumn) }
-            for column in columns {
+            for column in join.columns(naming: entity) {
                 for chunk in keys.chunks {
                     try db.run("DELETE FROM \(join.table.name) WHERE \(column) IN \(chunk.inOperand)", chunk.arguments)
                 }
@@ -224,6 +221,15 @@ struct JoinTableInfo {
     let ownerEntity: NSEntityDescription?
     /// The entity whose keys are in `destinationColumn`.
     let memberEntity: NSEntityDescription
+
+    /// The columns that name a row of `entity` (its own or a subentity's): the owner's, the member's, both
+    /// or neither; a deleted row's pairs are those with its key in them.
+    func columns(naming entity: NSEntityDescription) -> [String] {
+        var columns: [String] = []
+        if let ownerEntity, entity.isKindOf(entity: ownerEntity) { columns.append(table.sourceColumn) }
+        if entity.isKindOf(entity: memberEntity) { columns.append(table.destinationColumn) }
+        return columns
+    }
 
     static func all(of entities: [NSEntityDescription]) -> [JoinTableInfo] {
         var result: [String: JoinTableInfo] = [:]
