@@ -41,8 +41,9 @@ package struct SQLSelect: Hashable {
     /// The condition every group must meet; only with ``groupBy``.
     var having: SQLExpression? = nil
     var orderBy: [Ordering] = []
-    /// Whether the first sort term may not be read from an index (SQLite's unary `+`), so that the rows
-    /// are read in table order and sorted: see ``SQLiteStore/fetchRows(_:withValues:limited:in:)``.
+    /// Whether the first sort term may not be read from an index, so that the rows are read in table order
+    /// and sorted (a planner hint: a dialect that has a way to say it prints it, SQLite as a unary `+`; the
+    /// store that builds the statement decides when, docs/Store.md, "Fetching").
     var sortsWithoutIndex = false
     /// At most this many rows (`nil`: all).
     var limit: Int? = nil
