@@ -4,7 +4,7 @@ import Testing
 import OpenCoreDataTesting
 
 /// Collects the notifications of one name posted while it is alive.
-private final class Inbox: @unchecked Sendable {
+final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [Notification] = []
     private var token: NSObjectProtocol?

@@ -26,6 +26,13 @@ extension Figures {
         try batchFigure(store: try LibraryStore(url: indexedURL, indexed: true), raw: try RawDatabase(path: indexedURL.path), rows: data.count,
                         order: BatchOrder.indexed)
 
+        // 4c: the same first screen through a fetched results controller (sorted: a controller needs sort
+        // descriptors), without and with the fetch index.
+        progress("4c. controller first screen, sorted")
+        try controllerFirstScreenFigure(store: store, rows: data.count, label: BatchOrder.all[0].label)
+        progress("4c. controller first screen, sorted, fetch index")
+        try controllerFirstScreenFigure(store: try LibraryStore(url: indexedURL, indexed: true), rows: data.count, label: BatchOrder.indexed.label)
+
         // 5: resident memory of the batched result before any fault fires.
         progress("5. memory of a batched fetch")
         // Also noted: the same after handing freed pages back (what the result itself keeps).

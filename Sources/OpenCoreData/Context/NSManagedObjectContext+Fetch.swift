@@ -234,9 +234,15 @@ extension NSManagedObjectContext {
             return try progressiveBatchFaults(plan, keys, identifier, model: coordinator.managedObjectModel, as: T.self)
         }
         let (pks, entityRuns) = try coordinator.fetchKeys(plan, in: scope)
-        let batch = FaultBatch(size: plan.batchSize, root: plan.keyRoot, keys: BatchKeys(pks),
+        return try batchFaults(plan, pks: pks, entityRuns: entityRuns, identifier, model: coordinator.managedObjectModel, as: T.self)
+    }
+
+    /// The objects of the keys `pks` (in the plan's order, their entities as `entityRuns`), as `T`:
+    /// registered objects where the registry has them, bare faults of one batch for the others.
+    func batchFaults<T>(_ plan: FetchPlan, pks: [Int64], entityRuns: [EntityRun], _ identifier: String,
+                        model: NSManagedObjectModel, as _: T.Type) throws -> [T] {
+        let batch = FaultBatch(size: max(plan.batchSize, 1), root: plan.keyRoot, keys: BatchKeys(pks),
                                prefetch: plan.prefetch, context: self, storeIdentifier: identifier)
-        let model = coordinator.managedObjectModel
         let looksUp = !registry.isEmpty
         // `[NSManagedObject]` handed out as `[T]`, as in ``heldRowFaults(_:coordinator:_:as:)``.
         var objects: [NSManagedObject] = []

@@ -22,8 +22,16 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     /// delegate: the default implementations set it to `true`.
     var probe: Bool?
     var titleProvider: ((String) -> String?)?
-    /// The sections shown and each shown object's entry; `nil` before `performFetch()`.
-    var state: FetchedResultsState?
+    /// The sections shown and each shown object's entry; `nil` before `performFetch()`. Reading it settles
+    /// a first screen (``firstScreen``) into the whole results; setting it drops the first screen.
+    var state: FetchedResultsState? {
+        get { settle(); return settledState }
+        _modify { settle(); yield &settledState }
+        set { firstScreen = nil; settledState = newValue }
+    }
+    private var settledState: FetchedResultsState?
+    /// The first screen while the rest of the results loads (see ``FetchedFirstScreen``), else `nil`.
+    private(set) var firstScreen: FetchedFirstScreen?
     /// For a request with `fetchLimit`/`fetchOffset`: the rows before the window, the window and a
     /// buffer beyond it, which every change is applied to (see ``FetchedWindow``).
     var window: FetchedWindow?
@@ -83,7 +91,12 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
         let oneStore = holders.count <= 1 && holders.first?.keyTag ?? 0 == 0
         let signature = try cacheName != nil && oneStore && !context.hasChanges && !plan.evaluatesInMemory
             ? FetchedResultsCache.signature(self, plan: plan) : nil
-        if !needsRefetch, let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
+        if cacheName == nil, let screen = try startFirstScreen(plan) {
+            settledState = nil
+            window = nil
+            firstScreen = screen
+            reusedCache = false
+        } else if !needsRefetch, let cacheName, let signature, let file = FetchedResultsCache.read(cacheName, matching: signature),
            let restored = try restore(file, plan: plan) {
             (state, window) = (FetchedResultsState(restored.0, order: order), restored.1)
             reusedCache = true
@@ -99,6 +112,43 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
         if !observing {
             context.changeObservers.add(self)
             observing = true
+        }
+    }
+
+    /// The first screen of a request with `fetchBatchSize` and no window (see ``FetchedFirstScreen``);
+    /// `nil` when the store cannot serve one or the results could differ from what it would read (the
+    /// context's ``NSManagedObjectContext/firstScreen(_:plan:groupedByFirstSort:)``), or when sections
+    /// are not runs of the first sort's values (a section key path other than the first sort key, a
+    /// string order other than `compare:`, a value other than a string or an integer).
+    private func startFirstScreen(_ plan: FetchPlan) throws -> FetchedFirstScreen? {
+        guard plan.batchSize > 0, plan.limit == 0, plan.offset == 0, !plan.evaluatesInMemory,
+              plan.descriptors.allSatisfy({ $0.archiveGate == nil }) else { return nil }
+        var grouped = false
+        if let path = sectionNameKeyPath {
+            guard let sort = plan.sorts.first, plan.descriptors.first?.key == path, sort.collation == .compare,
+                  [.stringAttributeType, .integer16AttributeType, .integer32AttributeType, .integer64AttributeType].contains(sort.keyPath.attributeType)
+            else { return nil }
+            grouped = true
+        }
+        guard let found = try context.firstScreen(request.persistentStoreRequest, plan: plan, groupedByFirstSort: grouped) else { return nil }
+        return FetchedFirstScreen(found.rows, objects: found.objects, plan: found.plan, grouped: grouped, core: self)
+    }
+
+    /// Turns a first screen into the whole results (``FetchedFirstScreen/settle(_:)``). Should the store
+    /// fail to hand over the other rows, they are fetched again; should that fail too, the process stops
+    /// with the store's errors, as a batched fetch's objects do (the controller's `object(at:)` and
+    /// `sections` cannot throw, and a failed read is never shown as results).
+    private func settle() {
+        guard let screen = firstScreen else { return }
+        firstScreen = nil
+        do {
+            settledState = try screen.settle(self)
+        } catch {
+            do {
+                settledState = try fetchState(screen.plan).0
+            } catch let again {
+                fatalError("CoreData could not read the results of a fetched results controller past its first batch: \(error); reading them again failed: \(again)")
+            }
         }
     }
 
@@ -239,6 +289,7 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     }
 
     func indexPath(of object: NSManagedObject) -> IndexPath? {
+        if let path = firstScreen?.indexPath(of: object) { return path }
         guard let state, let e = state.entry(for: object) else { return nil }
         return state.indexPath(of: e)
     }

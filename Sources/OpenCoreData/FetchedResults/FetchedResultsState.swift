@@ -16,6 +16,8 @@ protocol FetchedResultsRequest: AnyObject {
     /// The managed objects the request selects when run by `plan` (its own plan, or one for another
     /// range), pending changes included as the request says, and those the fetch registered anew.
     func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject])
+    /// The request as a store request (for routing it to the stores it reaches).
+    var persistentStoreRequest: NSPersistentStoreRequest { get }
 }
 
 extension NSFetchRequest: FetchedResultsRequest {
@@ -26,6 +28,8 @@ extension NSFetchRequest: FetchedResultsRequest {
     func fetchObjects(in context: NSManagedObjectContext, plan: FetchPlan) throws -> (objects: [NSManagedObject], registered: [NSManagedObject]) {
         try context.fetchObjects(self, plan: plan)
     }
+
+    var persistentStoreRequest: NSPersistentStoreRequest { self }
 }
 
 /// The controller's one sort order, in SQL and in memory: the plan's descriptors, then the store's

@@ -66,6 +66,12 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
     /// ("no object at index 5 in section at index 0", "no section at index 2"), as Core Data raises (its
     /// Swift signature cannot throw).
     public func object(at indexPath: IndexPath) -> ResultType {
+        if let screen = core.firstScreen {
+            if let object = screen.object(at: indexPath) { return object as! ResultType }
+            if let message = Self.outOfRangeMessage(indexPath, objectCounts: screen.sections.map(\.numberOfObjects)) {
+                preconditionFailure("NSFetchedResultsController.object(at:): " + message)
+            }
+        }
         let sections = core.sections
         if let message = Self.outOfRangeMessage(indexPath, objectCounts: sections?.map(\.entries.count)) {
             preconditionFailure("NSFetchedResultsController.object(at:): " + message)
@@ -97,12 +103,14 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
     }
 
     /// Mirrors `sections`.
-    public var sections: [NSFetchedResultsSectionInfo]? { core.sections }
+    /// With `fetchBatchSize` (and no `fetchLimit`/`fetchOffset`) the sections' names, index titles and
+    /// sizes are known before the objects past the first batch are read (docs/FetchedResults.md).
+    public var sections: [NSFetchedResultsSectionInfo]? { core.firstScreen?.sections ?? core.sections }
 
     /// Mirrors `sectionIndexTitles`: each section's index title, once, in section order.
     open var sectionIndexTitles: [String] {
         var seen = Set<String>()
-        return (core.sections ?? []).compactMap { $0.indexTitle }.filter { seen.insert($0).inserted }
+        return (sections ?? []).compactMap { $0.indexTitle }.filter { seen.insert($0).inserted }
     }
 
     /// Mirrors `sectionIndexTitle(forSectionName:)`: the capitalized first letter of the name. Override it
@@ -113,7 +121,7 @@ open class NSFetchedResultsController<ResultType>: NSObject, @unchecked Sendable
 
     /// Mirrors `section(forSectionIndexTitle:at:)`: the first section with that index title.
     open func section(forSectionIndexTitle title: String, at sectionIndex: Int) -> Int {
-        core.sections?.firstIndex { $0.indexTitle == title } ?? sectionIndex
+        sections?.firstIndex { $0.indexTitle == title } ?? sectionIndex
     }
 
     /// Mirrors `deleteCache(withName:)`: removes one cache file, or all of them for `nil`.

@@ -37,6 +37,15 @@ extension NSPersistentStoreCoordinator {
         return try store.progressiveKeys(plan, in: scope)
     }
 
+    /// A fetched results controller's counts and first batch now, its other rows later
+    /// (``ProgressiveKeyStore/progressiveRows(_:groupedByFirstSort:in:)``); `nil` when the store or the
+    /// plan is not one that serves. Only for a hierarchy one store holds.
+    func progressiveRows(_ plan: FetchPlan, groupedByFirstSort: Bool, in scope: StoreReadScope) throws -> ProgressiveRows? {
+        guard plan.readsStore, plan.preloaded == nil, plan.moreKeyRoots.isEmpty, try store(root: plan.keyRoot).keyTag == 0,
+              let store = try backend(root: plan.keyRoot) as? ProgressiveKeyStore else { return nil }
+        return try store.progressiveRows(plan, groupedByFirstSort: groupedByFirstSort, in: scope)
+    }
+
     /// The rows of some keys: from the row cache where it has them (unless `bypassingCache`), the rest
     /// from the store (and into the cache). A missing key is a row that is gone.
     func loadRows(_ keys: [ObjectKey], bypassingCache: Bool = false, in scope: StoreReadScope) throws -> [ObjectKey: StoreRow] {

@@ -56,11 +56,18 @@ package protocol SnapshotStore: StoreBackend {
     func makeSnapshot() throws -> (any StoreSnapshot)?
 }
 
-/// Reads a batched fetch's keys progressively: the first batch now, the rest as a reader delivers them.
+/// Reads a batched fetch's keys, and a fetched results controller's rows, progressively: the first batch
+/// now, the rest as a reader delivers them.
 package protocol ProgressiveKeyStore: StoreBackend {
     /// `nil` when the plan is not one the store serves this way (the caller reads every key first), as
     /// for a scope reading a query generation.
     func progressiveKeys(_ plan: FetchPlan, in scope: StoreReadScope) throws -> BatchKeys?
+    /// A fetched results controller's results progressively: the counts (per first sort value when
+    /// `groupedByFirstSort`) and the first batch now, every match's key and sort values later
+    /// (``ProgressiveRows``). `nil` when the plan is not one the store serves this way (the controller
+    /// then fetches every object first): a sort the store cannot hand back as plain values, a scope
+    /// reading a query generation, or no reader free.
+    func progressiveRows(_ plan: FetchPlan, groupedByFirstSort: Bool, in scope: StoreReadScope) throws -> ProgressiveRows?
 }
 
 /// Migrates in place and may defer the cleanup (`NSPersistentStoreDeferredLightweightMigrationOptionKey`).

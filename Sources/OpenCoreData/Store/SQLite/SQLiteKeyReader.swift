@@ -64,3 +64,28 @@ final class SQLiteKeyReader: @unchecked Sendable {
         #endif
     }
 }
+
+/// How a fetch hears from the key reader that its first part is read: the result, `nil` (the fetch is
+/// not one it serves, or no reader was free), or the store's error.
+final class ReaderHandoff<T>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<T, any Error>?
+
+    func finish(_ value: T) { hand(.success(value)) }
+    func fail(_ error: any Error) { hand(.failure(error)) }
+
+    private func hand(_ result: Result<T, any Error>) {
+        condition.lock()
+        self.result = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits for the reader's answer.
+    func wait() throws -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return try result!.get()
+    }
+}

@@ -19,14 +19,14 @@ extension SQLiteStore {
               readerConnectionCount > 1 else { return nil }
         // The keys alone (every match is of the plan's entity): an index matching the sort covers them.
         let (sql, arguments) = try selectSQL(plan, .objects([FetchSelection.key]), limited: false)
-        let start = KeyReaderStart()
+        let start = ReaderHandoff<BatchKeys?>()
         guard keyReader.start({ self.readKeys(plan, sql, arguments, start) }) else { return nil }
         return try start.wait()
     }
 
     /// The key reader's work for one fetch: the count and the first batch handed to `start`, then the
     /// rest delivered to the keys, all in one read transaction on a free reader of the pool.
-    private func readKeys(_ plan: FetchPlan, _ sql: String, _ arguments: [Value], _ start: KeyReaderStart) {
+    private func readKeys(_ plan: FetchPlan, _ sql: String, _ arguments: [Value], _ start: ReaderHandoff<BatchKeys?>) {
         let served: Void? = readIfIdle { db in
             var snapshot: SQLiteSnapshot!
             let keys: BatchKeys
@@ -100,30 +100,5 @@ extension SQLiteStore {
             failure = error
         }
         keys.end(failure: failure)
-    }
-}
-
-/// How a batched fetch hears from the key reader that its count and first batch are read: the keys,
-/// `nil` (the fetch is not one it serves, or no reader was free), or the store's error.
-private final class KeyReaderStart: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: Result<BatchKeys?, any Error>?
-
-    func finish(_ keys: BatchKeys?) { hand(.success(keys)) }
-    func fail(_ error: any Error) { hand(.failure(error)) }
-
-    private func hand(_ result: Result<BatchKeys?, any Error>) {
-        condition.lock()
-        self.result = result
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits for the reader's answer.
-    func wait() throws -> BatchKeys? {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { condition.wait() }
-        return try result!.get()
     }
 }
