@@ -11,6 +11,13 @@ import OpenCoreDataTesting
         #expect(ObjectRefBox.isFast)
     }
 
+    /// Values that are not references read as none.
+    @Test func otherValuesAreNoReferences() {
+        for value: Value in [.null, .int(3), .string("a"), .object(AnyHashable("text")), .object(AnyHashable(42)), ToManyFault.value] {
+            #expect(value.objectRef == nil, "\(value)")
+        }
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func referencesAreTheGenericOnes(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
@@ -24,6 +31,7 @@ import OpenCoreDataTesting
             #expect(fast == generic, "seed \(seed): \(key)")
             #expect(fast.hashValue == generic.hashValue, "seed \(seed): \(key)")
             #expect(fast.objectRef?.key == key && fast.objectRef?.entityID == ref.entityID, "seed \(seed): \(key)")
+            #expect(generic.objectRef?.key == key && generic.objectRef?.entityID == ref.entityID, "seed \(seed): \(key)")
             #expect(!fast.isToManyFault)
             // Either kind finds the other in a set.
             if rng.chance(0.5) { mixed.insert(fast); #expect(mixed.contains(generic)) } else { mixed.insert(generic); #expect(mixed.contains(fast)) }

@@ -20,7 +20,7 @@ extension NSManagedObjectContext {
         guard !nodes.isEmpty, !objects.isEmpty else { return }
         // Rows of a store with a tag (several stores hold their entity) are not prefetched: their
         // relationships are read when their faults fire (docs/Store.md, "Overlapping configurations").
-        if objects.contains(where: { $0.objectKey.storeTag != 0 }) { return }
+        if persistentStoreCoordinator?.hasTaggedStores ?? false, objects.contains(where: { $0.objectKey.storeTag != 0 }) { return }
         // A controller unregisters again the objects its fetch registered outside its window; the
         // objects prefetched are not the fetch's rows, so they are not on that list.
         let registering = newlyRegistered

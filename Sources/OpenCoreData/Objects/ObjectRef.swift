@@ -63,6 +63,17 @@ enum ObjectRefBox {
         return (words.3, words.4)
     }
 
+    /// The reference `h` holds when it was made as ``make(_:)`` makes them (its type words are the
+    /// reference box's), read from its words: no copy of its base as an `Any`. `nil` otherwise.
+    @inline(__always) static func read(_ h: AnyHashable) -> ObjectRef? {
+        guard let typeWords else { return nil }
+        // The words are only read (nothing is retained through them), and used only when they are a
+        // reference's, which holds nothing counted.
+        let words = unsafeBitCast(h, to: (Int, Int, Int, Int, Int).self)
+        guard words.3 == typeWords.0, words.4 == typeWords.1 else { return nil }
+        return unsafeBitCast((words.0, words.1, words.2), to: ObjectRef.self)
+    }
+
     /// Whether references are made without the generic path (tests).
     static var isFast: Bool { typeWords != nil }
 }
@@ -86,7 +97,10 @@ struct ToManyFault: Hashable, @unchecked Sendable {
 
 extension Value {
     /// The reference a to-one slot holds, `nil` for anything else.
-    var objectRef: ObjectRef? { slotContent(ObjectRef.self) }
+    var objectRef: ObjectRef? {
+        guard case .object(let h) = self else { return nil }
+        return ObjectRefBox.read(h) ?? slotContent(ObjectRef.self)
+    }
 
     /// Whether this is a to-many slot not read yet.
     var isToManyFault: Bool {

@@ -15,6 +15,9 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
     var routes = StoreRoutes()
     /// Whether a store is an ``NSIncrementalStore`` (its methods are handed the reading context).
     private(set) var hasIncrementalStore = false
+    /// Whether a store has a tag (``NSPersistentStore/keyTag``: it shared a hierarchy with another store
+    /// when it was added), so that objects' keys must be asked which store they are of.
+    private(set) var hasTaggedStores = false
     let lock = NSRecursiveLock()
     /// Rows last read or written, shared by every context of this coordinator (see `+Rows`).
     let rowCache = RowCache()
@@ -101,6 +104,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             routes.add(store, roots: roots, of: managedObjectModel)
             NSPersistentStore.addedStores.withLock { $0[store.identifier ?? ""] = WeakStore(store) }
             hasIncrementalStore = stores.contains { $0 is NSIncrementalStore }
+            hasTaggedStores = stores.contains { $0.keyTag != 0 }
             return store
         }
         store.didAdd(to: self)
@@ -152,6 +156,7 @@ open class NSPersistentStoreCoordinator: NSObject, @unchecked Sendable {
             // A store added later may take its tag: none of its rows may be read as that store's.
             rowCache.removeAll()
             hasIncrementalStore = stores.contains { $0 is NSIncrementalStore }
+            hasTaggedStores = stores.contains { $0.keyTag != 0 }
         }
         center.post(name: .NSPersistentStoreCoordinatorStoresDidChange, object: self, userInfo: [NSRemovedPersistentStoresKey: [store]])
     }
