@@ -181,6 +181,28 @@ import OpenCoreDataTesting
         }
     }
 
+    /// A controller fetched whole (here: with a cache name) reads every object's values in one query,
+    /// not one per batch of `fetchBatchSize` (a new coordinator: no rows cached).
+    @Test func aWholeFetchIsOneQueryWhateverTheBatchSize() throws {
+        let (store, _) = try Self.store(200, seed: 5)
+        defer { store.cleanUp() }
+        let container = try store.container()
+        let context = container.newBackgroundContext()
+        let sqlite = try container.persistentStoreCoordinator.sqlite
+        let cacheName = "whole-\(UUID().uuidString)"
+        defer { NSFetchedResultsController<Products>.deleteCache(withName: cacheName) }
+        try context.performAndWait {
+            let sorts = [NSSortDescriptor(key: "name", ascending: true), NSSortDescriptor(key: "price", ascending: true)]
+            let c = NSFetchedResultsController(fetchRequest: Self.request(sorts, batch: 20), managedObjectContext: context,
+                                               sectionNameKeyPath: nil, cacheName: cacheName)
+            let before = sqlite.queryCount
+            try c.performFetch()
+            #expect(c.core.firstScreen == nil)
+            #expect(c.fetchedObjects?.count == 200)
+            #expect(sqlite.queryCount - before <= 3, "\(sqlite.queryCount - before) queries")
+        }
+    }
+
     /// The reader fails after the first screen (the file cut short under it): the rest is read again when
     /// it is needed, and the results are the store's.
     @Test func aReaderThatFailsIsReadAgain() throws {

@@ -157,6 +157,9 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
     /// query; the rows outside the window that the fetch registered are unregistered again, as a fetch
     /// of the window alone would not have registered them.
     func fetchState(_ plan: FetchPlan) throws -> (FetchedResultsState, FetchedWindow?) {
+        // Every object's sort values are read at once: in one query, not a batch query per
+        // `fetchBatchSize` objects (the first screen, when it serves, reads them without objects).
+        let plan = plan.unbatched()
         guard plan.limit > 0 || plan.offset > 0 else {
             let objects = try request.fetchObjects(in: context, plan: plan).objects
             return (FetchedResultsState(try makeSections(objects.map(entry(for:))), order: order), nil)

@@ -36,7 +36,7 @@ package struct FetchPlan {
     let descriptors: [NSSortDescriptor]
     private(set) var limit: Int
     private(set) var offset: Int
-    let batchSize: Int
+    private(set) var batchSize: Int
     /// `relationshipKeyPathsForPrefetching` as a tree of relationships (empty: nothing to prefetch).
     let prefetch: [PrefetchNode]
     /// Whether the store is searched: `false` when the request's `affectedStores` leave it out (the
@@ -65,6 +65,14 @@ package struct FetchPlan {
         var plan = self
         plan.sorts = []
         plan.preloaded = nil
+        return plan
+    }
+
+    /// The same plan without `fetchBatchSize`: every object with its values in one query, for a reader
+    /// that reads every object's values at once (a fetched results controller placing its objects).
+    func unbatched() -> FetchPlan {
+        var plan = self
+        plan.batchSize = 0
         return plan
     }
 
