@@ -8,21 +8,9 @@ import OpenCoreDataTesting
 /// the same read transaction and become the whole results when something needs them, with every index
 /// path a full fetch's and tracking exact.
 @Suite struct FetchedFirstScreenTests {
-    /// A store of `count` products (names and prices with many ties, some favorites) and a container.
+    /// A store of `count` products (names and prices with many ties, every seventh a favorite).
     static func store(_ count: Int, seed: UInt64) throws -> (TemporaryStore, NSPersistentContainer) {
-        let store = TemporaryStore()
-        let container = try store.container()
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            var rng = SeededRandom(seed: seed)
-            for i in 0..<count {
-                let p = i % 7 == 3 ? FavoriteProducts(context: context) : Products(context: context)
-                p.name = rng.pick(Array(SeedModel.productNames.prefix(6)))
-                p.price = Int32(rng.int(0...40))
-            }
-            try context.save()
-        }
-        return (store, container)
+        try ProgressiveBatchTests.store(count, seed: seed, favoriteEvery: 7)
     }
 
     static func request(_ sorts: [NSSortDescriptor], batch: Int, predicate: NSPredicate? = nil) -> NSFetchRequest<Products> {

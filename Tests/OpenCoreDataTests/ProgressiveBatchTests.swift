@@ -9,15 +9,16 @@ import OpenCoreDataTesting
 /// the array is the one a full fetch made at the same moment would give, at every index, whatever other
 /// contexts save meanwhile.
 @Suite struct ProgressiveBatchTests {
-    /// A store of `count` products (names with many ties) and a container on it.
-    static func store(_ count: Int, seed: UInt64) throws -> (TemporaryStore, NSPersistentContainer) {
+    /// A store of `count` products (names with many ties; every `favoriteEvery`-th a `FavoriteProducts`,
+    /// when given) and a container on it.
+    static func store(_ count: Int, seed: UInt64, favoriteEvery: Int? = nil) throws -> (TemporaryStore, NSPersistentContainer) {
         let store = TemporaryStore()
         let container = try store.container()
         let context = container.newBackgroundContext()
         try context.performAndWait {
             var rng = SeededRandom(seed: seed)
-            for _ in 0..<count {
-                let p = Products(context: context)
+            for i in 0..<count {
+                let p = favoriteEvery.map { i % $0 == $0 / 2 } == true ? FavoriteProducts(context: context) : Products(context: context)
                 p.name = rng.pick(Array(SeedModel.productNames.prefix(6)))
                 p.price = Int32(rng.int(0...40))
             }

@@ -96,10 +96,7 @@ extension Figures {
             blackHole(total)
             return t
         }, {
-            let context = store.newContext()
-            let (objects, t) = try timed { try context.fetch(full) }
-            try expect(objects.count, rows, "objects fetched")
-            return t
+            try self.timedFullFetch(store, full, rows: rows)
         }, {
             let (products, t) = try timed { try raw.fetchProducts(order.rawSQL, limit: nil) }
             try expect(products.count, rows, "raw rows")
@@ -136,5 +133,13 @@ extension Figures {
                                raw: Format.seconds(rawKeys) + " (keys only)",
                                ratio: Format.percent(firstTwenty / oursFull) + " of full (floor: making the objects, counting them, raw's first 20 \(Format.percent(floor / oursFull)); every key first, raw \(Format.percent(rawKeys / oursFull)))",
                                target: "≤ 5% of full fetch", verdict: .check(firstTwenty / oursFull <= 0.05)))
+    }
+
+    /// One timed full fetch of `request` into a new context (figure 4's denominator, and 4c's).
+    func timedFullFetch(_ store: LibraryStore, _ request: NSFetchRequest<Products>, rows: Int) throws -> Double {
+        let context = store.newContext()
+        let (objects, t) = try timed { try context.fetch(request) }
+        try expect(objects.count, rows, "objects fetched")
+        return t
     }
 }

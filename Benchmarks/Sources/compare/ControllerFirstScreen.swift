@@ -27,10 +27,7 @@ extension Figures {
             blackHole(total)
             return t
         }, {
-            let context = store.newContext()
-            let (objects, t) = try timed { try context.fetch(full) }
-            try expect(objects.count, rows, "objects fetched")
-            return t
+            try self.timedFullFetch(store, full, rows: rows)
         }])
         // Every index path the full fetch's (outside the timed part).
         let expected = try store.newContext().fetch(full).map(\.objectID)

@@ -14,10 +14,8 @@ package final class BatchKeys: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Int64>
     /// How many slots hold their key (a prefix).
     private let delivered: Atomic<Int>
-    /// Set when the reader should stop (nobody holds the fetch's objects any more).
-    private let abandoned = Atomic<Bool>(false)
-    /// While the reader runs a query, how to stop it at once (``whileReading(interrupt:_:)``).
-    private let interruption = LockedValue<(@Sendable () -> Void)?>(nil)
+    /// Stops the reader when nobody holds the fetch's objects any more.
+    private let stop = ReaderStop()
     private let condition = NSCondition()
     /// The reader ended: normally (every key delivered), or with this failure.
     private var ended = false
@@ -96,22 +94,14 @@ package final class BatchKeys: @unchecked Sendable {
     // MARK: - The reader's side
 
     /// Whether the reader should stop: nobody holds the fetch's objects any more.
-    var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+    var isAbandoned: Bool { stop.isAbandoned }
 
-    /// Nobody holds the fetch's objects any more: the reader stops at its next key, or at once when it
-    /// is inside a query that can be interrupted (one that sorts every row before its first).
-    func abandon() {
-        abandoned.store(true, ordering: .relaxed)
-        interruption.withLock { $0?() }
-    }
+    /// Nobody holds the fetch's objects any more (see ``ReaderStop``).
+    func abandon() { stop.abandon() }
 
-    /// Runs the reader's `body`, during which abandoning the keys calls `interrupt` (the store stops the
-    /// query it runs); never after `body` returns, so an interrupt cannot reach the connection's next query.
+    /// Runs the reader's `body`, interrupted if the keys are abandoned meanwhile (see ``ReaderStop``).
     func whileReading<T>(interrupt: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
-        interruption.withLock { $0 = interrupt }
-        defer { interruption.withLock { $0 = nil } }
-        if isAbandoned { interrupt() }
-        return try body()
+        try stop.whileReading(interrupt: interrupt, body)
     }
 
     /// Delivers the next key (the reader's only writer; after the first window).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a store hands a fetched results controller whose request has a `fetchBatchSize`
 /// (``ProgressiveKeyStore/progressiveRows(_:groupedByFirstSort:in:)``): the number of matches (per run of
@@ -21,9 +20,8 @@ package final class ProgressiveRows: @unchecked Sendable {
     let first: [StoreRow]
     private let condition = NSCondition()
     private var result: Result<[Row], any Error>?
-    private let abandoned = Atomic<Bool>(false)
-    /// While the reader runs a query, how to stop it at once.
-    private let interruption = LockedValue<(@Sendable () -> Void)?>(nil)
+    /// Stops the reader when nobody wants the rows any more.
+    private let stop = ReaderStop()
 
     init(groups: [(value: Value, count: Int)], first: [StoreRow]) {
         self.groups = groups
@@ -42,22 +40,14 @@ package final class ProgressiveRows: @unchecked Sendable {
     // MARK: - The reader's side
 
     /// Whether the reader should stop: nobody wants the rows any more.
-    var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
+    var isAbandoned: Bool { stop.isAbandoned }
 
-    /// Nobody wants the rows any more: the reader stops at its next row, or at once inside a query that
-    /// can be interrupted.
-    func abandon() {
-        abandoned.store(true, ordering: .relaxed)
-        interruption.withLock { $0?() }
-    }
+    /// Nobody wants the rows any more (see ``ReaderStop``).
+    func abandon() { stop.abandon() }
 
-    /// Runs the reader's `body`, during which abandoning the rows calls `interrupt`; never after `body`
-    /// returns, so an interrupt cannot reach the connection's next query.
+    /// Runs the reader's `body`, interrupted if the rows are abandoned meanwhile (see ``ReaderStop``).
     func whileReading<T>(interrupt: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
-        interruption.withLock { $0 = interrupt }
-        defer { interruption.withLock { $0 = nil } }
-        if isAbandoned { interrupt() }
-        return try body()
+        try stop.whileReading(interrupt: interrupt, body)
     }
 
     /// The reader ended, with every row or the reason it could not read them.
