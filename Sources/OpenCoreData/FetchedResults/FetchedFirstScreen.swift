@@ -27,7 +27,10 @@ final class FetchedFirstScreen {
                 sections[sections.count - 1].numberOfObjects += group.count
                 continue
             }
-            guard !sections.contains(where: { $0.name == name }) else { return nil }
+            guard !sections.contains(where: { $0.name == name }) else {
+                rows.abandon()
+                return nil
+            }
             sections.append(FirstScreenSection(name: name, indexTitle: core.title(for: name), numberOfObjects: group.count, core: core, index: sections.count))
         }
         self.rows = rows
