@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    static let animalColumns = "t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZCLASSIFICATION, t0.ZCOMMONNAME, t0.ZHABITAT"
+    static let animalColumns = "t0.Z_PK, t0.Z_OPT, t0.ZCLASSIFICATION, t0.ZCOMMONNAME, t0.ZHABITAT"
     /// Animal i lives in zoos i % 4 and (i + 1) % 4.
     static let animalsPerZoo = ["Bronx": 15, "San Diego": 16, "Berlin": 15, "Prague": 14]
     /// The keys of a prefetch, one JSON array joined: `k.key` is each key's position, which ends each row.
@@ -67,7 +67,7 @@ import Testing
         let sql = try zoo.sqlite.recordingSQL { animals = try zoo.context.fetch(zoo.request("Animal", prefetching: ["classification"])) }
         #expect(animals.count == 30)
         #expect(sql == ["SELECT \(Self.animalColumns) FROM ZANIMAL t0 ORDER BY t0.ZCOMMONNAME, t0.Z_PK",
-                        "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZFAMILY, t0.ZORDER, k.key FROM \(Self.keys) JOIN ZCLASSIFICATION t0 ON t0.Z_PK = k.value"])
+                        "SELECT t0.Z_PK, t0.Z_OPT, t0.ZFAMILY, t0.ZORDER, k.key FROM \(Self.keys) JOIN ZCLASSIFICATION t0 ON t0.Z_PK = k.value"])
         let orders = try zoo.queries {
             for animal in animals {
                 let classification = try #require(animal.value(forKey: "classification") as? NSManagedObject)
@@ -108,7 +108,7 @@ import Testing
         defer { zoo.store.cleanUp() }
         var animals: [NSManagedObject] = []
         let sql = try zoo.sqlite.recordingSQL { animals = try zoo.context.fetch(zoo.request("Animal", prefetching: ["zoos"])) }
-        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, k.key FROM \(Self.keys) JOIN Z_1ZOOS j ON j.Z_1ANIMALS = k.value JOIN ZZOO t0 ON t0.Z_PK = j.Z_12ZOOS")
+        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_OPT, t0.ZNAME, k.key FROM \(Self.keys) JOIN Z_1ZOOS j ON j.Z_1ANIMALS = k.value JOIN ZZOO t0 ON t0.Z_PK = j.Z_12ZOOS")
         #expect(sql.count == 2)
         let cost = zoo.queries {
             for animal in animals {
@@ -152,7 +152,7 @@ import Testing
     @Test func anOrderedToManyKeepsItsOrder() throws {
         let zoo = try Zoo()
         defer { zoo.store.cleanUp() }
-        let songColumns = "t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZPLAYLIST, t0.Z_FOK_PLAYLIST, t0.ZTITLE"
+        let songColumns = "t0.Z_PK, t0.Z_OPT, t0.ZPLAYLIST, t0.Z_FOK_PLAYLIST, t0.ZTITLE"
         var playlists: [NSManagedObject] = []
         let sql = try zoo.sqlite.recordingSQL { playlists = try zoo.context.fetch(zoo.request("Playlist", prefetching: ["songs"])) }
         #expect(sql.last == "SELECT \(songColumns), k.key FROM \(Self.keys) JOIN ZSONG t0 ON t0.ZPLAYLIST = k.value ORDER BY k.key, t0.Z_FOK_PLAYLIST")
@@ -179,7 +179,7 @@ import Testing
         defer { zoo.sqlite.usesJSONKeyLists = true }
         var animals: [NSManagedObject] = []
         let sql = try zoo.sqlite.recordingSQL { animals = try zoo.context.fetch(zoo.request("Animal", prefetching: ["classification", "zoos"])) }
-        #expect(sql[1] == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZFAMILY, t0.ZORDER FROM ZCLASSIFICATION t0 WHERE t0.Z_PK IN (?, ?, ?)")
+        #expect(sql[1] == "SELECT t0.Z_PK, t0.Z_OPT, t0.ZFAMILY, t0.ZORDER FROM ZCLASSIFICATION t0 WHERE t0.Z_PK IN (?, ?, ?)")
         #expect(sql[2].contains("WHERE j.Z_1ANIMALS IN (\(Array(repeating: "?", count: 30).joined(separator: ", "))) ORDER BY"))
         #expect(zoo.measure { animals.allSatisfy { $0.set("zoos").count == 2 } } == (true, 0))
         #expect(SQLiteKeyList(Array(1...1001), json: false).chunks.map(\.arguments.count) == [500, 500, 1])

@@ -205,7 +205,7 @@ import Testing
         let sql = try sqlite.recordingSQL { animals = try container.viewContext.fetch(request) }
         #expect(animals.count == 300)
         #expect(sql.count == 2)
-        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZFAMILY, t0.ZORDER FROM ZCLASSIFICATION t0 WHERE t0.Z_PK BETWEEN ? AND ? ORDER BY t0.Z_PK")
+        #expect(sql.last == "SELECT t0.Z_PK, t0.Z_OPT, t0.ZFAMILY, t0.ZORDER FROM ZCLASSIFICATION t0 WHERE t0.Z_PK BETWEEN ? AND ? ORDER BY t0.Z_PK")
         let before = sqlite.queryCount
         for animal in animals {
             let name = try #require(animal.string("commonName"))

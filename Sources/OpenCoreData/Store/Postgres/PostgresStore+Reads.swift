@@ -4,10 +4,10 @@ import Foundation
 /// PostgreSQL; rows by key through one bound array (`Z_PK = ANY($1)`).
 extension PostgresStore {
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow] {
-        let keys = FetchSelection.objects([FetchSelection.key, FetchSelection.entity, FetchSelection.version])
-        let selection = withValues ? FetchSelection.objects(table(for: plan.layout).selectColumns) : keys
+        let table = table(for: plan.layout)
+        let selection = FetchSelection.objects(withValues ? table.selectColumns : table.keyColumns)
         let (sql, arguments) = try text(SQLSelect(fetching: plan, selection, limited: limited))
-        return try read(sql, arguments, in: scope).rows.map { row($0, withValues: withValues) }
+        return try read(sql, arguments, in: scope).rows.map { row($0, of: table, withValues: withValues) }
     }
 
     /// Whether printing the plan's statement meets what PostgreSQL cannot evaluate as memory does.
@@ -61,7 +61,7 @@ extension PostgresStore {
         let sql = "SELECT \(table.selectList) FROM \(table.name) t0 WHERE t0.Z_PK = ANY($1)"
         var result: [Int64: StoreRow] = [:]
         for row in try run(sql, [Self.keyArray(pks)]).rows {
-            let stored = self.row(row, withValues: true)
+            let stored = self.row(row, of: table, withValues: true)
             result[stored.pk] = stored
         }
         return result
@@ -116,7 +116,7 @@ extension PostgresStore {
 
     func prefetchToMany(_ r: RelationshipLayout, owners: [Int64], in scope: StoreReadScope) throws -> [(owner: Int, row: StoreRow)] {
         let table = tables[r.destination.layout.rootEntityID]!
-        let ownerColumn = 3 + table.columns.count
+        let ownerColumn = Int(table.endOfSelectList)
         let sql: String
         switch r.storage {
         case .inverseForeignKey(let column, let order):
@@ -131,7 +131,7 @@ extension PostgresStore {
         for (i, owner) in owners.enumerated() where position[owner] == nil { position[owner] = i }
         return try read(sql, [Self.keyArray(owners)], in: scope).rows.compactMap { cells in
             guard let owner = cells[ownerColumn].integer, let index = position[owner] else { return nil }
-            return (index, row(cells, withValues: true))
+            return (index, row(cells, of: table, withValues: true))
         }
     }
 
@@ -170,10 +170,11 @@ extension PostgresStore {
         return try run("SELECT " + parts.joined(separator: " || ':' || ")).rows.first?.first?.text ?? ""
     }
 
-    /// A row's key, entity number, version and (when asked) values by storage slot.
-    func row(_ cells: [PostgresDatum], withValues: Bool) -> StoreRow {
-        let entityID = Int(cells[1].integer ?? 0)
-        return StoreRow(pk: cells[0].integer ?? 0, entityID: entityID, version: cells[2].integer ?? 0,
+    /// A row of `table` (read by its select list or key columns): its key, entity number, version and
+    /// (when asked) values by storage slot.
+    func row(_ cells: [PostgresDatum], of table: TableInfo, withValues: Bool) -> StoreRow {
+        let entityID = table.entityID { cells[Int($0)].integer ?? 0 }
+        return StoreRow(pk: cells[0].integer ?? 0, entityID: entityID, version: cells[Int(table.versionColumn)].integer ?? 0,
                         values: withValues ? values(of: cells, entityID: entityID) : nil)
     }
 

@@ -13,7 +13,13 @@ struct TableInfo {
     let indexedColumns: [String]
     /// Whether more than one entity keeps rows here (Core Data then indexes `Z_ENT`).
     let hasSubentities: Bool
-    /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, …`
+    /// Where a row read by ``selectList`` holds its `Z_ENT`: 1 when several entities keep rows here, else
+    /// `nil`: every row is of ``rootEntityID``, and the column is not read (Core Data selects a constant in
+    /// its place).
+    let entityColumn: Int32?
+    /// Where such a row holds its `Z_OPT` (after `Z_PK`, and `Z_ENT` when read); the table's own columns follow.
+    let versionColumn: Int32
+    /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT, t0.ZNAME, …` (without `t0.Z_ENT` for one entity's table)
     let selectList: String
     /// The same columns, for a ``SQLSelect``.
     let selectColumns: [SQLExpression]
@@ -38,12 +44,15 @@ struct TableInfo {
         }
         self.columns = columns
         indexedColumns = indexed
-        selectColumns = [FetchSelection.key, FetchSelection.entity, FetchSelection.version]
-            + columns.map { .column(alias: SQLGenerationContext.rootAlias, name: $0.0) }
-        selectList = (["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] + columns.map { "t0.\($0.0)" }).joined(separator: ", ")
+        entityColumn = hasSubentities ? 1 : nil
+        versionColumn = hasSubentities ? 2 : 1
+        selectColumns = Self.leadColumns(hasSubentities) + columns.map { .column(alias: SQLGenerationContext.rootAlias, name: $0.0) }
+        selectList = ((hasSubentities ? ["t0.Z_PK", "t0.Z_ENT", "t0.Z_OPT"] : ["t0.Z_PK", "t0.Z_OPT"]) + columns.map { "t0.\($0.0)" })
+            .joined(separator: ", ")
         var positions: [Int: [Int32?]] = [:]
         var entityPositions: [Int: [Int: Int32]] = [:]
-        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.0, Int32($0 + 3)) })
+        let first = versionColumn + 1
+        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1.0, Int32($0) + first) })
         for e in members {
             positions[e.layout.entityID] = e.layout.columns.map { $0.flatMap { index[$0] } }
             var bySlot: [Int: Int32] = [:]
@@ -54,6 +63,23 @@ struct TableInfo {
         }
         slotPositions = positions
         entityColumnPositions = entityPositions
+    }
+
+    /// The columns a row of objects begins with: `t0.Z_PK`, `t0.Z_ENT` when the table holds several
+    /// entities, `t0.Z_OPT`.
+    private static func leadColumns(_ severalEntities: Bool) -> [SQLExpression] {
+        severalEntities ? [FetchSelection.key, FetchSelection.entity, FetchSelection.version] : [FetchSelection.key, FetchSelection.version]
+    }
+
+    /// The bookkeeping columns of ``selectColumns`` alone: a fetch's rows without their values.
+    var keyColumns: [SQLExpression] { Self.leadColumns(hasSubentities) }
+
+    /// Where a row read by ``selectList`` ends and what a query appends to it begins.
+    var endOfSelectList: Int32 { versionColumn + 1 + Int32(columns.count) }
+
+    /// The entity a row read by ``selectList`` (or ``keyColumns``) is of.
+    func entityID(_ readEntity: (Int32) -> Int64) -> Int {
+        entityColumn.map { Int(readEntity($0)) } ?? rootEntityID
     }
 
     /// The table of each stored hierarchy (by root entity number): one per root among `entities`.

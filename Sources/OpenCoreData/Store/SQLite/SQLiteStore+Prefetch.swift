@@ -12,9 +12,9 @@ extension SQLiteStore {
                 let positions = chunk.isJSON ? [:] : SQLiteKeyList.positions(owners, chunk)
                 guard let (sql, ownerColumn) = prefetchToManySQL(r, chunk) else { return }
                 try db.query(sql, chunk.arguments) { row in
-                    let entityID = Int(row.int64(1))
+                    let entityID = table.entityID { row.int64($0) }
                     let owner = chunk.isJSON ? Int(row.int64(ownerColumn)) : positions[row.int64(ownerColumn)] ?? chunk.range.lowerBound
-                    result.append((owner, StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
+                    result.append((owner, StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(table.versionColumn),
                                                    values: values(of: row, entityID: entityID, table: table))))
                 }
             }
@@ -32,7 +32,7 @@ extension SQLiteStore {
         guard chunk.isJSON else { return memberRowsSQL(r, keyList: chunk.inOperand) }
         let table = tables[r.destination.layout.rootEntityID]!
         let select = "SELECT \(table.selectList), k.key FROM \(SQLiteKeyList.joined)"
-        let position = Int32(3 + table.columns.count)
+        let position = table.endOfSelectList
         switch r.storage {
         case .inverseForeignKey(let column, let order):
             return ("\(select) JOIN \(table.name) t0 ON t0.\(column) = k.value" + (order.map { " ORDER BY k.key, t0.\($0)" } ?? ""), position)

@@ -184,13 +184,13 @@ extension SQLiteStore {
         case .inverseForeignKey(let column, let order):
             let rest = "FROM \(table.name) t0 WHERE t0.\(column) IN \(keyList) ORDER BY t0.\(column), \(order.map { "t0.\($0), " } ?? "")t0.Z_PK"
             if let position = table.columns.firstIndex(where: { $0.name == column }) {
-                return ("SELECT \(table.selectList) \(rest)", Int32(3 + position))
+                return ("SELECT \(table.selectList) \(rest)", table.versionColumn + 1 + Int32(position))
             }
-            return ("SELECT \(table.selectList), t0.\(column) \(rest)", Int32(3 + table.columns.count))
+            return ("SELECT \(table.selectList), t0.\(column) \(rest)", table.endOfSelectList)
         case .joinTable(let join):
             let order = join.orderColumn.map { "j.\($0), " } ?? ""
             return ("SELECT \(table.selectList), j.\(join.sourceColumn) FROM \(join.name) j JOIN \(table.name) t0 ON t0.Z_PK = j.\(join.destinationColumn) WHERE j.\(join.sourceColumn) IN \(keyList) ORDER BY j.\(join.sourceColumn), \(order)t0.Z_PK",
-                    Int32(3 + table.columns.count))
+                    table.endOfSelectList)
         case .foreignKey, .none:
             return nil
         }

@@ -224,8 +224,7 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
     /// fetch with a limit, a batched fetch's keys and a count still use the index.
     func fetchRows(_ plan: FetchPlan, withValues: Bool, limited: Bool, in scope: StoreReadScope) throws -> [StoreRow] {
         let table = self.table(for: plan.layout)
-        let keys = FetchSelection.objects([FetchSelection.key, FetchSelection.entity, FetchSelection.version])
-        var select = try SQLSelect(fetching: plan, withValues ? .objects(table.selectColumns) : keys, limited: limited)
+        var select = try SQLSelect(fetching: plan, .objects(withValues ? table.selectColumns : table.keyColumns), limited: limited)
         if select.limit == nil, let first = select.orderBy.first, case .column(_, let column)? = Self.sortedColumn(first.expression),
            indexLeads[table.name]?.contains(column) == true {
             select.sortsWithoutIndex = true
@@ -235,8 +234,8 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
         try wrap {
             try read(in: scope.snapshot) { db in
                 try db.query(sql, arguments) { row in
-                    let entityID = Int(row.int64(1))
-                    rows.append(StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(2),
+                    let entityID = table.entityID { row.int64($0) }
+                    rows.append(StoreRow(pk: row.int64(0), entityID: entityID, version: row.int64(table.versionColumn),
                                          values: withValues ? values(of: row, entityID: entityID, table: table) : nil))
                 }
             }
@@ -422,19 +421,19 @@ final class SQLiteStore: StoreBackend, @unchecked Sendable {
                 let pk = row.int64(0)
                 while i < pks.count, pks[i] < pk { i += 1 }
                 guard i < pks.count, pks[i] == pk else { return }
-                let entityID = Int(row.int64(1))
-                body(i, StoreRow(pk: pk, entityID: entityID, version: row.int64(2), values: values(of: row, entityID: entityID, table: table)))
+                let entityID = table.entityID { row.int64($0) }
+                body(i, StoreRow(pk: pk, entityID: entityID, version: row.int64(table.versionColumn), values: values(of: row, entityID: entityID, table: table)))
             }
             return
         }
-        let position = Int32(3 + table.columns.count)
+        let position = table.endOfSelectList
         for chunk in SQLiteKeyList(pks, json: usesJSONKeyLists).chunks {
             let positions = chunk.isJSON || chunk.range.count == 1 ? [:] : SQLiteKeyList.positions(pks, chunk)
             try db.query(loadRowsSQL(root: root, chunk), chunk.arguments) { row in
-                let entityID = Int(row.int64(1))
+                let entityID = table.entityID { row.int64($0) }
                 let pk = row.int64(0)
                 let index = chunk.isJSON ? Int(row.int64(position)) : positions[pk] ?? chunk.range.lowerBound
-                body(index, StoreRow(pk: pk, entityID: entityID, version: row.int64(2), values: values(of: row, entityID: entityID, table: table)))
+                body(index, StoreRow(pk: pk, entityID: entityID, version: row.int64(table.versionColumn), values: values(of: row, entityID: entityID, table: table)))
             }
         }
     }
