@@ -38,10 +38,10 @@ extension ObjectRegistry {
             stored.formIndex(after: &i)
         }
         for key in gone { stored[key] = nil }
-        for case let batch? in batches.lazy.map(\.batch) where !batch.objects.isEmpty && !asked.contains(ObjectIdentifier(batch)) {
-            sweepSettled(batch)
+        for case let registration? in batches.lazy.map(\.registration) where !registration.objects.isEmpty && !asked.contains(ObjectIdentifier(registration)) {
+            sweepSettled(registration)
         }
-        batches.removeAll { $0.batch == nil }
+        batches.removeAll { $0.registration == nil }
         if isEmpty { roots = 0 }
     }
 
@@ -61,7 +61,7 @@ extension ObjectRegistry {
                 unsettledBatches.append(nil)
                 continue
             }
-            asked.insert(ObjectIdentifier(batch))
+            asked.insert(ObjectIdentifier(batch.registration))
             batch.objects = []
             if !Self.heldOnlyHere(&list) {
                 batch.objects = list
@@ -74,7 +74,7 @@ extension ObjectRegistry {
 
     /// A batch whose objects are in the table: each taken out of the table and asked about in the batch's
     /// list; all go when none is held elsewhere, else all are put back.
-    private mutating func sweepSettled(_ batch: FaultBatch) {
+    private mutating func sweepSettled(_ batch: BatchRegistration) {
         var list = batch.objects
         batch.objects = []
         var taken: [(key: ObjectKey, index: Int)] = []

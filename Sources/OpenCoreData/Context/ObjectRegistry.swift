@@ -110,8 +110,8 @@ struct ObjectRegistry {
             unsettledBatches.append(allNew ? batch : nil)
         }
         roots |= Self.bit(batch.root)
-        if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.batch == nil } }
-        batches.append(WeakBatch(batch: batch))
+        if batches.count >= 16, batches.count.nonzeroBitCount == 1 { batches.removeAll { $0.registration == nil } }
+        batches.append(WeakBatch(registration: batch.registration))
     }
 
     /// Registers objects a save gave their store keys, which were registered under `formerKeys` (their
@@ -148,18 +148,19 @@ struct ObjectRegistry {
     /// Lets go of the batches' objects (which hold their batches), marking their bare faults detached
     /// when the context was reset: called by the context's `reset()` and at its end.
     mutating func detachBatches(reset: Bool) {
-        for case let batch? in batches.lazy.map(\.batch) {
-            batch.objects = []
+        for case let registration? in batches.lazy.map(\.registration) {
+            registration.objects = []
             if reset {
-                batch.isDetached = true
-                batch.context = nil
+                registration.isDetached = true
+                registration.context = nil
             }
         }
         batches = []
     }
 }
 
-/// A batch the registry lists without keeping it alive (see ``ObjectRegistry/detachBatches(reset:)``).
+/// A batch the registry lists without keeping it alive, by its registration (see
+/// ``ObjectRegistry/detachBatches(reset:)``).
 struct WeakBatch {
-    weak var batch: FaultBatch?
+    weak var registration: BatchRegistration?
 }

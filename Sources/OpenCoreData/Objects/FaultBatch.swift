@@ -17,15 +17,22 @@ final class FaultBatch {
     let rows: [StoreRow]
     /// The fetch's `relationshipKeyPathsForPrefetching`, prefetched for each batch as it loads.
     let prefetch: [PrefetchNode]
+    /// What its context's registry refers to (weakly): its context, its objects, whether it is detached.
+    let registration: BatchRegistration
     /// The context that fetched it (its objects' context while they are bare faults).
-    weak var context: NSManagedObjectContext?
+    var context: NSManagedObjectContext? {
+        get { registration.context }
+        set { registration.context = newValue }
+    }
     /// The store the rows are in (for the objects' IDs).
     let storeIdentifier: String
-    /// Its objects, in result order, while its context keeps them. They hold the batch, so the context
-    /// empties this when it lets them go (`reset()`, or its end): see ``ObjectRegistry/detachBatches()``.
-    var objects: [NSManagedObject] = []
+    /// Its objects, in result order, while its context keeps them (``BatchRegistration/objects``).
+    var objects: [NSManagedObject] {
+        get { registration.objects }
+        _modify { yield &registration.objects }
+    }
     /// Its context was reset: its bare faults are detached.
-    var isDetached = false
+    var isDetached: Bool { registration.isDetached }
     /// For OpenSwiftData: the model showing each bare object, by index (made when the first is set), so
     /// that a fetched object keeps its model without being given a state of its own.
     private var swiftDataModels: [WeakModel] = []
@@ -55,7 +62,7 @@ final class FaultBatch {
         self.keys = keys
         self.rows = rows
         self.prefetch = prefetch
-        self.context = context
+        self.registration = BatchRegistration(context: context)
         self.storeIdentifier = storeIdentifier
     }
 
@@ -114,4 +121,23 @@ final class BatchChunk {
         self.batch = batch
         self.range = range
     }
+}
+
+/// The part of a ``FaultBatch`` its context's registry lists (weakly, ``ObjectRegistry/batches``) and
+/// changes: its context, its objects while the context keeps them, whether the context was reset. Owned by
+/// the batch alone, so it lives as long as the batch, and it is the only part of a batch anything refers
+/// to weakly: the batch itself, which each of its objects retains and releases, never takes the runtime's
+/// side table of weakly referenced objects, whose retains and releases are out-of-line atomics on that
+/// table (Benchmarks/README.md, "Issue 51 (session 32)").
+final class BatchRegistration {
+    /// The context that fetched the batch.
+    weak var context: NSManagedObjectContext?
+    /// The batch's objects, in result order, while its context keeps them. They hold the batch, so the
+    /// context empties this when it lets them go (`reset()`, its end, or a sweep): see
+    /// ``ObjectRegistry/detachBatches(reset:)``.
+    var objects: [NSManagedObject] = []
+    /// The context was reset: the batch's bare faults are detached.
+    var isDetached = false
+
+    init(context: NSManagedObjectContext?) { self.context = context }
 }
