@@ -249,6 +249,33 @@ struct LeanFaultTests {
         #expect(writer.performAndWait { saved?.price } == fetched[1].price)
     }
 
+    /// Reading a fetched object's values gives it a state but no ID object: the ID is made from its key
+    /// when first asked for, naming its store, the same ID every time, and the object is found by it.
+    @Test func aFetchedObjectsIDIsMadeWhenAskedFor() throws {
+        let store = TemporaryStore()
+        defer { store.cleanUp() }
+        let context = try savedStore(store, count: 3)
+        try context.performAndWait {
+            let objects = try context.fetch(byPrice())
+            #expect(objects.allSatisfy { $0.isBare })
+            _ = objects.map(\.price)
+            #expect(objects.allSatisfy { !$0.isBare && !$0.isFault })
+            #expect(objects.allSatisfy { $0.objectState.objectID == nil }, "no ID object made by reading values")
+            let identifier = try #require(context.persistentStoreCoordinator?.persistentStores.first?.identifier)
+            for object in objects {
+                let id = object.objectID
+                #expect(id === object.objectID)
+                #expect(!id.isTemporaryID)
+                #expect(id.uriRepresentation().host == identifier)
+                #expect(id.persistentStore?.identifier == identifier)
+                #expect(try context.existingObject(with: id) === object)
+            }
+            let other = try store.container().newBackgroundContext()
+            let found = try other.performAndWait { try other.existingObject(with: objects[1].objectID) as? Products }
+            #expect(try other.performAndWait { found?.price } == objects[1].price)
+        }
+    }
+
     /// What the getters' fast path relies on (`NSManagedObject.loadedValue(_:)` reads the values without
     /// looking at the fault state): an object that is a fault holds no values. Each way an object goes
     /// back to being a fault is taken here, and the getters must then read the store's new value, not the

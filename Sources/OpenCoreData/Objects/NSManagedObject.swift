@@ -27,7 +27,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         get {
             let state = self.objectState
             if let id = state.objectID { return id }
-            let id = NSManagedObjectID(entity: entity, key: objectKey, storeIdentifier: "")
+            let id = NSManagedObjectID(entity: entity, key: objectKey, storeIdentifier: state.storeIdentifier)
             state.objectID = id
             return id
         }
@@ -41,7 +41,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         if let key = assignedKey { return key }
         let state = objectState
         let key = ObjectKey.newTemporary()
-        state.temporaryKey = key
+        state.key = key
         if state.lifecycle == .inserted, let context = state.context { context.registry[key] = self }
         return key
     }
@@ -51,7 +51,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     var assignedKey: ObjectKey? {
         switch body {
         case .batch(let batch, let index): return batch.key(index)
-        case .full(let state, _): return state.objectID?.key ?? state.temporaryKey
+        case .full(let state, _): return state.objectID?.key ?? state.key
         case .fresh: return nil
         }
     }
@@ -59,7 +59,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
     /// ``assignedKey`` and ``values`` together: what a save writes for an inserted object.
     var keyAndValues: (key: ObjectKey?, values: [Value]) {
         switch body {
-        case .full(let state, let values): return (state.objectID?.key ?? state.temporaryKey, values)
+        case .full(let state, let values): return (state.objectID?.key ?? state.key, values)
         case .fresh: return (nil, layout.defaultValues)
         case .batch(let batch, let index): return (batch.key(index), [])
         }
@@ -94,8 +94,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             body = .full(state, values: layout.defaultValues)
             return state
         case .batch(let batch, let index):
-            let id = NSManagedObjectID(entity: entity, key: batch.key(index), storeIdentifier: batch.storeIdentifier)
-            let state = ObjectState(objectID: id, context: batch.context, lifecycle: batch.lifecycle, faultState: batch.faultState(index))
+            let state = ObjectState(objectID: nil, context: batch.context, lifecycle: batch.lifecycle, faultState: batch.faultState(index))
+            state.key = batch.key(index)
+            state.storeIdentifier = batch.storeIdentifier
             state.swiftDataModel = batch.swiftDataModel(at: index)
             guard let values = batch.loadedValues(index) else {
                 body = .full(state, values: [])

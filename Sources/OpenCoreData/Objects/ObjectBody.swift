@@ -24,11 +24,16 @@ enum ObjectBody {
 final class ObjectState {
     /// Whether its values are here (they are in the object's ``ObjectBody``).
     var faultState: FaultState
-    /// Made on first use for an object not saved yet (a temporary ID with ``temporaryKey``).
+    /// Made on first use from ``key`` (a new object's temporary ID, a fetched object's store ID); set
+    /// when a save or a parent gives the object its store ID.
     var objectID: NSManagedObjectID?
-    /// The key of a new object, given when it is first needed (its context registers it by this key);
-    /// its ``objectID`` is made from it only when asked for, so an import makes no temporary ID objects.
-    var temporaryKey: ObjectKey?
+    /// The key of ``objectID`` while the ID is not made: a new object's temporary key, given when first
+    /// needed (its context registers it by this key), or a fetched object's store key. The ID is made
+    /// from it only when asked for, so that an import makes no temporary ID objects and reading a fetched
+    /// object's values makes no ID object.
+    var key: ObjectKey?
+    /// The identifier of the store ``key`` is a row of (`""` for a new object), for the ID made from it.
+    var storeIdentifier = ""
     weak var context: NSManagedObjectContext?
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]?
