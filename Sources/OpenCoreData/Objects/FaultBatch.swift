@@ -131,7 +131,12 @@ final class BatchChunk {
 /// table (Benchmarks/README.md, "Issue 51 (session 32)").
 final class BatchRegistration {
     /// The context that fetched the batch.
-    weak var context: NSManagedObjectContext?
+    var context: NSManagedObjectContext? {
+        get { weakContext.context }
+        set { weakContext.context = newValue }
+    }
+    /// The reference behind ``context``, which each object's state made from the batch copies.
+    var weakContext: WeakContext
     /// The batch's objects, in result order, while its context keeps them. They hold the batch, so the
     /// context empties this when it lets them go (`reset()`, its end, or a sweep): see
     /// ``ObjectRegistry/detachBatches(reset:)``.
@@ -139,5 +144,5 @@ final class BatchRegistration {
     /// The context was reset: the batch's bare faults are detached.
     var isDetached = false
 
-    init(context: NSManagedObjectContext?) { self.context = context }
+    init(context: NSManagedObjectContext?) { weakContext = WeakContext(context: context) }
 }

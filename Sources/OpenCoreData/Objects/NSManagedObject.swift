@@ -94,10 +94,9 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             body = .full(state, values: layout.defaultValues)
             return state
         case .batch(let batch, let index):
-            let state = ObjectState(objectID: nil, context: batch.context, lifecycle: batch.lifecycle, faultState: batch.faultState(index))
-            state.key = batch.key(index)
-            state.storeIdentifier = batch.storeIdentifier
-            state.swiftDataModel = batch.swiftDataModel(at: index)
+            let state = ObjectState(key: batch.key(index), storeIdentifier: batch.storeIdentifier, context: batch.registration.weakContext,
+                                    lifecycle: batch.lifecycle, faultState: batch.faultState(index))
+            if let model = batch.swiftDataModel(at: index) { state.swiftDataModel = model }
             guard let values = batch.loadedValues(index) else {
                 body = .full(state, values: [])
                 return state

@@ -34,7 +34,12 @@ final class ObjectState {
     var key: ObjectKey?
     /// The identifier of the store ``key`` is a row of (`""` for a new object), for the ID made from it.
     var storeIdentifier = ""
-    weak var context: NSManagedObjectContext?
+    var context: NSManagedObjectContext? {
+        get { weakContext.context }
+        set { weakContext.context = newValue }
+    }
+    /// The reference behind ``context``, copied from its batch's as a weak reference (see ``WeakContext``).
+    var weakContext: WeakContext
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]?
     /// The row version (`Z_OPT`) the snapshot was read at; 0 for an object never saved.
@@ -60,8 +65,25 @@ final class ObjectState {
 
     init(objectID: NSManagedObjectID?, context: NSManagedObjectContext?, lifecycle: Lifecycle, faultState: FaultState) {
         self.objectID = objectID
-        self.context = context
+        self.weakContext = WeakContext(context: context)
         self.lifecycle = lifecycle
         self.faultState = faultState
     }
+
+    /// The state of an object of a batch: its context the batch's, its ID made from `key` when asked for.
+    init(key: ObjectKey, storeIdentifier: String, context: WeakContext, lifecycle: Lifecycle, faultState: FaultState) {
+        self.key = key
+        self.storeIdentifier = storeIdentifier
+        self.weakContext = context
+        self.lifecycle = lifecycle
+        self.faultState = faultState
+    }
+}
+
+/// A weak reference to a context, as a value: copying it copies the weak reference (one count on the
+/// context's side table) where reading the context and referring to it again would retain and release it,
+/// each on that table's slow path (a third of making a fetched object's state, profiled: Benchmarks/README.md,
+/// "Issue 51 (session 32)").
+struct WeakContext {
+    weak var context: NSManagedObjectContext?
 }
