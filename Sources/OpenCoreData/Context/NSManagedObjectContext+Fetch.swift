@@ -400,7 +400,7 @@ extension NSManagedObjectContext {
         }
         let included = Set(plan.entityIDs ?? plan.layout.root.layout.entityIDs)
         let candidates = !pending ? [] : inserted.objects
-            + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+            + touched.values.filter { !$0.isDeleted }.sorted { ($0.objectKey.primaryKey ?? 0) < ($1.objectKey.primaryKey ?? 0) }
             + readingChanges
         for object in candidates where included.contains(object.layout.entityID) {
             if let predicate, try !predicate.evaluate(validatingReader: object) { continue }
@@ -410,7 +410,7 @@ extension NSManagedObjectContext {
         // order, each by key), inserted objects last in insertion order.
         let storeRank = plan.storeRank
         result = result.enumerated().sorted { a, b in
-            switch (a.element.objectID.primaryKey, b.element.objectID.primaryKey) {
+            switch (a.element.objectKey.primaryKey, b.element.objectKey.primaryKey) {
             case let (x?, y?) where storeRank == nil: return x < y
             case let (x?, y?): return (storeRank!(a.element.objectID.key), x) < (storeRank!(b.element.objectID.key), y)
             case (_?, nil): return true

@@ -233,7 +233,7 @@ extension NSManagedObjectContext {
     /// Mirrors `refresh(_:mergeChanges:)`. With `false` the object becomes a fault again and loses its
     /// unsaved changes; with `true` it rereads its row from the store and keeps its unsaved changes on top.
     public func refresh(_ object: NSManagedObject, mergeChanges flag: Bool) {
-        guard object.managedObjectContext === self, !object.isInserted, object.objectID.primaryKey != nil else { return }
+        guard object.managedObjectContext === self, !object.isInserted, object.objectKey.primaryKey != nil else { return }
         object.forgetFetchedValues()
         let key = object.objectID.key
         if !flag || object.isFault {

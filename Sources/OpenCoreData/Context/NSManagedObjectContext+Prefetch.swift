@@ -233,7 +233,7 @@ extension NSManagedObjectContext {
         for owner in owners {
             guard let value = owner.storedValue(node.slot) else { continue }
             if value.isToManyFault {
-                if let pk = owner.objectID.primaryKey {
+                if let pk = owner.objectKey.primaryKey {
                     pending.append(owner)
                     pendingKeys.append(pk)
                 }

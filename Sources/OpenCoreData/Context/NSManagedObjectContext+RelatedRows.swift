@@ -64,7 +64,7 @@ extension NSManagedObjectContext {
         guard parent == nil, let coordinator = persistentStoreCoordinator, !objects.isEmpty else { return }
         var owners: [OwnersKey: (r: RelationshipLayout, slot: Int, objects: [NSManagedObject])] = [:]
         for object in objects {
-            guard object.managedObjectContext === self, let pk = object.objectID.primaryKey, pk > 0 else { continue }
+            guard object.managedObjectContext === self, let pk = object.objectKey.primaryKey, pk > 0 else { continue }
             for key in keys {
                 guard let slot = object.layout.slotByName[key], case .toMany(let r) = object.layout.kinds[slot] else { continue }
                 if case .holdingRow = object.faultState { object.fireFault() }
@@ -73,10 +73,10 @@ extension NSManagedObjectContext {
             }
         }
         for (key, (r, slot, owned)) in owners {
-            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectID.primaryKey), tag: key.tag,
+            let map = try coordinator.loadRelationship(r, owners: owned.compactMap(\.objectKey.primaryKey), tag: key.tag,
                                                        in: try storeReadScope())
             for object in owned {
-                let refs = map[object.objectID.primaryKey!] ?? []
+                let refs = map[object.objectKey.primaryKey!] ?? []
                 object.fillToManyFault(slot, Self.toManyValue(refs, r))
             }
         }

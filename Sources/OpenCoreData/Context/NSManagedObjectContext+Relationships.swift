@@ -92,7 +92,7 @@ extension NSManagedObjectContext {
                 if source.isFault { try source.fulfillFault() }
                 return try source.loadedToManyOrThrow(slot).objectRefs
             }
-        } else if let pk = object.objectID.primaryKey, let coordinator = persistentStoreCoordinator {
+        } else if let pk = object.objectKey.primaryKey, let coordinator = persistentStoreCoordinator {
             refs = try coordinator.loadRelationship(r, owner: pk, tag: object.objectKey.storeTag, in: try storeReadScope())
         }
         let value = Self.toManyValue(refs, r)

@@ -53,7 +53,7 @@ extension NSManagedObjectContext {
 
     /// The context's pending changes as a draft.
     private func pendingChanges() -> SaveDraft {
-        let byKey: (NSManagedObject, NSManagedObject) -> Bool = { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+        let byKey: (NSManagedObject, NSManagedObject) -> Bool = { ($0.objectKey.primaryKey ?? 0) < ($1.objectKey.primaryKey ?? 0) }
         return SaveDraft(inserted: inserted.objects,
                          updated: touched.values.filter { ($0.isUpdated || $0.isMarkedForSave) && !$0.isDeleted }.sorted(by: byKey),
                          deleted: deleted.values.sorted(by: byKey),

@@ -100,7 +100,7 @@ enum FetchedResultsCache {
         func cached(_ s: FetchedSection) -> File.Section? {
             var section = File.Section(name: s.name, indexTitle: s.indexTitle, keys: [], entities: [], sortValues: [])
             for e in s.entries {
-                guard let pk = e.object.objectID.primaryKey else { return nil }
+                guard let pk = e.object.objectKey.primaryKey else { return nil }
                 let values = e.keys.compactMap(CachedValue.init)
                 guard values.count == e.keys.count else { return nil }
                 section.keys.append(pk)

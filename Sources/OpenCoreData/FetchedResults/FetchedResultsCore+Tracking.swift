@@ -123,7 +123,7 @@ extension FetchedResultsCore {
     private func adoptStoreKeys(_ inserted: Set<NSManagedObject>) {
         guard state != nil else { return }
         for object in inserted {
-            guard let old = state!.entry(for: object), let pk = object.objectID.primaryKey else { continue }
+            guard let old = state!.entry(for: object), let pk = object.objectKey.primaryKey else { continue }
             state!.replace(old, with: FetchedEntry(object: object, section: old.section, keys: old.keys, tiebreak: pk))
         }
         window?.adoptStoreKeys()

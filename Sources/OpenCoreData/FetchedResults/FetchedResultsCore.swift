@@ -249,7 +249,7 @@ final class FetchedResultsCore: ContextChangeObserver, @unchecked Sendable {
                 section = PredicatePrinter.plainText(Value(any: any))
             }
         }
-        let tiebreak = object.objectID.primaryKey ?? (Int64.max / 2 + Int64(object.insertionIndex))
+        let tiebreak = object.objectKey.primaryKey ?? (Int64.max / 2 + Int64(object.insertionIndex))
         return FetchedEntry(object: object, section: section, keys: keys, tiebreak: tiebreak)
     }
 

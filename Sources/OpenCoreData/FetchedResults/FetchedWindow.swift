@@ -102,7 +102,7 @@ struct FetchedWindow {
     mutating func adoptStoreKeys() {
         var changed = false
         for (i, e) in rows.enumerated() {
-            if let pk = e.object.objectID.primaryKey, pk != e.tiebreak {
+            if let pk = e.object.objectKey.primaryKey, pk != e.tiebreak {
                 rows[i] = FetchedEntry(object: e.object, section: e.section, keys: e.keys, tiebreak: pk)
                 changed = true
             }
