@@ -20,10 +20,7 @@ final class FaultBatch {
     /// What its context's registry refers to (weakly): its context, its objects, whether it is detached.
     let registration: BatchRegistration
     /// The context that fetched it (its objects' context while they are bare faults).
-    var context: NSManagedObjectContext? {
-        get { registration.context }
-        set { registration.context = newValue }
-    }
+    var context: NSManagedObjectContext? { registration.context }
     /// The store the rows are in (for the objects' IDs).
     let storeIdentifier: String
     /// Its objects, in result order, while its context keeps them (``BatchRegistration/objects``).
