@@ -125,6 +125,10 @@ let package = Package(
         // person uses them, each screen checked against a fresh fetch of the store.
         .testTarget(name: "TerminalTableTests", dependencies: ["TerminalTable", "OpenCoreDataTesting", "products", "zoo"]),
         .testTarget(name: "OpenCoreDataPredicatesTests", dependencies: ["OpenCoreDataPredicates", "OpenCoreDataTesting"]),
+        // The concurrency tests (contexts on queues, readers and the writer, change sequences, observation,
+        // progressive batches, remote change notifications): a target of their own, so that CI builds only them
+        // and what they need under ThreadSanitizer (Tests/ThreadSanitizer, a package over these files).
+        .testTarget(name: "OpenCoreDataConcurrencyTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting"]),
         .testTarget(name: "OpenCoreDataTests", dependencies: ["OpenCoreData", "OpenCoreDataTesting", "OpenCoreDataPostgres", "ocd-crash-writer", "CZlib"],
                     // An Xcode model folder, kept as Xcode saves it (docs/ModelFiles.md).
                     resources: [.copy("Resources/Zoo.xcdatamodeld"),

@@ -3,6 +3,7 @@ import Foundation
 @testable import OpenCoreData
 import OpenCoreDataPredicates
 import Testing
+import OpenCoreDataTesting
 
 /// Issue 32 B11, against archives Apple's Foundation wrote: the compiled model Core Data caches in a store's
 /// `Z_MODELCACHE` (raw DEFLATE of an `NSKeyedArchiver` archive) holds fetch request predicates, validation

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A fixture store (Tests/Fixtures/AppleStores) copied with its `-wal` and `-shm` into a temporary
 /// directory: tests open, write and damage the copy, never the fixture.

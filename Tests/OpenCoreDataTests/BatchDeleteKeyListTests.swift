@@ -1,6 +1,7 @@
 import Foundation
 @_spi(StoreDiagnostics) @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// A batch delete on SQLite of rows with join rows and external files, with the keys bound as one JSON
 /// array and as lists of at most 500 parameters (SQLite without JSON): every join row and file of the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A model class as Xcode generates one for a composite attribute (`@NSManaged public var colorScheme:
 /// [String: Any]?` in Apple's WWDC23 sample), with `@Managed` for `@NSManaged`.

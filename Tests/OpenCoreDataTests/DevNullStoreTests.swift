@@ -123,7 +123,7 @@ struct DevNullStoreTests {
         let url = Self.named()
         let options: [AnyHashable: Any] = [NSPersistentHistoryTrackingKey: true, NSPersistentStoreRemoteChangeNotificationPostOptionKey: true]
         let writer = try coordinator(url, options: options), watcher = try coordinator(url, options: options)
-        let box = NotificationBox()
+        let box = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watcher, queue: nil) { box.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         try insert(writer, 2)

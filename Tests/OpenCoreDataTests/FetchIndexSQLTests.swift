@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A partial index predicate becomes the SQLite index's `WHERE`; `shouldRefreshRefetchedObjects`.
 @Suite("Fetch index SQL and refetching")

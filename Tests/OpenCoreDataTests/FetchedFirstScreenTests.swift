@@ -10,7 +10,7 @@ import OpenCoreDataTesting
 @Suite struct FetchedFirstScreenTests {
     /// A store of `count` products (names and prices with many ties, every seventh a favorite).
     static func store(_ count: Int, seed: UInt64) throws -> (TemporaryStore, NSPersistentContainer) {
-        try ProgressiveBatchTests.store(count, seed: seed, favoriteEvery: 7)
+        try TemporaryStore.randomProducts(count, seed: seed, favoriteEvery: 7)
     }
 
     static func request(_ sorts: [NSSortDescriptor], batch: Int, predicate: NSPredicate? = nil) -> NSFetchRequest<Products> {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Lightweight migration of stores made here with version 1 of a model written as a versioned model
 /// folder (`.xcdatamodeld` with `.xccurrentversion`), opened with version 2: the source model is found

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A class with a `@Managed` property of each type the concrete setters serve (and a `TimeInterval` of
 /// a date attribute, Xcode's scalar date).

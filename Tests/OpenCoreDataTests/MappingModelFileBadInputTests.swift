@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 import OpenCoreDataPredicates
+import OpenCoreDataTesting
 
 /// Mapping model files that are not what Xcode writes: each a ``ModelFileError`` naming the place from
 /// `init(validatingContentsOf:)`, `nil` from Core Data's failable initializers, never a trap; and the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 import OpenCoreDataPredicates
+import OpenCoreDataTesting
 
 /// A policy whose mapping expressions call it: `FUNCTION($entityPolicy, "fullNameFrom:family:", …)`.
 final class FullNamePolicy: NSEntityMigrationPolicy {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Several stores behind one coordinator, each holding the entities of its configuration (issue #33,
 /// item 4): Apple's "Linking Data Between Two Core Data Stores" layout, a library of books in one file and

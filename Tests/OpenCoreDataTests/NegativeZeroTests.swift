@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// −0.0 in every floating-point attribute type (Double, Float), per store type: the in-memory, binary
 /// and XML stores keep its sign, as Core Data's (which are not SQLite) do; a SQLite store's `FLOAT`

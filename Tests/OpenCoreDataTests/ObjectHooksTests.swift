@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A note with Apple-style custom accessors and hooks that record what the framework calls.
 final class HookedNote: NSManagedObject {

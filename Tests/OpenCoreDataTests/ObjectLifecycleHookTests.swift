@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A note that records the lifecycle hooks Core Data calls on it.
 final class LifecycleNote: NSManagedObject {

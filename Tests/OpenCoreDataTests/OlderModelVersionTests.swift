@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A note as the newest version (3) of its model describes it: `pinned` and `rating` are new in version
 /// 2 and 3, and `tag` is an attribute in version 1 but a to-one relationship in version 3.

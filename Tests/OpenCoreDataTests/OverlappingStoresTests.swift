@@ -208,7 +208,7 @@ import OpenCoreDataTesting
             #expect(controller.fetchedObjects?.isEmpty == true)
         }
         let writer = stack.context()
-        let saves = NotificationBox()
+        let saves = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: writer, queue: nil) { saves.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         try writer.performAndWait { () throws in

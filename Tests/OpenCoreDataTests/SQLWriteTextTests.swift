@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// The exact SQL of the writes and schema changes, which are values (``SQLWrite``, ``SQLSchemaChange``)
 /// printed by the SQLite printer: what a new store's `sqlite_master` holds, and the save's statements.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// SQLite failures keep their codes, the SQL and the arguments (shown only on request), and the Core
 /// Data errors the store throws keep the SQLite failure under `NSUnderlyingErrorKey`.

@@ -11,7 +11,7 @@ import OpenCoreDataTesting
 struct SaveBookkeepingTests {
     /// Observes one context's `ObjectsDidChange` and `DidSave`, keeping the objects under a key.
     final class Recorder {
-        let changes = NotificationBox(), saves = NotificationBox()
+        let changes = NotificationInbox(), saves = NotificationInbox()
         private var observers: [NSObjectProtocol] = []
         init(_ context: NSManagedObjectContext) {
             let center = NotificationCenter.default

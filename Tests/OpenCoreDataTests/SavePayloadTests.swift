@@ -28,7 +28,7 @@ struct SavePayloadTests {
         defer { store.cleanUp() }
         let context = try store.container().newBackgroundContext()
         let center = NotificationCenter.default
-        let byObject = NotificationBox(), anyObject = NotificationBox(), byAlias = NotificationBox(), byID = NotificationBox(), changes = NotificationBox()
+        let byObject = NotificationInbox(), anyObject = NotificationInbox(), byAlias = NotificationInbox(), byID = NotificationInbox(), changes = NotificationInbox()
         let observers = [
             center.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: context, queue: nil) { byObject.append($0) },
             center.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: nil, queue: nil) { note in
@@ -68,7 +68,7 @@ struct SavePayloadTests {
         let context = container.newBackgroundContext()
         let center = NotificationCenter.default
         // No name at all: nothing tells the library that a DidSave is observed, and its sets are there.
-        let saves = NotificationBox(), idSaves = NotificationBox(), changes = NotificationBox()
+        let saves = NotificationInbox(), idSaves = NotificationInbox(), changes = NotificationInbox()
         let observer = center.addObserver(forName: nil, object: context, queue: nil) { note in
             switch note.name.rawValue {
             case "NSManagingContextDidSaveChangesNotification": saves.append(note)
@@ -96,7 +96,7 @@ struct SavePayloadTests {
         container.persistentStoreCoordinator.postsChangeSets = false
         let context = container.newBackgroundContext()
         let center = NotificationCenter.default
-        let saves = NotificationBox(), idSaves = NotificationBox(), changes = NotificationBox()
+        let saves = NotificationInbox(), idSaves = NotificationInbox(), changes = NotificationInbox()
         let observers = [
             center.addObserver(forName: .contextDidSave, object: context, queue: nil) { saves.append($0) },
             center.addObserver(forName: .contextDidSaveObjectIDs, object: context, queue: nil) { idSaves.append($0) },
@@ -138,7 +138,7 @@ struct SavePayloadTests {
         view.automaticallyMergesChangesFromParent = true
         container.persistentStoreCoordinator.postsChangeSets = false
         let writer = container.newBackgroundContext()
-        let saves = NotificationBox()
+        let saves = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: .contextDidSave, object: writer, queue: nil) { saves.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
 

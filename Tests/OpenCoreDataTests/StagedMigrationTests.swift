@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// iOS 17's staged migration: `NSStagedMigrationManager` with lightweight and custom stages, set on the
 /// store with `NSPersistentStoreStagedMigrationManagerOptionKey`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Core Data's store file (issue #33): every fixture store that Core Data wrote on an Apple platform
 /// opens here with its model, fetches, sorts and sections; what we create has Core Data's layout.

@@ -338,11 +338,11 @@ struct StoreTests {
         let store = TemporaryStore()
         defer { store.cleanUp() }
         let context = try store.container().viewContext
-        let changeNotes = NotificationBox(), saveNotes = NotificationBox()
+        let changeNotes = NotificationInbox(), saveNotes = NotificationInbox()
         let center = NotificationCenter.default
         let o1 = center.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: context, queue: nil) { changeNotes.append($0) }
         let o2 = center.addObserver(forName: .NSManagedObjectContextDidSave, object: context, queue: nil) { saveNotes.append($0) }
-        func total(_ box: NotificationBox, _ key: String) -> Int {
+        func total(_ box: NotificationInbox, _ key: String) -> Int {
             box.notes.reduce(0) { $0 + ((($1.userInfo?[key] as? Set<NSManagedObject>)?.count) ?? 0) }
         }
         defer { center.removeObserver(o1); center.removeObserver(o2) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A store written by an earlier OpenCoreData (JSON metadata with our own model hash, the table
 /// `Z_OCDGENERATION`, entities numbered in name order) is upgraded to Core Data's format once, in one

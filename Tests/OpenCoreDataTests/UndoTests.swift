@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A context's undo manager: its inserts, updates, deletes and relationship changes undone and redone,
 /// one group per event, as Core Data records them.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Uniqueness constraints (issue 14): the unique index, the error of `NSErrorMergePolicy`, each standard
 /// policy's merge, duplicates within one save, constraints on subentities, stores whose rows break a

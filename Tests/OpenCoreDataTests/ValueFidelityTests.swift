@@ -1,6 +1,7 @@
 import Foundation
 import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Values come back from the store exactly as they were saved, and compare the same in SQL and in memory
 /// (issue 11: decimals, NUL characters, −0.0, NaN).

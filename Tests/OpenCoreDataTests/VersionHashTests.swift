@@ -2,6 +2,7 @@ import Foundation
 import OpenCoreDataPredicates
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Core Data's version hashes, proven against store files Core Data wrote on Apple platforms
 /// (Tests/Fixtures/AppleStores: each store with the model that wrote it; its README pairs them).

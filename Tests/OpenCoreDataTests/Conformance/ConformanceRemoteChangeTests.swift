@@ -1,5 +1,6 @@
 import Foundation
 import OpenCoreData
+import OpenCoreDataTesting
 import Testing
 
 /// `NSPersistentStoreRemoteChangeNotificationPostOptionKey`: a store added with it announces saves made
@@ -18,13 +19,25 @@ struct ConformanceRemoteChangeTests {
         return posted.wait(timeout: .now() + seconds) == .success
     }
 
+    /// Another coordinator's save is announced with the store's URL, UUID and token; the coordinator's own is not.
     @Test(arguments: StoreUnderTest.with(.remoteChangeNotices))
     func anotherCoordinatorsSaveIsAnnounced(_ store: StoreUnderTest) throws {
         let place = store.fresh()
         defer { place.cleanUp() }
         let watching = try place.coordinator(options: Self.posting)
         defer { try? watching.remove(watching.persistentStores[0]) }
-        #expect(try Self.announces(watching, saveThrough: place.coordinator(options: Self.posting), within: 5))
+        let inbox = NotificationInbox()
+        let observer = NotificationCenter.default.addObserver(forName: .NSPersistentStoreRemoteChange, object: watching, queue: nil) { inbox.append($0) }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try ConformanceModel.seedAuthors(StorePlace.context(of: watching))
+        #expect(!inbox.wait(0.3), "its own save is not a remote change")
+        let writing = try place.coordinator(options: Self.posting)
+        try ConformanceModel.seedAuthors(StorePlace.context(of: writing))
+        #expect(inbox.wait(5), "the other coordinator's save is announced")
+        let info = try #require(inbox.all.first?.info)
+        #expect(info[NSPersistentStoreURLKey] as? URL == place.url)
+        #expect(info[NSStoreUUIDKey] as? String == watching.persistentStores[0].identifier)
+        #expect(info[NSPersistentHistoryTokenKey] as? NSPersistentHistoryToken == writing.currentPersistentHistoryToken(fromStores: nil))
     }
 
     @Test(arguments: StoreUnderTest.without(.remoteChangeNotices))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Every property `NSManagedObject` declares is reachable by key, as Apple's key-value coding reaches it
 /// ("NSManagedObject … is key-value coding compliant"): `entity`, `objectID`, `managedObjectContext`,

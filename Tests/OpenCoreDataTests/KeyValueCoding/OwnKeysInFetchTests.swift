@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A fetch compares `entity` (or `self.entity`) with an entity in SQL, on the `Z_ENT` column, as Core
 /// Data translates it; the object's other own properties are refused in a fetch, clearly, as Core Data

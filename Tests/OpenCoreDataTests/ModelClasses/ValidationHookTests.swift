@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A note whose class adds rules of its own, Apple's way: overriding the validation hooks, calling super.
 final class ValidatedNote: NSManagedObject {

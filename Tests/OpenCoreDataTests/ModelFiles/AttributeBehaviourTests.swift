@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Derived, transformable and external-storage attributes and fetch indexes, driven by a model file in
 /// Xcode's format (AttributeBehaviourFixtures), on a real SQLite file.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import OpenCoreData
 @testable import OpenCoreDataPredicates
+import OpenCoreDataTesting
 
 /// `init?(coder:)` and `encode(with:)` of the model classes, with the keys of Apple's archives:
 /// `NSManagedObjectModel`, `NSEntityDescription`, the property descriptions and `NSFetchRequest`, each

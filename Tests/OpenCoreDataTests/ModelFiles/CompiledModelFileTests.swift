@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Compiled model files as Xcode's model compiler makes them: a `.mom` file (the keyed archive a store's
 /// model cache also holds) and a `.momd` folder of versions with its `VersionInfo.plist`, read by

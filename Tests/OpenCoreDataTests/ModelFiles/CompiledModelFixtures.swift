@@ -2,6 +2,7 @@ import CZlib
 import Foundation
 @testable import OpenCoreData
 @testable import OpenCoreDataPredicates
+import OpenCoreDataTesting
 
 /// The compiled models of the Apple fixture stores (Tests/Fixtures/AppleStores): each store's
 /// `Z_MODELCACHE`, read from a copy of the store (the fixtures are never touched), and what of a model the

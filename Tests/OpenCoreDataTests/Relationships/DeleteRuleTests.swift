@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 @Suite("Relationships: delete rules and validation") struct DeleteRuleTests {
     private func context(_ store: TemporaryStore, _ model: NSManagedObjectModel = RelationshipModel.make()) throws -> NSManagedObjectContext {

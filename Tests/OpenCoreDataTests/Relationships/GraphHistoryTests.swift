@@ -146,7 +146,7 @@ import Testing
                 guard let a = saved.animals.sorted().randomElement(using: &rng), !context.hasChanges else { continue }
                 let c = saved.classifications.sorted().randomElement(using: &rng)
                 let other = container.newBackgroundContext()
-                let box = NotificationBox()
+                let box = NotificationInbox()
                 let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: other, queue: nil) { box.append($0) }
                 defer { NotificationCenter.default.removeObserver(observer) }
                 try other.performAndWait {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 @Suite("Relationships: the object graph") struct ObjectGraphTests {
     @Test func inversesAreKeptInMemoryBeforeAnySave() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// An ordered to-many whose inverse is a to-one keeps each member's position in the member's row
 /// (`Z_FOK_…`). When owner and members are inserted by one save, the positions must be written after

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// `relationshipKeyPathsForPrefetching`: one query per relationship of the paths, the exact SQL of
 /// those queries, the related objects loaded (not faults), batched fetches, the controller, child

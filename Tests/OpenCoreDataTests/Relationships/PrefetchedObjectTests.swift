@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// A kind of breed, counting the `awakeFromFetch()` calls it receives.
 final class PrefetchedKind: NSManagedObject {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Dictionary results across to-one relationships: `"classification.family"` is a key of each dictionary,
 /// a to-one relationship's value is its destination's object ID; grouping by either.

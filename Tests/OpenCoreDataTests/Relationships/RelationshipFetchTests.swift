@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Fetches across relationships give the store's answer (SQL) and the same answer from memory: pending
 /// changes, `filtered(using:)`, `sorted(using:)`.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Bad key paths across relationships fail the fetch with a clear error: the entity the key path starts
 /// from, where it failed, and the key; a to-many where one value is needed is Core Data's "to-many key

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Relationship changes travel like attribute changes: notifications, merges, parent and child, refresh,
 /// conflicts.
@@ -33,7 +34,7 @@ import Testing
         let view = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         view.persistentStoreCoordinator = container.persistentStoreCoordinator
         view.automaticallyMergesChangesFromParent = true
-        let box = NotificationBox()
+        let box = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: view, queue: nil) { box.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         let objects: [NSManagedObject] = try view.performAndWait {
@@ -68,7 +69,7 @@ import Testing
         defer { store.cleanUp() }
         let view = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         view.persistentStoreCoordinator = container.persistentStoreCoordinator
-        let box = NotificationBox()
+        let box = NotificationInbox()
         let background = container.newBackgroundContext()
         let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: background, queue: nil) { box.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenCoreData
 import Testing
+import OpenCoreDataTesting
 
 /// Fetching across every shape of relationship (RelationshipShapesTests' model): a many-to-many that is
 /// its own inverse, a to-many without an inverse, a one-to-one with itself, destinations with

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// Relationships of every shape survive a save and a reopen: one-to-one, a many-to-many that is its own
 /// inverse, a to-many without an inverse, destinations with subentities, inherited relationships, an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreData
+import OpenCoreDataTesting
 
 /// What a to-many relationship holds once read (its members, in order when ordered, compared as a set
 /// when not), and the destinations of a prefetched to-one (one object per row, loaded, the registered

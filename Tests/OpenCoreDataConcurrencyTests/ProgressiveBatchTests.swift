@@ -11,22 +11,6 @@ import OpenCoreDataTesting
 @Suite struct ProgressiveBatchTests {
     /// A store of `count` products (names with many ties; every `favoriteEvery`-th a `FavoriteProducts`,
     /// when given) and a container on it.
-    static func store(_ count: Int, seed: UInt64, favoriteEvery: Int? = nil) throws -> (TemporaryStore, NSPersistentContainer) {
-        let store = TemporaryStore()
-        let container = try store.container()
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            var rng = SeededRandom(seed: seed)
-            for i in 0..<count {
-                let p = favoriteEvery.map { i % $0 == $0 / 2 } == true ? FavoriteProducts(context: context) : Products(context: context)
-                p.name = rng.pick(Array(SeedModel.productNames.prefix(6)))
-                p.price = Int32(rng.int(0...40))
-            }
-            try context.save()
-        }
-        return (store, container)
-    }
-
     static func request(sorted: Bool, batch: Int) -> NSFetchRequest<Products> {
         let request = NSFetchRequest<Products>(entityName: "Products")
         request.fetchBatchSize = batch
@@ -35,7 +19,7 @@ import OpenCoreDataTesting
     }
 
     @Test func theFirstBatchIsCountedAndLimitedAndTheRestReadAfter() throws {
-        let (store, container) = try Self.store(100, seed: 1)
+        let (store, container) = try TemporaryStore.randomProducts(100, seed: 1)
         defer { store.cleanUp() }
         let context = container.newBackgroundContext()
         let sqlite = try container.persistentStoreCoordinator.sqlite
@@ -60,7 +44,7 @@ import OpenCoreDataTesting
     /// The key reader runs at a lower scheduling priority (nice 10) than the thread that fetched, which
     /// keeps its own.
     @Test func theKeyReaderYieldsToTheFetchingThread() throws {
-        let (store, container) = try Self.store(100, seed: 2)
+        let (store, container) = try TemporaryStore.randomProducts(100, seed: 2)
         defer { store.cleanUp() }
         let sqlite = try container.persistentStoreCoordinator.sqlite
         defer { sqlite.keyReaderGate = nil }
@@ -80,7 +64,7 @@ import OpenCoreDataTesting
     /// changes rows; every index holds the object a full fetch made at the same moment holds.
     @Test(arguments: [UInt64(11), 12, 13, 14])
     func everyIndexIsTheFullFetchsWhileOthersSave(seed: UInt64) throws {
-        let (store, container) = try Self.store(3000, seed: seed)
+        let (store, container) = try TemporaryStore.randomProducts(3000, seed: seed)
         defer { store.cleanUp() }
         var rng = SeededRandom(seed: seed)
         let sqlite = try container.persistentStoreCoordinator.sqlite
@@ -124,7 +108,7 @@ import OpenCoreDataTesting
     }
 
     @Test func aMatchOfASubentityReadsEveryKeyFirst() throws {
-        let (store, container) = try Self.store(300, seed: 4)
+        let (store, container) = try TemporaryStore.randomProducts(300, seed: 4)
         defer { store.cleanUp() }
         let writer = container.newBackgroundContext()
         try writer.performAndWait {
@@ -143,7 +127,7 @@ import OpenCoreDataTesting
     }
 
     @Test func aProgressiveBatchKeepsUniquing() throws {
-        let (store, container) = try Self.store(500, seed: 2)
+        let (store, container) = try TemporaryStore.randomProducts(500, seed: 2)
         defer { store.cleanUp() }
         let context = container.newBackgroundContext()
         try context.performAndWait {
@@ -160,7 +144,7 @@ import OpenCoreDataTesting
     }
 
     @Test func aBatchNobodyHoldsStopsItsReader() throws {
-        let (store, container) = try Self.store(2000, seed: 3)
+        let (store, container) = try TemporaryStore.randomProducts(2000, seed: 3)
         defer { store.cleanUp() }
         weak var keys: BatchKeys?
         try container.newBackgroundContext().performAndWait {

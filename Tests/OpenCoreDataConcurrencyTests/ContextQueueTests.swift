@@ -13,7 +13,7 @@ struct ContextQueueTests {
         let container = try store.container()
         let a = container.newBackgroundContext(), b = container.newBackgroundContext()
         let id = try a.performAndWait { () -> NSManagedObjectID in
-            let p = insertProducts(a, count: 1)[0]
+            let p = SeedModel.insertProducts(a, count: 1)[0]
             try a.save()
             return p.objectID
         }
@@ -28,7 +28,7 @@ struct ContextQueueTests {
         let store = TemporaryStore()
         defer { store.cleanUp() }
         let (_, a, b, id) = try twoContextsSharingOneProduct(store)
-        let saves = NotificationBox()
+        let saves = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didSaveObjectsNotification, object: a, queue: nil) { saves.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         let product = try b.performAndWait { () -> Products in
@@ -60,7 +60,7 @@ struct ContextQueueTests {
             #expect(value == 42)
             #expect(throws: Boom.self) { try context.performAndWait { throw Boom() } }
             let count = try context.performAndWait { () -> Int in
-                insertProducts(context, count: 3)
+                SeedModel.insertProducts(context, count: 3)
                 try context.save()
                 return try context.count(for: NSFetchRequest<Products>(entityName: "Products"))
             }
@@ -74,7 +74,7 @@ struct ContextQueueTests {
         let container = try store.container()
         let background = container.newBackgroundContext()
         let count = try await background.perform {
-            insertProducts(background, count: 4)
+            SeedModel.insertProducts(background, count: 4)
             try background.save()
             return try background.count(for: NSFetchRequest<Products>(entityName: "Products"))
         }
@@ -100,12 +100,12 @@ struct ContextQueueTests {
         let view = container.viewContext
         view.automaticallyMergesChangesFromParent = true
         let ids: [NSManagedObjectID] = try view.performAndWait {
-            let products = insertProducts(view, count: 3)
+            let products = SeedModel.insertProducts(view, count: 3)
             try view.save()
             _ = try view.fetch(NSFetchRequest<Products>(entityName: "Products")).map(\.price)
             return products.map(\.objectID)
         }
-        let box = NotificationBox()
+        let box = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: NSManagedObjectContext.didChangeObjectsNotification, object: view, queue: nil) { note in
             box.append(note)
         }
@@ -137,7 +137,7 @@ struct ContextQueueTests {
         let store = TemporaryStore()
         defer { store.cleanUp() }
         let (_, a, b, id) = try twoContextsSharingOneProduct(store)
-        let box = NotificationBox()
+        let box = NotificationInbox()
         let observer = NotificationCenter.default.addObserver(forName: .NSManagedObjectContextDidSave, object: b, queue: nil) { box.append($0) }
         defer { NotificationCenter.default.removeObserver(observer) }
         try a.performAndWait {
@@ -165,7 +165,7 @@ struct ContextQueueTests {
         let container = try store.container()
         let context = container.newBackgroundContext()
         let id = try context.performAndWait { () -> NSManagedObjectID in
-            let p = insertProducts(context, count: 1)[0]
+            let p = SeedModel.insertProducts(context, count: 1)[0]
             p.price = 1
             try context.save()
             return p.objectID
@@ -205,7 +205,7 @@ struct ContextQueueTests {
         let child = NSManagedObjectContext(concurrencyType: .privateQueueConcurrencyType)
         child.parent = parent
         try parent.performAndWait {
-            insertProducts(parent, count: 2)
+            SeedModel.insertProducts(parent, count: 2)
             try parent.save()
             let unsaved = Products(context: parent)
             unsaved.name = "unsaved in parent"
@@ -268,12 +268,4 @@ struct ContextQueueTests {
         #expect(rows.count == 2)
         #expect(rows.contains { $0.price == 20 })
     }
-}
-
-/// Collects notifications from any thread.
-final class NotificationBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Notification] = []
-    func append(_ note: Notification) { lock.withLock { items.append(note) } }
-    var notes: [Notification] { lock.withLock { items } }
 }

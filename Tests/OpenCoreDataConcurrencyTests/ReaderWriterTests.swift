@@ -12,7 +12,7 @@ struct ReaderWriterTests {
         let container = try store.container()
         let reader = container.newBackgroundContext()
         try reader.performAndWait {
-            insertProducts(reader, count: 3)
+            SeedModel.insertProducts(reader, count: 3)
             try reader.save()
         }
         let backend = try container.persistentStoreCoordinator.sqlite

@@ -1,0 +1,1 @@
+../OpenCoreDataTests/SQLiteAccess.swift
