@@ -25,26 +25,7 @@ extension NSManagedObject {
     /// the object read when that still holds the fault. Values unchanged since they were read share
     /// their storage with what was read, and still do after.
     func fillToManyFault(_ slot: Int, _ value: Value) {
-        guard !ObjectObservation.anyMade else { return fillToManyFaultByAccessors(slot, value) }
-        let filled: Void? = withStateAndValues { state, values in
-            // The snapshot is let go of while the values change when it is the same array, so that the
-            // one copy made (the fetch's rows share it) is the only one.
-            let shared = Self.isSameArray(state.snapshot, values)
-            if shared { state.snapshot = nil }
-            values[slot] = value
-            if shared {
-                state.snapshot = values
-            } else if let snapshot = state.snapshot, slot < snapshot.count, case .object = snapshot[slot] {
-                state.snapshot![slot] = value
-            }
-        }
-        if filled == nil { fillToManyFaultByAccessors(slot, value) }
-    }
-
-    /// ``fillToManyFault(_:_:)`` through the values' and snapshot's accessors, which tell observers of a
-    /// write (`withObservationTracking`) and make the state of an object that had none.
-    private func fillToManyFaultByAccessors(_ slot: Int, _ value: Value) {
-        if Self.isSameArray(snapshot, values) {
+        if valuesAreSnapshot() {
             snapshot = nil
             values[slot] = value
             snapshot = values
@@ -55,7 +36,7 @@ extension NSManagedObject {
     }
 
     /// Whether the values are the very array the object read (not a copy of it), so unchanged.
-    private static func isSameArray(_ snapshot: [Value]?, _ values: [Value]) -> Bool {
+    private func valuesAreSnapshot() -> Bool {
         guard let snapshot, !snapshot.isEmpty else { return false }
         return values.withUnsafeBufferPointer { v in snapshot.withUnsafeBufferPointer { $0.baseAddress == v.baseAddress } }
     }

@@ -140,18 +140,6 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
             yield &values
         }
     }
-    /// Runs `change` on the state and values of an object that has a state, its values taken out of the
-    /// body meanwhile (uniquely referenced, changed in place); `nil` without running it for an object that has
-    /// none. Observers of writes are not told (the ``values`` accessor tells them): for filling what a
-    /// fault had not read.
-    @inline(__always) func withStateAndValues<R>(_ change: (ObjectState, inout [Value]) -> R) -> R? {
-        guard case .full = body else { return nil }
-        var taken = ObjectBody.fresh
-        swap(&taken, &body)
-        guard case .full(let state, var values) = consume taken else { preconditionFailure("no state") }
-        defer { body = .full(state, values: values) }
-        return change(state, &values)
-    }
     /// Values as last read from or written to the store; `nil` for an object never saved.
     var snapshot: [Value]? {
         _read {
