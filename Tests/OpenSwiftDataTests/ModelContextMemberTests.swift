@@ -11,6 +11,24 @@ import Testing
         ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
     }
 
+    /// A model made by its initializer keeps its values until it is inserted: each property's last value, whether
+    /// set through its accessor or by key path (`setValue(forKey:to:)`, `getValue(forKey:)`), read back before
+    /// insertion, and the values the store then holds.
+    @Test func aDetachedModelsValuesAreItsLastOnesBeforeAndAfterInsertion() throws {
+        let context = try context()
+        let trip = Trip(name: "First", destination: "A")
+        trip.destination = "B"
+        trip.setValue(forKey: \.name, to: "Second")
+        trip.setValue(forKey: \.destination, to: "C")
+        trip.name = "Third"
+        #expect(trip.name == "Third" && trip.getValue(forKey: \.destination) == "C")
+        context.insert(trip)
+        #expect(trip.name == "Third" && trip.destination == "C")
+        try context.save()
+        let fetched = try ModelContext(context.container).fetch(FetchDescriptor<Trip>())
+        #expect(fetched.map(\.name) == ["Third"] && fetched.map(\.destination) == ["C"])
+    }
+
     /// Fetched objects start bare (no state of their own): their models are kept beside them, and stay the
     /// same instances when the objects get a state (a change) and when they are fetched again.
     @Test func modelsOfFetchedObjectsAreOneInstancePerObject() throws {

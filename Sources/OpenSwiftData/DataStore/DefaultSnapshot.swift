@@ -152,7 +152,7 @@ extension ModelStorage: SnapshotSource {
             return snapshot
         case .detached(let values):
             var stored: [String: SnapshotValue] = [:]
-            for (name, value) in values {
+            for (name, value) in values.map({ ($0.slot.name, $0.value) }) {
                 if let model = value as? any PersistentModel {
                     stored[name] = .model(model.persistentModelID)
                     related[model.persistentModelID] = backingData(of: model)

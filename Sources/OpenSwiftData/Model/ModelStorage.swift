@@ -7,12 +7,12 @@ import OpenCoreData
 /// changes its state, not its backing data.
 final class ModelStorage<Model: PersistentModel>: BackingData {
     enum State {
-        /// Values by property name (Swift values: models, arrays of models, attributes).
-        case detached([String: Any])
+        /// The values set so far, one per property (Swift values: models, arrays of models, attributes).
+        case detached([DetachedValue])
         case managed(NSManagedObject, ModelContext)
     }
 
-    var state: State = .detached([:])
+    var state: State = .detached([])
     /// The identifier a detached model shows (SwiftData gives an unsaved model a temporary identifier).
     private(set) lazy var detachedIdentifier = PersistentIdentifier(temporary: Schema.entityName(for: Model.self))
 
@@ -48,7 +48,7 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         case .managed(let object, let context):
             return context.values.decode(object.value(forKey: slot.name), as: Value.self)
         case .detached(let values):
-            if let value = values[slot.name] { return value as! Value }
+            if let i = DetachedValue.index(of: slot, in: values) { return values[i].value as! Value }
             guard let empty = ModelValues.emptyValue(of: Value.self) as? Value else {
                 fatalError("\(Model.self).\(slot.name) was read before it was given a value")
             }
@@ -66,8 +66,13 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         if let model, case .detached = state, let context = ModelValues.context(of: newValue) { context.insert(model) }
         switch state {
         case .detached(var values):
-            state = .detached([:])  // the dictionary is then referenced once: set in place, not copied
-            values[slot.name] = newValue
+            state = .detached([])  // the list is then referenced once: set in place, not copied
+            if let i = DetachedValue.index(of: slot, in: values) {
+                values[i].value = newValue
+            } else {
+                if values.isEmpty { values.reserveCapacity(8) }
+                values.append(DetachedValue(slot: slot, value: newValue))
+            }
             state = .detached(values)
         case .managed(let object, let context):
             if !TypedSlots.write(object, slot.property, newValue) {
@@ -90,9 +95,23 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     func attach(to object: NSManagedObject, in context: ModelContext) {
         guard case .detached(let values) = state else { return }
         state = .managed(object, context)
-        let slots = ModelKeys.slots(in: Model.self)
-        for (name, value) in values where !(slots[name].map { TypedSlots.write(object, $0.property, any: value) } ?? false) {
-            object.setValue(context.values.encode(value), forKey: name)
+        for detached in values where !TypedSlots.write(object, detached.slot.property, any: detached.value) {
+            object.setValue(context.values.encode(detached.value), forKey: detached.slot.name)
         }
+    }
+}
+
+/// A detached model's value of one property, with the slot it was set through (its typed setter moves it to the
+/// object on insertion). A model has few properties: a list searched by slot, not a dictionary that would hash the
+/// property's name at every set. (Not nested in the generic ``ModelStorage``: a list of a type generic over the
+/// model would be searched through unspecialized code.)
+struct DetachedValue {
+    let slot: _SwiftDataSlot
+    var value: Any
+
+    /// Where `slot`'s property's value is in a detached model's list: found by the slot itself (`@Model`'s accessors
+    /// pass their own), else by its name (a key path's set or read passes the slot found for its name).
+    static func index(of slot: _SwiftDataSlot, in values: [DetachedValue]) -> Int? {
+        values.firstIndex { $0.slot === slot } ?? values.firstIndex { $0.slot.name == slot.name }
     }
 }

@@ -30,16 +30,12 @@ import OpenCoreData
         return false
     }
 
-    /// ``write(_:_:_:)`` for a value seen as `Any` (a detached model's values moving to its object).
+    /// ``write(_:_:_:)`` for a value seen as `Any` (a detached model's values moving to its object): the `Any` is
+    /// opened, so its dynamic type is compared with each typed setter's (no dynamic cast, which for each type the
+    /// value is not would look for a bridge).
     static func write(_ object: NSManagedObject, _ property: _ManagedMacroSupport.Property, any value: Any) -> Bool {
-        switch value {
-        case let value as String: write(object, property, value)
-        case let value as Int: write(object, property, value)
-        case let value as Double: write(object, property, value)
-        case let value as Bool: write(object, property, value)
-        case let value as Date: write(object, property, value)
-        default: false
-        }
+        func opened<Value>(_ value: Value) -> Bool { write(object, property, value) }
+        return _openExistential(value, do: opened)
     }
 
     /// `value` as `Value`, which the caller checked is its type.
