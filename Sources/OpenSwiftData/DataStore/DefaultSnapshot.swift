@@ -152,7 +152,8 @@ extension ModelStorage: SnapshotSource {
             return snapshot
         case .detached(let values):
             var stored: [String: SnapshotValue] = [:]
-            for (name, value) in values.map({ ($0.slot.name, $0.value) }) {
+            for detached in values {
+                let (name, value) = (detached.slot.name, detached.value)
                 if let model = value as? any PersistentModel {
                     stored[name] = .model(model.persistentModelID)
                     related[model.persistentModelID] = backingData(of: model)
