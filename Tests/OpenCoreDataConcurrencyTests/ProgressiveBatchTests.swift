@@ -9,8 +9,7 @@ import OpenCoreDataTesting
 /// the array is the one a full fetch made at the same moment would give, at every index, whatever other
 /// contexts save meanwhile.
 @Suite struct ProgressiveBatchTests {
-    /// A store of `count` products (names with many ties; every `favoriteEvery`-th a `FavoriteProducts`,
-    /// when given) and a container on it.
+    /// A request of every product, fetched `batch` at a time, by name then price descending when `sorted`.
     static func request(sorted: Bool, batch: Int) -> NSFetchRequest<Products> {
         let request = NSFetchRequest<Products>(entityName: "Products")
         request.fetchBatchSize = batch
