@@ -41,6 +41,7 @@ import Testing
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
+                        OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
                         _$backingData._setValue(forKey: \.name, to: initialValue, slot: Self._$slot_name, of: nil)
                         _name = OpenSwiftData._SwiftDataNoType()
                     }
@@ -61,6 +62,7 @@ import Testing
                 var items: [Item] {
                     @storageRestrictions(accesses: _$backingData, initializes: _items)
                     init(initialValue) {
+                        OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
                         _$backingData._setValue(forKey: \.items, to: initialValue, slot: Self._$slot_items, of: nil)
                         _items = OpenSwiftData._SwiftDataNoType()
                     }
@@ -82,11 +84,11 @@ import Testing
                 var title: String { name }
                 static var count = 0
 
-                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = OpenSwiftData._SwiftDataAccess.backingData(for: Trip.self)
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = OpenSwiftData._SwiftDataUnsetBackingData<Trip>()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
-                        _$backingData
+                        OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
                     }
                     set {
                         _$backingData = newValue
@@ -130,6 +132,7 @@ import Testing
                 var card: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _card)
                     init(initialValue) {
+                        OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
                         _$backingData._setValue(forKey: \.card, to: initialValue, slot: Self._$slot_card, of: nil)
                         _card = OpenSwiftData._SwiftDataNoType()
                     }
@@ -148,11 +151,11 @@ import Testing
 
                 private static let _$slot_card = OpenSwiftData._SwiftDataSlot("card")
 
-                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Reader> = OpenSwiftData._SwiftDataAccess.backingData(for: Reader.self)
+                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Reader> = OpenSwiftData._SwiftDataUnsetBackingData<Reader>()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
                     get {
-                        _$backingData
+                        OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
                     }
                     set {
                         _$backingData = newValue

@@ -29,6 +29,23 @@ import Testing
         #expect(fetched.map(\.name) == ["Third"] && fetched.map(\.destination) == ["C"])
     }
 
+    /// A model starts with no backing data of its own (`init(backingData:)` is given one, the initializer's first
+    /// property makes one): what `persistentBackingData` shows is always backing data that holds values, even for a
+    /// model whose initializer sets no persisted property, which inserts and saves like any other.
+    @Test func aModelsBackingDataIsMadeWhenFirstNeeded() throws {
+        let trip = Trip(name: "First", destination: "A")
+        #expect(!trip.persistentBackingData._isUnset && trip.persistentBackingData.persistentModelID == nil)
+        let marker = Marker()
+        #expect(!marker.persistentBackingData._isUnset && marker.modelContext == nil)
+        let context = ModelContext(try ModelContainer(for: Marker.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
+        context.insert(Marker())
+        context.insert(marker)
+        try context.save()
+        let fetched = try ModelContext(context.container).fetch(FetchDescriptor<Marker>())
+        #expect(fetched.count == 2 && fetched.allSatisfy { !$0.persistentBackingData._isUnset && $0.persistentBackingData.persistentModelID != nil })
+        #expect(fetched.map(\.persistentModelID).contains(marker.persistentModelID))
+    }
+
     /// Fetched objects start bare (no state of their own): their models are kept beside them, and stay the
     /// same instances when the objects get a state (a change) and when they are fetched again.
     @Test func modelsOfFetchedObjectsAreOneInstancePerObject() throws {
@@ -263,4 +280,9 @@ final class LockedFlag: @unchecked Sendable {
         #expect(context.editingState == context.editingState)
         #expect(context.editingState != ModelContext(container).editingState)
     }
+}
+
+/// A model with no persisted property: its initializer sets nothing, so its backing data is made when it is inserted.
+@Model final class Marker {
+    init() {}
 }

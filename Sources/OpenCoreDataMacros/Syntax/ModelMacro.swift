@@ -12,8 +12,8 @@ import SwiftSyntaxMacros
 //
 // `@Model` adds `@_PersistedProperty` to each stored `var` (not `@Transient`), and the members
 //
-//     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = …_SwiftDataAccess.backingData(for: Trip.self)
-//     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData }
+//     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = …_SwiftDataUnsetBackingData<Trip>()
+//     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData (made when first asked for) }
 //     public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [
 //         .init(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
 //         .init(name: "items", keypath: \Trip.items, defaultValue: ([] as [Item]),
@@ -45,8 +45,8 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let metadata = (properties.map { $0.metadata(owner: owner) } + constraints).joined(separator: ",\n")
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
-            "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = OpenSwiftData._SwiftDataAccess.backingData(for: \(raw: owner).self)",
-            "public var persistentBackingData: \(raw: backing) { get { _$backingData } set { _$backingData = newValue } }",
+            "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = OpenSwiftData._SwiftDataUnsetBackingData<\(raw: owner)>()",
+            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) } set { _$backingData = newValue } }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
             "@Transient @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()",
@@ -88,6 +88,7 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
             init(initialValue) {
+                OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
                 _$backingData._setValue(forKey: \\.\(raw: name), to: initialValue, slot: Self._$slot_\(raw: name), of: nil)
                 _\(raw: name) = OpenSwiftData._SwiftDataNoType()
             }

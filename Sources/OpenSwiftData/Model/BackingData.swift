@@ -31,6 +31,9 @@ public protocol BackingData<Model> {
     /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``). Not
     /// retained: the backing data keeps it while the caller holds the backing data.
     var _managedObject: Unmanaged<NSManagedObject>? { get }
+    /// OpenSwiftData's: whether this is the placeholder `@Model` starts a model with (``_SwiftDataUnsetBackingData``),
+    /// to be replaced before a value is set. The default is `false`.
+    var _isUnset: Bool { get }
 }
 
 extension BackingData {
@@ -38,6 +41,8 @@ extension BackingData {
     public func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value { getValue(forKey: key()) }
     /// `nil`: values are read through ``_getValue(forKey:slot:)``.
     public var _managedObject: Unmanaged<NSManagedObject>? { nil }
+    /// `false`: backing data that holds values.
+    public var _isUnset: Bool { false }
     /// Calls ``setValue(forKey:to:)``.
     public func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
         setValue(forKey: key, to: newValue)
@@ -54,13 +59,27 @@ public final class _SwiftDataSlot: Sendable {
     public init(_ name: String) { (self.name, property) = (name, _ManagedMacroSupport.Property(name)) }
 }
 
-/// What `@Model`'s getters call: the typed slot getter `@Managed` uses for the common attribute types, once
-/// the model is in a context (inlined into the model's module, so that the type test folds away), else
-/// the backing data's ``BackingData/_getValue(forKey:slot:)``.
+/// What `@Model`'s accessors call. A model starts with ``_SwiftDataUnsetBackingData`` (no allocation): a model made
+/// over existing backing data (`init(backingData:)`, as every fetched model is) makes none it would throw away, and a
+/// model made by its own initializer gets its own when its first property is set (or its backing data asked for).
 public enum _SwiftDataAccess {
-    /// The backing data a model made by its own initializer starts with (what `createBackingData()` returns,
-    /// without the opaque result type, whose metadata the runtime would look up by name per model).
-    public static func backingData<M: PersistentModel>(for _: M.Type) -> any BackingData<M> { ModelStorage<M>(for: M.self) }
+    /// Replaces the placeholder a model starts with by backing data of its own (what `createBackingData()` makes).
+    @inlinable @inline(__always)
+    public static func prepare<M: PersistentModel>(_ backing: inout any BackingData<M>) {
+        if backing._isUnset { backing = makeBackingData(for: M.self) }
+    }
+
+    /// ``prepare(_:)``, then the backing data (`persistentBackingData`'s getter).
+    @inlinable @inline(__always)
+    public static func prepared<M: PersistentModel>(_ backing: inout any BackingData<M>) -> any BackingData<M> {
+        prepare(&backing)
+        return backing
+    }
+
+    /// A model's first backing data (without `createBackingData()`'s opaque result type, whose metadata the runtime
+    /// would look up by name per model).
+    @usableFromInline
+    static func makeBackingData<M: PersistentModel>(for _: M.Type) -> any BackingData<M> { ModelStorage<M>(for: M.self) }
 
     /// The value of a persisted property.
     @inlinable @inline(__always)
@@ -70,6 +89,32 @@ public enum _SwiftDataAccess {
            let value = object._withUnsafeGuaranteedRef({ TypedSlots.read($0, slot.property, as: Value.self) }) { return value }
         return backing._getValue(forKey: key(), slot: slot)
     }
+}
+
+/// The backing data `@Model` declares a model with: a placeholder holding nothing (an empty value, so that making
+/// it allocates nothing), which the model's `init` accessors and `persistentBackingData` replace by a
+/// `createBackingData()` before anything is stored, and `init(backingData:)` by the backing data it is given.
+public struct _SwiftDataUnsetBackingData<Model: PersistentModel>: BackingData {
+    /// The placeholder.
+    @inlinable public init() {}
+    /// The placeholder (``BackingData/init(for:)``).
+    public init(for modelType: Model.Type) {}
+    /// `nil`: no stored object.
+    public var persistentModelID: PersistentIdentifier? { nil }
+    /// `()`: no stored object.
+    public var metadata: Any { () }
+    /// `true`.
+    public var _isUnset: Bool { true }
+    /// Never called: a model's accessors replace the placeholder first.
+    public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { unset() }
+    /// Never called: a model's accessors replace the placeholder first.
+    public func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { unset() }
+    /// Never called: a model's accessors replace the placeholder first.
+    public func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { unset() }
+    /// Never called: a model's accessors replace the placeholder first.
+    public func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { unset() }
+
+    private func unset() -> Never { fatalError("\(Model.self)'s values were used before it had backing data") }
 }
 
 /// What `@Model` keeps for Observation (its `_$observationRegistrar`): the model's `ObservationRegistrar`,
