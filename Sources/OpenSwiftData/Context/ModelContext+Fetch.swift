@@ -34,7 +34,7 @@ extension ModelContext {
 
     private func models<T: PersistentModel>(_ plan: FetchTranslation<T>) throws -> [T] {
         let objects = try managedObjectContext.fetch(plan.request)
-        return try plan.finishInMemory(objects.map { model(for: $0, as: T.self) })
+        return try plan.finishInMemory(models(for: objects, as: T.self))
     }
 
     /// Runs `body` with the descriptor's plan. With custom stores in the container, the fetch carries the

@@ -55,18 +55,24 @@ extension ModelContext {
         return model
     }
 
-    /// ``model(for:)`` of an object of `M`'s entity, without looking its type up.
-    func model<M: PersistentModel>(for object: NSManagedObject, as type: M.Type) -> M {
-        if let model = object.swiftDataModel { return model as! M }
-        let model = make(type, object)
-        object.swiftDataModel = model
-        return model
+    /// ``model(for:)`` of each of `objects`, all of `M`'s entity, without looking their type up.
+    func models<M: PersistentModel>(for objects: [NSManagedObject], as type: M.Type) -> [M] {
+        models(for: objects, storage: ModelStorage<M>.self)
+    }
+
+    /// ``models(for:as:)`` with the storage type given once: its metadata and its conformance to `BackingData` are
+    /// found here, not once a model (the runtime's lookups cost a fetched model more than its storage).
+    private func models<M, S: ManagedBackingData>(for objects: [NSManagedObject], storage: S.Type) -> [M] where S.Model == M {
+        objects.map { object in
+            if let model = object.swiftDataModel { return model as! M }
+            let model = M(backingData: S(object, self))
+            object.swiftDataModel = model
+            return model
+        }
     }
 
     private func make<M: PersistentModel>(_ type: M.Type, _ object: NSManagedObject) -> M {
-        let storage = ModelStorage<M>(for: M.self)
-        storage.state = .managed(object, self)
-        return M(backingData: storage)
+        M(backingData: ModelStorage<M>(object, self))
     }
 
     /// The managed object of a model that a value of this context refers to; a detached model is inserted.

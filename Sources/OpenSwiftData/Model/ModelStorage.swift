@@ -18,6 +18,9 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
 
     init(for modelType: Model.Type) {}
 
+    /// Backing data over `object` of `context` (a fetched model's).
+    init(_ object: NSManagedObject, _ context: ModelContext) { state = .managed(object, context) }
+
     var object: NSManagedObject? {
         if case .managed(let object, _) = state { return object }
         return nil
@@ -100,6 +103,15 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         }
     }
 }
+
+/// Backing data a context makes over a managed object (``ModelStorage``): a protocol, so that a fetch's models are
+/// made through the storage type's own metadata and conformance, found once for the fetch (see
+/// ``ModelContext/models(for:as:)``).
+protocol ManagedBackingData: BackingData {
+    init(_ object: NSManagedObject, _ context: ModelContext)
+}
+
+extension ModelStorage: ManagedBackingData {}
 
 /// A detached model's value of one property, with the slot it was set through (its typed setter moves it to the
 /// object on insertion). A model has few properties: a list searched by slot, not a dictionary that would hash the
