@@ -47,7 +47,7 @@ import Testing
                     }
                     get {
                         _$observationRegistrar.access(self, \.name)
-                        return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.name, Self._$slot_name)
+                        return OpenSwiftData._SwiftDataAccess.get(&_$backingData, \.name, Self._$slot_name)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, \.name) {
@@ -68,7 +68,7 @@ import Testing
                     }
                     get {
                         _$observationRegistrar.access(self, \.items)
-                        return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.items, Self._$slot_items)
+                        return OpenSwiftData._SwiftDataAccess.get(&_$backingData, \.items, Self._$slot_items)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, \.items) {
@@ -138,7 +138,7 @@ import Testing
                     }
                     get {
                         _$observationRegistrar.access(self, \.card)
-                        return OpenSwiftData._SwiftDataAccess.get(_$backingData, \.card, Self._$slot_card)
+                        return OpenSwiftData._SwiftDataAccess.get(&_$backingData, \.card, Self._$slot_card)
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, \.card) {

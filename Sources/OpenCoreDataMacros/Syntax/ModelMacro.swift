@@ -96,7 +96,7 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """
             get {
                 _$observationRegistrar.access(self, \\.\(raw: name))
-                return OpenSwiftData._SwiftDataAccess.get(_$backingData, \\.\(raw: name), Self._$slot_\(raw: name))
+                return OpenSwiftData._SwiftDataAccess.get(&_$backingData, \\.\(raw: name), Self._$slot_\(raw: name))
             }
             """,
             """

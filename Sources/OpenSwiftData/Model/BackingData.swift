@@ -81,9 +81,10 @@ public enum _SwiftDataAccess {
     @usableFromInline
     static func makeBackingData<M: PersistentModel>(for _: M.Type) -> any BackingData<M> { ModelStorage<M>(for: M.self) }
 
-    /// The value of a persisted property.
+    /// The value of a persisted property. The backing data is passed `inout` though only read: so the call reads it
+    /// where the model keeps it, where a borrowed class property is copied first (a retain and release per read).
     @inlinable @inline(__always)
-    public static func get<M: PersistentModel, Value>(_ backing: borrowing any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
+    public static func get<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                       _ slot: _SwiftDataSlot) -> Value {
         if let object = backing._managedObject,
            let value = object._withUnsafeGuaranteedRef({ TypedSlots.read($0, slot.property, as: Value.self) }) { return value }
