@@ -51,7 +51,7 @@ import Testing
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, \.name) {
-                            _$backingData._setValue(forKey: \.name, to: newValue, slot: Self._$slot_name, of: self)
+                            OpenSwiftData._SwiftDataAccess.set(&_$backingData, \.name, newValue, Self._$slot_name, of: self)
                         }
                     }
                 }
@@ -72,7 +72,7 @@ import Testing
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, \.items) {
-                            _$backingData._setValue(forKey: \.items, to: newValue, slot: Self._$slot_items, of: self)
+                            OpenSwiftData._SwiftDataAccess.set(&_$backingData, \.items, newValue, Self._$slot_items, of: self)
                         }
                     }
                 }
@@ -142,7 +142,7 @@ import Testing
                     }
                     set {
                         _$observationRegistrar.withMutation(of: self, \.card) {
-                            _$backingData._setValue(forKey: \.card, to: newValue, slot: Self._$slot_card, of: self)
+                            OpenSwiftData._SwiftDataAccess.set(&_$backingData, \.card, newValue, Self._$slot_card, of: self)
                         }
                     }
                 }

@@ -111,6 +111,14 @@ table.append(try figure("read 3 properties of \(rows) loaded objects ×10", swif
     precondition(sum > 0)
 }))
 
+// The same loaded objects again, each given a new quantity (the setter: an unsaved change per object; the contexts
+// keep them, unsaved, from one run to the next).
+table.append(try figure("set 1 property of \(rows) loaded objects", swiftData: {
+    for model in models { model.quantity += 1 }
+}, coreData: {
+    for object in objects { object.quantity += 1 }
+}))
+
 print("| figure (\(rows) rows, median of \(repetitions)) | OpenSwiftData | OpenCoreData | ratio |")
 print("|---|---:|---:|---:|")
 for (title, ours, theirs) in table {

@@ -102,7 +102,7 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """
             set {
                 _$observationRegistrar.withMutation(of: self, \\.\(raw: name)) {
-                    _$backingData._setValue(forKey: \\.\(raw: name), to: newValue, slot: Self._$slot_\(raw: name), of: self)
+                    OpenSwiftData._SwiftDataAccess.set(&_$backingData, \\.\(raw: name), newValue, Self._$slot_\(raw: name), of: self)
                 }
             }
             """,

@@ -69,6 +69,14 @@ public enum _SwiftDataAccess {
         if backing._isUnset { backing = makeBackingData(for: M.self) }
     }
 
+    /// Sets a persisted property's value (a model's setter). The backing data is passed `inout` though only read, as
+    /// in ``get(_:_:_:)``: the call reaches it where the model keeps it, with no copy of the existential.
+    @inlinable @inline(__always)
+    public static func set<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
+                                                      _ slot: _SwiftDataSlot, of model: M) {
+        backing._setValue(forKey: key, to: newValue, slot: slot, of: model)
+    }
+
     /// ``prepare(_:)``, then the backing data (`persistentBackingData`'s getter).
     @inlinable @inline(__always)
     public static func prepared<M: PersistentModel>(_ backing: inout any BackingData<M>) -> any BackingData<M> {
