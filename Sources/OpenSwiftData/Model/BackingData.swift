@@ -91,6 +91,9 @@ public enum _SwiftDataAccess {
 
     /// The value of a persisted property. The backing data is passed `inout` though only read: so the call reads it
     /// where the model keeps it, where a borrowed class property is copied first (a retain and release per read).
+    /// A read of `persistentBackingData` during the call (a setter inserting a detached model) overlaps this access;
+    /// the property is `@exclusivity(unchecked)` and nothing writes it then (only a placeholder is ever replaced, before
+    /// any value is stored), so both see the same backing data.
     @inlinable @inline(__always)
     public static func get<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                       _ slot: _SwiftDataSlot) -> Value {
