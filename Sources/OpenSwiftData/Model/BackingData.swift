@@ -71,6 +71,9 @@ public enum _SwiftDataAccess {
 
     /// Sets a persisted property's value (a model's setter). The backing data is passed `inout` though only read, as
     /// in ``get(_:_:_:)``: the call reaches it where the model keeps it, with no copy of the existential.
+    /// Setting a related model on a detached model inserts it, which reads `persistentBackingData` during this call: an
+    /// overlapping access, safe because the property is `@exclusivity(unchecked)` and nothing writes it then (only a
+    /// placeholder is ever replaced, before any value is stored), so both see the same backing data.
     @inlinable @inline(__always)
     public static func set<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
                                                       _ slot: _SwiftDataSlot, of model: M) {
@@ -91,9 +94,6 @@ public enum _SwiftDataAccess {
 
     /// The value of a persisted property. The backing data is passed `inout` though only read: so the call reads it
     /// where the model keeps it, where a borrowed class property is copied first (a retain and release per read).
-    /// A read of `persistentBackingData` during the call (a setter inserting a detached model) overlaps this access;
-    /// the property is `@exclusivity(unchecked)` and nothing writes it then (only a placeholder is ever replaced, before
-    /// any value is stored), so both see the same backing data.
     @inlinable @inline(__always)
     public static func get<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                       _ slot: _SwiftDataSlot) -> Value {
