@@ -99,6 +99,27 @@ table.append(try figure("fetch price < 500 sorted by name, read name", swiftData
     precondition(length > 0)
 }))
 
+// Many small fetches, as app code makes them (one row by a captured value, the first match): the predicate's
+// translation is most of each fetch.
+table.append(try figure("fetch 1 by a captured quantity ×200", swiftData: {
+    var found = 0
+    for i in 0..<200 {
+        var descriptor = FetchDescriptor<Product>(predicate: #Predicate { $0.quantity == i })
+        descriptor.fetchLimit = 1
+        found += try sdStore.fetch(descriptor).count
+    }
+    precondition(found == 200)
+}, coreData: {
+    var found = 0
+    for i in 0..<200 {
+        let request = NSFetchRequest<ManagedProduct>(entityName: "ManagedProduct")
+        request.predicate = NSPredicate(format: "quantity == %d", i)
+        request.fetchLimit = 1
+        found += try cdStore.fetch(request).count
+    }
+    precondition(found == 200)
+}))
+
 let models = try sdStore.fetch(FetchDescriptor<Product>())
 let objects = try cdStore.fetch(NSFetchRequest<ManagedProduct>(entityName: "ManagedProduct"))
 table.append(try figure("read 3 properties of \(rows) loaded objects ×10", swiftData: {
