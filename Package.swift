@@ -61,8 +61,10 @@ let package = Package(
         .target(name: "CManagedSection"),
         // Whether a withObservationTracking closure runs on the calling thread (managed objects' Observation).
         .target(name: "CObservationScope"),
+        // The Swift runtime's swift_tryRetain (the managed object's link to its OpenSwiftData model).
+        .target(name: "CRuntimeRetain"),
         .target(name: "OpenCoreData", dependencies: [
-            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "CObservationScope", "OpenCoreDataMacros",
+            "OpenCoreDataPredicates", "OpenCoreDataModelXML", "CSQLite", "CManagedSection", "CObservationScope", "CRuntimeRetain", "OpenCoreDataMacros",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // SwiftData's model layer on top of the Core Data API, as Apple's sits on Core Data; its macros are

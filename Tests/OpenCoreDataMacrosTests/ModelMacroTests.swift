@@ -88,11 +88,19 @@ import Testing
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
-                        OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
+                        OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData)
                     }
                     set {
                         _$backingData = newValue
                     }
+                }
+
+                public var _$internalBackingData: any OpenSwiftData.BackingData<Trip> {
+                    OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
+                }
+
+                public static var _$tellsBackingDataHandedOut: Bool {
+                    true
                 }
 
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
@@ -155,11 +163,19 @@ import Testing
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
                     get {
-                        OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
+                        OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData)
                     }
                     set {
                         _$backingData = newValue
                     }
+                }
+
+                public var _$internalBackingData: any OpenSwiftData.BackingData<Reader> {
+                    OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
+                }
+
+                public static var _$tellsBackingDataHandedOut: Bool {
+                    true
                 }
 
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {

@@ -30,21 +30,24 @@ final class FaultBatch {
     }
     /// Its context was reset: its bare faults are detached.
     var isDetached: Bool { registration.isDetached }
-    /// For OpenSwiftData: the model showing each bare object, by index (made when the first is set), so
+    /// For OpenSwiftData: the model showing each bare object, by index (made when the first is linked), so
     /// that a fetched object keeps its model without being given a state of its own.
-    private var swiftDataModels: [WeakModel] = []
+    private var swiftDataModels: [SwiftDataModelLink] = []
 
-    struct WeakModel { weak var model: AnyObject? }
+    /// The link to the model showing the bare object at `index` (copied to the object's state when it gets one).
+    func swiftDataModelLink(at index: Int) -> SwiftDataModelLink {
+        index < swiftDataModels.count ? swiftDataModels[index] : .none
+    }
 
     /// The model showing the bare object at `index`.
     func swiftDataModel(at index: Int) -> AnyObject? {
         index < swiftDataModels.count ? swiftDataModels[index].model : nil
     }
 
-    /// Sets the model showing the bare object at `index`.
-    func setSwiftDataModel(_ model: AnyObject?, at index: Int) {
-        if swiftDataModels.isEmpty { swiftDataModels = Array(repeating: WeakModel(), count: rows.isEmpty ? keys.count : rows.count) }
-        swiftDataModels[index].model = model
+    /// Changes the link to the model showing the bare object at `index`.
+    func modifySwiftDataModel(at index: Int, _ change: (inout SwiftDataModelLink) -> Void) {
+        if swiftDataModels.isEmpty { swiftDataModels = Array(repeating: .none, count: rows.isEmpty ? keys.count : rows.count) }
+        change(&swiftDataModels[index])
     }
     /// Its objects are loaded, not faults (prefetched destinations): each object's values and snapshot
     /// are its row's (all rows hold values) until the object is first changed or its state is needed

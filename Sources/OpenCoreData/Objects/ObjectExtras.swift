@@ -23,19 +23,6 @@ final class ObjectExtras {
 }
 
 extension NSManagedObject {
-    /// For OpenSwiftData: the `@Model` instance that shows this object, while something keeps it (one per
-    /// object, so that a model fetched twice is the same instance).
-    package var swiftDataModel: AnyObject? {
-        get {
-            if let (batch, index) = bareBatch { return batch.swiftDataModel(at: index) }
-            return objectState.swiftDataModel
-        }
-        set {
-            if let (batch, index) = bareBatch { return batch.setSwiftDataModel(newValue, at: index) }
-            objectState.swiftDataModel = newValue
-        }
-    }
-
     /// The object's extras, made now if it had none.
     var extras: ObjectExtras {
         let state = objectState

@@ -14,6 +14,8 @@ import SwiftSyntaxMacros
 //
 //     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = …_SwiftDataUnsetBackingData<Trip>()
 //     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData (made when first asked for) }
+//     public var _$internalBackingData: … { _$backingData, for OpenSwiftData's own use (not handed out) }
+//     public static var _$tellsBackingDataHandedOut: Bool { true }
 //     public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [
 //         .init(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
 //         .init(name: "items", keypath: \Trip.items, defaultValue: ([] as [Item]),
@@ -46,7 +48,9 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
             "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = OpenSwiftData._SwiftDataUnsetBackingData<\(raw: owner)>()",
-            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) } set { _$backingData = newValue } }",
+            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData) } set { _$backingData = newValue } }",
+            "public var _$internalBackingData: \(raw: backing) { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) }",
+            "public static var _$tellsBackingDataHandedOut: Bool { true }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
             "@Transient @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()",

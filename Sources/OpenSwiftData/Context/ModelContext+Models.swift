@@ -50,9 +50,7 @@ extension ModelContext {
         guard let type = container.schema.modelType(named: object.entity.name ?? "") else {
             fatalError("No model class for entity \(object.entity.name ?? "?")")
         }
-        let model = make(type, object)
-        object.swiftDataModel = model
-        return model
+        return make(type, object)
     }
 
     /// ``model(for:)`` of each of `objects`, all of `M`'s entity, without looking their type up.
@@ -65,14 +63,19 @@ extension ModelContext {
     private func models<M, S: ManagedBackingData>(for objects: [NSManagedObject], storage: S.Type) -> [M] where S.Model == M {
         objects.map { object in
             if let model = object.swiftDataModel { return model as! M }
-            let model = M(backingData: S(object, self))
-            object.swiftDataModel = model
+            let storage = S(object, self)
+            let model = M(backingData: storage)
+            storage.link(model)
             return model
         }
     }
 
+    /// A new model showing `object`, linked to it.
     private func make<M: PersistentModel>(_ type: M.Type, _ object: NSManagedObject) -> M {
-        M(backingData: ModelStorage<M>(object, self))
+        let storage = ModelStorage<M>(object, self)
+        let model = M(backingData: storage)
+        storage.link(model)
+        return model
     }
 
     /// The managed object of a model that a value of this context refers to; a detached model is inserted.
