@@ -32,7 +32,8 @@ final class FaultBatch {
     var isDetached: Bool { registration.isDetached }
     /// For OpenSwiftData: the model showing each bare object, by index (made when the first is linked), so
     /// that a fetched object keeps its model without being given a state of its own.
-    private var swiftDataModels: [SwiftDataModelLink] = []
+    /// (Unchecked exclusivity: only ``modifySwiftDataModel(at:_:)`` writes it, with a change that does not reach it.)
+    @exclusivity(unchecked) private var swiftDataModels: [SwiftDataModelLink] = []
 
     /// The link to the model showing the bare object at `index` (copied to the object's state when it gets one).
     func swiftDataModelLink(at index: Int) -> SwiftDataModelLink {

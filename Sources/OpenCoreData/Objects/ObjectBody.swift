@@ -53,7 +53,8 @@ final class ObjectState {
     var extras: ObjectExtras?
     /// The OpenSwiftData model whose values the object holds, while something keeps that model (here, not in
     /// the extras: every object a SwiftData context uses has one, and extras are a larger allocation).
-    var swiftDataModel = SwiftDataModelLink.none
+    /// (Unchecked exclusivity: its changes, ``SwiftDataModelLink``'s, reach nothing else.)
+    @exclusivity(unchecked) var swiftDataModel = SwiftDataModelLink.none
 
     /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place (why: Benchmarks/README.md).
     var isFault: Bool {

@@ -12,7 +12,9 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         case managed(NSManagedObject, ModelContext)
     }
 
-    var state: State = .detached([])
+    private(set) var state: State = .detached([])
+    /// The object of ``state`` once managed, kept beside it so that a read loads one word (``state`` keeps it alive).
+    private(set) var _managedObject: Unmanaged<NSManagedObject>?
     /// The identifier a detached model shows (SwiftData gives an unsaved model a temporary identifier).
     private(set) lazy var detachedIdentifier = PersistentIdentifier(temporary: Schema.entityName(for: Model.self))
     /// Whether this storage may outlive its model: it was handed out (``_handOut()``), or its model's
@@ -25,7 +27,7 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     init(for modelType: Model.Type) {}
 
     /// Backing data over `object` of `context` (a fetched model's).
-    init(_ object: NSManagedObject, _ context: ModelContext) { state = .managed(object, context) }
+    init(_ object: NSManagedObject, _ context: ModelContext) { (state, _managedObject) = (.managed(object, context), .passUnretained(object)) }
 
     /// The model going with this storage leaves its object (linked without a count, it would not be told).
     deinit {
@@ -61,11 +63,6 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     var persistentModelID: PersistentIdentifier? { object.map { PersistentIdentifier($0.objectID) } }
 
     var metadata: Any { object as Any? ?? () }
-
-    var _managedObject: Unmanaged<NSManagedObject>? {
-        if case .managed(let object, _) = state { return .passUnretained(object) }
-        return nil
-    }
 
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         _getValue(forKey: key, slot: ModelKeys.entry(of: key, in: Model.self).slot)
@@ -124,7 +121,7 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     /// Moves a detached model's values into `object` of `context` (``ModelContext/insert(_:)``).
     func attach(to object: NSManagedObject, in context: ModelContext) {
         guard case .detached(let values) = state else { return }
-        state = .managed(object, context)
+        (state, _managedObject) = (.managed(object, context), .passUnretained(object))
         for detached in values where !TypedSlots.write(object, detached.slot.property, any: detached.value) {
             object.setValue(context.values.encode(detached.value), forKey: detached.slot.name)
         }
