@@ -41,8 +41,7 @@ import Testing
                 var name: String {
                     @storageRestrictions(accesses: _$backingData, initializes: _name)
                     init(initialValue) {
-                        OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
-                        _$backingData._setValue(forKey: \.name, to: initialValue, slot: Self._$slot_name, of: nil)
+                        OpenSwiftData._SwiftDataAccess.initialize(&_$backingData, \.name, initialValue, Self._$slot_name)
                         _name = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
@@ -62,8 +61,7 @@ import Testing
                 var items: [Item] {
                     @storageRestrictions(accesses: _$backingData, initializes: _items)
                     init(initialValue) {
-                        OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
-                        _$backingData._setValue(forKey: \.items, to: initialValue, slot: Self._$slot_items, of: nil)
+                        OpenSwiftData._SwiftDataAccess.initialize(&_$backingData, \.items, initialValue, Self._$slot_items)
                         _items = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
@@ -84,14 +82,14 @@ import Testing
                 var title: String { name }
                 static var count = 0
 
-                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Trip> = OpenSwiftData._SwiftDataUnsetBackingData<Trip>()
+                @exclusivity(unchecked) private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<Trip>()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
                         OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData)
                     }
                     set {
-                        _$backingData = newValue
+                        _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue)
                     }
                 }
 
@@ -113,7 +111,7 @@ import Testing
                 public required init(backingData: any OpenSwiftData.BackingData<Trip>) {
                     _name = OpenSwiftData._SwiftDataNoType()
                     _items = OpenSwiftData._SwiftDataNoType()
-                    self._$backingData = backingData
+                    self._$backingData = OpenSwiftData._SwiftDataBackingHolder(backingData)
                 }
 
                 @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()
@@ -140,8 +138,7 @@ import Testing
                 var card: Int {
                     @storageRestrictions(accesses: _$backingData, initializes: _card)
                     init(initialValue) {
-                        OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
-                        _$backingData._setValue(forKey: \.card, to: initialValue, slot: Self._$slot_card, of: nil)
+                        OpenSwiftData._SwiftDataAccess.initialize(&_$backingData, \.card, initialValue, Self._$slot_card)
                         _card = OpenSwiftData._SwiftDataNoType()
                     }
                     get {
@@ -159,14 +156,14 @@ import Testing
 
                 private static let _$slot_card = OpenSwiftData._SwiftDataSlot("card")
 
-                @exclusivity(unchecked) private var _$backingData: any OpenSwiftData.BackingData<Reader> = OpenSwiftData._SwiftDataUnsetBackingData<Reader>()
+                @exclusivity(unchecked) private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<Reader>()
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
                     get {
                         OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData)
                     }
                     set {
-                        _$backingData = newValue
+                        _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue)
                     }
                 }
 
@@ -188,7 +185,7 @@ import Testing
 
                 public required init(backingData: any OpenSwiftData.BackingData<Reader>) {
                     _card = OpenSwiftData._SwiftDataNoType()
-                    self._$backingData = backingData
+                    self._$backingData = OpenSwiftData._SwiftDataBackingHolder(backingData)
                 }
 
                 @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()

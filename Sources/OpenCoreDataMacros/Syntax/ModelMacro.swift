@@ -12,7 +12,7 @@ import SwiftSyntaxMacros
 //
 // `@Model` adds `@_PersistedProperty` to each stored `var` (not `@Transient`), and the members
 //
-//     @Transient private var _$backingData: any OpenSwiftData.BackingData<Trip> = …_SwiftDataUnsetBackingData<Trip>()
+//     @Transient private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<Trip>()  (a placeholder; its object, cached)
 //     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData (made when first asked for) }
 //     public var _$internalBackingData: … { _$backingData, for OpenSwiftData's own use (not handed out) }
 //     public static var _$tellsBackingDataHandedOut: Bool { true }
@@ -47,12 +47,12 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let metadata = (properties.map { $0.metadata(owner: owner) } + constraints).joined(separator: ",\n")
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
-            "@Transient @exclusivity(unchecked) private var _$backingData: \(raw: backing) = OpenSwiftData._SwiftDataUnsetBackingData<\(raw: owner)>()",
-            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData) } set { _$backingData = newValue } }",
+            "@Transient @exclusivity(unchecked) private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<\(raw: owner)>()",
+            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData) } set { _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue) } }",
             "public var _$internalBackingData: \(raw: backing) { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) }",
             "public static var _$tellsBackingDataHandedOut: Bool { true }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
-            "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = backingData\n}",
+            "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = OpenSwiftData._SwiftDataBackingHolder(backingData)\n}",
             "@Transient @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()",
         ]
     }
@@ -92,8 +92,7 @@ public enum PersistedPropertyExpansion: AccessorMacro, PeerMacro {
             """
             @storageRestrictions(accesses: _$backingData, initializes: _\(raw: name))
             init(initialValue) {
-                OpenSwiftData._SwiftDataAccess.prepare(&_$backingData)
-                _$backingData._setValue(forKey: \\.\(raw: name), to: initialValue, slot: Self._$slot_\(raw: name), of: nil)
+                OpenSwiftData._SwiftDataAccess.initialize(&_$backingData, \\.\(raw: name), initialValue, Self._$slot_\(raw: name))
                 _\(raw: name) = OpenSwiftData._SwiftDataNoType()
             }
             """,

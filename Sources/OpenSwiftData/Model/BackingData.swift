@@ -64,14 +64,46 @@ public final class _SwiftDataSlot: Sendable {
     public init(_ name: String) { (self.name, property) = (name, _ManagedMacroSupport.Property(name)) }
 }
 
+/// What `@Model` keeps a model's backing data in (its `_$backingData`): the backing data, and the managed object
+/// behind it once there is one, so that a read loads the object from the model itself, without a call through the
+/// backing data's existential. The object is cached on the first read that finds one: OpenSwiftData's backing data
+/// keeps one object for its life once it has one, and new backing data (`persistentBackingData`'s setter) comes in a
+/// new holder.
+public struct _SwiftDataBackingHolder<M: PersistentModel> {
+    @usableFromInline var data: any BackingData<M>
+    @usableFromInline var object: Unmanaged<NSManagedObject>?
+
+    /// The placeholder a model starts with (``_SwiftDataUnsetBackingData``: no allocation).
+    @inlinable public init() { (data, object) = (_SwiftDataUnsetBackingData<M>(), nil) }
+
+    /// `data` (`init(backingData:)`, `persistentBackingData`'s setter).
+    @inlinable public init(_ data: any BackingData<M>) { (self.data, object) = (data, nil) }
+
+    /// The managed object behind the backing data, cached once known.
+    @inlinable @inline(__always)
+    mutating func managedObject() -> Unmanaged<NSManagedObject>? {
+        if let object { return object }
+        object = data._managedObject
+        return object
+    }
+}
+
 /// What `@Model`'s accessors call. A model starts with ``_SwiftDataUnsetBackingData`` (no allocation): a model made
 /// over existing backing data (`init(backingData:)`, as every fetched model is) makes none it would throw away, and a
 /// model made by its own initializer gets its own when its first property is set (or its backing data asked for).
 public enum _SwiftDataAccess {
     /// Replaces the placeholder a model starts with by backing data of its own (what `createBackingData()` makes).
     @inlinable @inline(__always)
-    public static func prepare<M: PersistentModel>(_ backing: inout any BackingData<M>) {
-        if backing._isUnset { backing = makeBackingData(for: M.self) }
+    public static func prepare<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) {
+        if backing.data._isUnset { backing.data = makeBackingData(for: M.self) }
+    }
+
+    /// A persisted property's first value (its `init` accessor): ``prepare(_:)``, then the value set.
+    @inlinable @inline(__always)
+    public static func initialize<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: KeyPath<M, Value>,
+                                                             _ value: Value, _ slot: _SwiftDataSlot) {
+        prepare(&backing)
+        backing.data._setValue(forKey: key, to: value, slot: slot, of: nil)
     }
 
     /// Sets a persisted property's value (a model's setter). The backing data is passed `inout` though only read, as
@@ -80,24 +112,24 @@ public enum _SwiftDataAccess {
     /// overlapping access, safe because the property is `@exclusivity(unchecked)` and nothing writes it then (only a
     /// placeholder is ever replaced, before any value is stored), so both see the same backing data.
     @inlinable @inline(__always)
-    public static func set<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
+    public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
                                                       _ slot: _SwiftDataSlot, of model: M) {
-        backing._setValue(forKey: key, to: newValue, slot: slot, of: model)
+        backing.data._setValue(forKey: key, to: newValue, slot: slot, of: model)
     }
 
     /// ``prepare(_:)``, then the backing data (``PersistentModel/_$internalBackingData``'s getter).
     @inlinable @inline(__always)
-    public static func prepared<M: PersistentModel>(_ backing: inout any BackingData<M>) -> any BackingData<M> {
+    public static func prepared<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) -> any BackingData<M> {
         prepare(&backing)
-        return backing
+        return backing.data
     }
 
     /// ``prepared(_:)``, told it is handed out (`persistentBackingData`'s getter: see ``BackingData/_handOut()``).
     @inlinable @inline(__always)
-    public static func handedOut<M: PersistentModel>(_ backing: inout any BackingData<M>) -> any BackingData<M> {
+    public static func handedOut<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) -> any BackingData<M> {
         prepare(&backing)
-        backing._handOut()
-        return backing
+        backing.data._handOut()
+        return backing.data
     }
 
     /// A model's first backing data (without `createBackingData()`'s opaque result type, whose metadata the runtime
@@ -105,14 +137,15 @@ public enum _SwiftDataAccess {
     @usableFromInline
     static func makeBackingData<M: PersistentModel>(for _: M.Type) -> any BackingData<M> { ModelStorage<M>(for: M.self) }
 
-    /// The value of a persisted property. The backing data is passed `inout` though only read: so the call reads it
-    /// where the model keeps it, where a borrowed class property is copied first (a retain and release per read).
+    /// The value of a persisted property: from the managed object the holder caches, else from the backing data. The
+    /// holder is passed `inout`: so the call reads it where the model keeps it (a borrowed class property is copied
+    /// first: a retain and release per read), and caches the object there.
     @inlinable @inline(__always)
-    public static func get<M: PersistentModel, Value>(_ backing: inout any BackingData<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
+    public static func get<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                       _ slot: _SwiftDataSlot) -> Value {
-        if let object = backing._managedObject,
+        if let object = backing.managedObject(),
            let value = object._withUnsafeGuaranteedRef({ TypedSlots.read($0, slot.property, as: Value.self) }) { return value }
-        return backing._getValue(forKey: key(), slot: slot)
+        return backing.data._getValue(forKey: key(), slot: slot)
     }
 }
 
