@@ -86,19 +86,11 @@ import Testing
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Trip> {
                     get {
-                        OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData)
+                        OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
                     }
                     set {
                         _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue)
                     }
-                }
-
-                public var _$internalBackingData: any OpenSwiftData.BackingData<Trip> {
-                    OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
-                }
-
-                public static var _$tellsBackingDataHandedOut: Bool {
-                    true
                 }
 
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
@@ -160,19 +152,11 @@ import Testing
 
                 public var persistentBackingData: any OpenSwiftData.BackingData<Reader> {
                     get {
-                        OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData)
+                        OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
                     }
                     set {
                         _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue)
                     }
-                }
-
-                public var _$internalBackingData: any OpenSwiftData.BackingData<Reader> {
-                    OpenSwiftData._SwiftDataAccess.prepared(&_$backingData)
-                }
-
-                public static var _$tellsBackingDataHandedOut: Bool {
-                    true
                 }
 
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {

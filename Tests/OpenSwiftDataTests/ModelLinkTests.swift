@@ -5,8 +5,7 @@ import OpenSwiftData
 import Testing
 
 /// A fetched object shows one model while something keeps that model, and forgets it when nothing does: the object
-/// holds its model without a reference count, cleared by the model's backing data as it goes (or weakly, where the
-/// backing data may outlive the model).
+/// holds its model by the model's unowned count, which keeps its memory but not its life.
 @Suite struct ModelLinkTests {
     func savedTrips(_ count: Int) throws -> ModelContainer {
         let context = ModelContext(try ModelContainer(for: Trip.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
@@ -52,8 +51,7 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))[0] === fetched)
     }
 
-    /// A model written without `@Model` (whose `persistentBackingData` may hand its backing data out unseen) is one
-    /// instance per object while kept, and goes when nobody keeps it.
+    /// A model written without `@Model` is one instance per object while kept, and goes when nobody keeps it.
     @Test func aModelWrittenWithoutTheMacroIsOneInstancePerObject() throws {
         let container = try ModelContainer(for: HandWrittenNote.self, configurations: ModelConfiguration(url: temporaryStoreURL()))
         let writer = ModelContext(container)
@@ -68,7 +66,7 @@ import Testing
     }
 
     /// A model's `deinit` that fetches its own object gets a new model (the going one is never handed back), and that
-    /// one stays the object's: the going model's backing data clears only its own link.
+    /// one stays the object's.
     @Test func aModelsDeinitThatFetchesItsOwnObjectGetsANewModel() throws {
         let context = ModelContext(try ModelContainer(for: Echo.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
         context.insert(Echo(name: "echo"))

@@ -31,13 +31,13 @@ final class FaultBatch {
     /// Its context was reset: its bare faults are detached.
     var isDetached: Bool { registration.isDetached }
     /// For OpenSwiftData: the model showing each bare object, by index (made when the first is linked), so
-    /// that a fetched object keeps its model without being given a state of its own.
-    /// (Unchecked exclusivity: only ``modifySwiftDataModel(at:_:)`` writes it, with a change that does not reach it.)
+    /// that a fetched object keeps its model without being given a state of its own. (Unchecked exclusivity: the
+    /// changes below reach nothing else.)
     @exclusivity(unchecked) private var swiftDataModels: [SwiftDataModelLink] = []
 
-    /// The link to the model showing the bare object at `index` (copied to the object's state when it gets one).
-    func swiftDataModelLink(at index: Int) -> SwiftDataModelLink {
-        index < swiftDataModels.count ? swiftDataModels[index] : .none
+    /// The link to the model showing the bare object at `index`, moved out (to the object's state, when it gets one).
+    func takeSwiftDataModelLink(at index: Int) -> SwiftDataModelLink {
+        index < swiftDataModels.count ? swiftDataModels[index].take() : .none
     }
 
     /// The model showing the bare object at `index`.
@@ -45,10 +45,10 @@ final class FaultBatch {
         index < swiftDataModels.count ? swiftDataModels[index].model : nil
     }
 
-    /// Changes the link to the model showing the bare object at `index`.
-    func modifySwiftDataModel(at index: Int, _ change: (inout SwiftDataModelLink) -> Void) {
+    /// Links `model` to the bare object at `index`.
+    func linkSwiftDataModel(_ model: AnyObject, at index: Int) {
         if swiftDataModels.isEmpty { swiftDataModels = Array(repeating: .none, count: rows.isEmpty ? keys.count : rows.count) }
-        change(&swiftDataModels[index])
+        swiftDataModels[index].link(model)
     }
     /// Its objects are loaded, not faults (prefetched destinations): each object's values and snapshot
     /// are its row's (all rows hold values) until the object is first changed or its state is needed
@@ -68,7 +68,10 @@ final class FaultBatch {
     }
 
     /// Its objects are gone: a reader still delivering its keys stops.
-    deinit { keys.abandon() }
+    deinit {
+        keys.abandon()
+        for i in swiftDataModels.indices { swiftDataModels[i].release() }
+    }
 
     /// The objects of the part of the batch that holds `index`.
     func chunk(of index: Int) -> Range<Int> {

@@ -96,7 +96,7 @@ open class NSManagedObject: NSObject, NSFetchRequestResult, KeyValueCoding, Pred
         case .batch(let batch, let index):
             let state = ObjectState(key: batch.key(index), storeIdentifier: batch.storeIdentifier, context: batch.registration.weakContext,
                                     lifecycle: batch.lifecycle, faultState: batch.faultState(index))
-            state.swiftDataModel = batch.swiftDataModelLink(at: index)
+            state.swiftDataModel = batch.takeSwiftDataModelLink(at: index)
             guard let values = batch.loadedValues(index) else {
                 body = .full(state, values: [])
                 return state

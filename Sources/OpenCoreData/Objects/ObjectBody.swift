@@ -52,8 +52,8 @@ final class ObjectState {
     /// first use so that an object pays one word for it (see ``ObjectExtras``).
     var extras: ObjectExtras?
     /// The OpenSwiftData model whose values the object holds, while something keeps that model (here, not in
-    /// the extras: every object a SwiftData context uses has one, and extras are a larger allocation).
-    /// (Unchecked exclusivity: its changes, ``SwiftDataModelLink``'s, reach nothing else.)
+    /// the extras: every object a SwiftData context uses has one, and extras are a larger allocation). Released in
+    /// `deinit`. (Unchecked exclusivity: its changes reach nothing else.)
     @exclusivity(unchecked) var swiftDataModel = SwiftDataModelLink.none
 
     /// Whether ``faultState`` is a fault: `FaultState.isFault`, read in place (why: Benchmarks/README.md).
@@ -63,6 +63,8 @@ final class ObjectState {
         case .fault, .holdingRow, .inBatch: return true
         }
     }
+
+    deinit { swiftDataModel.release() }
 
     init(objectID: NSManagedObjectID?, context: NSManagedObjectContext?, lifecycle: Lifecycle, faultState: FaultState) {
         self.objectID = objectID

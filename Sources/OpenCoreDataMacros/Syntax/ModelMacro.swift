@@ -14,8 +14,6 @@ import SwiftSyntaxMacros
 //
 //     @Transient private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<Trip>()  (a placeholder; its object, cached)
 //     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData (made when first asked for) }
-//     public var _$internalBackingData: … { _$backingData, for OpenSwiftData's own use (not handed out) }
-//     public static var _$tellsBackingDataHandedOut: Bool { true }
 //     public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [
 //         .init(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
 //         .init(name: "items", keypath: \Trip.items, defaultValue: ([] as [Item]),
@@ -48,9 +46,7 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         let noTypes = properties.map { "_\($0.name) = OpenSwiftData._SwiftDataNoType()" }.joined(separator: "\n")
         return [
             "@Transient @exclusivity(unchecked) private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<\(raw: owner)>()",
-            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.handedOut(&_$backingData) } set { _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue) } }",
-            "public var _$internalBackingData: \(raw: backing) { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) }",
-            "public static var _$tellsBackingDataHandedOut: Bool { true }",
+            "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) } set { _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue) } }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = OpenSwiftData._SwiftDataBackingHolder(backingData)\n}",
             "@Transient @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()",

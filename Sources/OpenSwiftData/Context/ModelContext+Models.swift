@@ -63,18 +63,16 @@ extension ModelContext {
     private func models<M, S: ManagedBackingData>(for objects: [NSManagedObject], storage: S.Type) -> [M] where S.Model == M {
         objects.map { object in
             if let model = object.swiftDataModel { return model as! M }
-            let storage = S(object, self)
-            let model = M(backingData: storage)
-            storage.link(model)
+            let model = M(backingData: S(object, self))
+            object.linkSwiftDataModel(model)
             return model
         }
     }
 
     /// A new model showing `object`, linked to it.
     private func make<M: PersistentModel>(_ type: M.Type, _ object: NSManagedObject) -> M {
-        let storage = ModelStorage<M>(object, self)
-        let model = M(backingData: storage)
-        storage.link(model)
+        let model = M(backingData: ModelStorage<M>(object, self))
+        object.linkSwiftDataModel(model)
         return model
     }
 

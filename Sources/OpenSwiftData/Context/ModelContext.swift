@@ -84,8 +84,8 @@ public final class ModelContext: CustomDebugStringConvertible {
             fatalError("\(T.self) is not in the container's schema (its entities: \(container.schema.entities.map(\.name).joined(separator: ", ")))")
         }
         let object = NSManagedObject(entity: entity, insertInto: managedObjectContext)
+        object.linkSwiftDataModel(model)
         storage.attach(to: object, in: self)
-        storage.link(model)
         changed()
     }
 

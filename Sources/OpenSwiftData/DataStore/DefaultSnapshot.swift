@@ -171,6 +171,6 @@ extension ModelStorage: SnapshotSource {
 
 /// A model's backing data, through the existential.
 func backingData(of model: any PersistentModel) -> any BackingData {
-    func open<M: PersistentModel>(_ model: M) -> any BackingData { model._$internalBackingData }
+    func open<M: PersistentModel>(_ model: M) -> any BackingData { model.persistentBackingData }
     return open(model)
 }

@@ -34,9 +34,6 @@ public protocol BackingData<Model> {
     /// OpenSwiftData's: whether this is the placeholder `@Model` starts a model with (``_SwiftDataUnsetBackingData``),
     /// to be replaced before a value is set. The default is `false`.
     var _isUnset: Bool { get }
-    /// OpenSwiftData's: told when `persistentBackingData`'s getter hands the backing data out, after which it may
-    /// outlive its model (OpenSwiftData's own then has its object hold the model weakly). The default does nothing.
-    func _handOut()
 }
 
 extension BackingData {
@@ -46,8 +43,6 @@ extension BackingData {
     public var _managedObject: Unmanaged<NSManagedObject>? { nil }
     /// `false`: backing data that holds values.
     public var _isUnset: Bool { false }
-    /// Does nothing.
-    public func _handOut() {}
     /// Calls ``setValue(forKey:to:)``.
     public func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
         setValue(forKey: key, to: newValue)
@@ -117,18 +112,10 @@ public enum _SwiftDataAccess {
         backing.data._setValue(forKey: key, to: newValue, slot: slot, of: model)
     }
 
-    /// ``prepare(_:)``, then the backing data (``PersistentModel/_$internalBackingData``'s getter).
+    /// ``prepare(_:)``, then the backing data (`persistentBackingData`'s getter).
     @inlinable @inline(__always)
     public static func prepared<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) -> any BackingData<M> {
         prepare(&backing)
-        return backing.data
-    }
-
-    /// ``prepared(_:)``, told it is handed out (`persistentBackingData`'s getter: see ``BackingData/_handOut()``).
-    @inlinable @inline(__always)
-    public static func handedOut<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) -> any BackingData<M> {
-        prepare(&backing)
-        backing.data._handOut()
         return backing.data
     }
 

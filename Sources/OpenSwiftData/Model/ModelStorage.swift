@@ -17,38 +17,10 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     private(set) var _managedObject: Unmanaged<NSManagedObject>?
     /// The identifier a detached model shows (SwiftData gives an unsaved model a temporary identifier).
     private(set) lazy var detachedIdentifier = PersistentIdentifier(temporary: Schema.entityName(for: Model.self))
-    /// Whether this storage may outlive its model: it was handed out (``_handOut()``), or its model's
-    /// `persistentBackingData` would not say so. Until then its model goes with it, and its object holds the model
-    /// without a reference count (``link(_:)``).
-    private var mayOutliveModel = !Model._$tellsBackingDataHandedOut
-    /// The model this storage linked to its object without a count, which it unlinks as it goes.
-    private var linkedModel: Unmanaged<AnyObject>?
-
     init(for modelType: Model.Type) {}
 
     /// Backing data over `object` of `context` (a fetched model's).
     init(_ object: NSManagedObject, _ context: ModelContext) { (state, _managedObject) = (.managed(object, context), .passUnretained(object)) }
-
-    /// The model going with this storage leaves its object (linked without a count, it would not be told).
-    deinit {
-        if let linkedModel, case .managed(let object, _) = state { object.unlinkSwiftDataModel(linkedModel) }
-    }
-
-    /// Makes `model`, whose backing data this is, the one its object shows (``ModelContext/model(for:)``): held
-    /// without a count while this storage goes with it, weakly once it may outlive it.
-    func link(_ model: Model) {
-        guard case .managed(let object, _) = state else { return }
-        object.linkSwiftDataModel(model, weakly: mayOutliveModel)
-        if !mayOutliveModel { linkedModel = Unmanaged<AnyObject>.passUnretained(model) }
-    }
-
-    /// `persistentBackingData` handed this storage out: it may outlive its model, whose object holds it weakly from now on.
-    func _handOut() {
-        guard !mayOutliveModel else { return }
-        mayOutliveModel = true
-        if let linkedModel, case .managed(let object, _) = state { object.holdSwiftDataModelWeakly(linkedModel) }
-        linkedModel = nil
-    }
 
     var object: NSManagedObject? {
         if case .managed(let object, _) = state { return object }
@@ -133,8 +105,6 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
 /// ``ModelContext/models(for:as:)``).
 protocol ManagedBackingData: BackingData {
     init(_ object: NSManagedObject, _ context: ModelContext)
-    /// Makes `model` the one the object shows.
-    func link(_ model: Model)
 }
 
 extension ModelStorage: ManagedBackingData {}

@@ -13,25 +13,12 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     var persistentBackingData: any BackingData<Self> { get set }
     /// Mirrors `schemaMetadata`: each persisted property's name, key path, default value and options.
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
-    /// OpenSwiftData's: ``persistentBackingData`` for OpenSwiftData's own use, which does not hand it out (see
-    /// ``_$tellsBackingDataHandedOut``). `@Model` writes it; the default is ``persistentBackingData``.
-    var _$internalBackingData: any BackingData<Self> { get }
-    /// OpenSwiftData's: whether ``persistentBackingData``'s getter tells the backing data it is handed out
-    /// (``BackingData/_handOut()``), as `@Model`'s does. Only then does a model's object refer to the model without a
-    /// reference count (backing data handed out may outlive its model); the default, `false`, links it weakly.
-    static var _$tellsBackingDataHandedOut: Bool { get }
 }
 
 extension PersistentModel {
-    /// ``persistentBackingData``.
-    public var _$internalBackingData: any BackingData<Self> { persistentBackingData }
-
-    /// `false`: a model written without `@Model` is linked weakly by its object.
-    public static var _$tellsBackingDataHandedOut: Bool { false }
-
     /// Mirrors `persistentModelID`: the model's identifier in its store (temporary until saved).
     public var persistentModelID: PersistentIdentifier {
-        _$internalBackingData.persistentModelID ?? storage.detachedIdentifier
+        persistentBackingData.persistentModelID ?? storage.detachedIdentifier
     }
 
     /// Mirrors `id` (`Identifiable`): ``persistentModelID``.
@@ -51,23 +38,23 @@ extension PersistentModel {
     public static func createBackingData<P: PersistentModel>() -> some BackingData<P> { ModelStorage<P>(for: P.self) }
 
     /// Mirrors `getValue(forKey:)`: a persisted property's value, from the backing data.
-    public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value { _$internalBackingData.getValue(forKey: key) }
+    public func getValue<Value>(forKey key: KeyPath<Self, Value>) -> Value { persistentBackingData.getValue(forKey: key) }
 
     /// Mirrors `setValue(forKey:to:)`: sets a persisted property's value in the backing data.
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
-        let backing = _$internalBackingData
+        let backing = persistentBackingData
         if let storage = backing as? ModelStorage<Self> { return storage.setValue(forKey: key, to: newValue, of: self) }
         backing.setValue(forKey: key, to: newValue)
     }
 
     /// Mirrors `getTransformableValue(forKey:)`: a transformable property's value.
     public func getTransformableValue<Value>(forKey key: KeyPath<Self, Value>) -> Value {
-        _$internalBackingData.getTransformableValue(forKey: key)
+        persistentBackingData.getTransformableValue(forKey: key)
     }
 
     /// Mirrors `setTransformableValue(forKey:to:)`.
     public func setTransformableValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
-        _$internalBackingData.setTransformableValue(forKey: key, to: newValue)
+        persistentBackingData.setTransformableValue(forKey: key, to: newValue)
     }
 
     /// A model is equal only to itself (`Equatable`).
@@ -77,7 +64,7 @@ extension PersistentModel {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     var storage: ModelStorage<Self> {
-        let backing = _$internalBackingData
+        let backing = persistentBackingData
         guard let storage = backing as? ModelStorage<Self> else {
             fatalError("\(Self.self)'s backing data is \(type(of: backing)), not one made by createBackingData()")
         }
