@@ -93,6 +93,10 @@ import Testing
                     }
                 }
 
+                public var _$modelStorage: AnyObject? {
+                    OpenSwiftData._SwiftDataAccess.modelStorage(&_$backingData)
+                }
+
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
                     [
                         OpenSwiftData.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: OpenSwiftData.Schema.Attribute(.unique)),
@@ -157,6 +161,10 @@ import Testing
                     set {
                         _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue)
                     }
+                }
+
+                public var _$modelStorage: AnyObject? {
+                    OpenSwiftData._SwiftDataAccess.modelStorage(&_$backingData)
                 }
 
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {

@@ -155,6 +155,11 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     public var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter { $0.isUpdated && !$0.isDeleted }) }
     /// Mirrors `deletedObjects`.
     public var deletedObjects: Set<NSManagedObject> { Set(deleted.values) }
+    /// For OpenSwiftData: ``insertedObjects``, ``updatedObjects`` and ``deletedObjects`` as lists (no set is hashed:
+    /// `ModelContext.didSave` lists their identifiers).
+    package var changedObjectLists: (inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
+        (inserted.objects, touched.values.filter { $0.isUpdated && !$0.isDeleted }, Array(deleted.values))
+    }
     /// Mirrors `hasChanges`.
     public var hasChanges: Bool {
         !inserted.isEmpty || !deleted.isEmpty || touched.values.contains { $0.isUpdated }

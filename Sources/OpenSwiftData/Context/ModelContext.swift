@@ -117,8 +117,7 @@ public final class ModelContext: CustomDebugStringConvertible {
     public func save() throws {
         guard managedObjectContext.hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSave, object: self)
-        let (inserted, updated, deleted) = (managedObjectContext.insertedObjects, managedObjectContext.updatedObjects,
-                                            managedObjectContext.deletedObjects)
+        let (inserted, updated, deleted) = managedObjectContext.changedObjectLists
         try managedObjectContext.save()
         refreshReregistered()
         NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: [

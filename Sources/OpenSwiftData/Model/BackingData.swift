@@ -34,6 +34,8 @@ public protocol BackingData<Model> {
     /// OpenSwiftData's: whether this is the placeholder `@Model` starts a model with (``_SwiftDataUnsetBackingData``),
     /// to be replaced before a value is set. The default is `false`.
     var _isUnset: Bool { get }
+    /// OpenSwiftData's: this backing data as OpenSwiftData's own storage (only that is not `nil`). The default is `nil`.
+    var _modelStorage: AnyObject? { get }
 }
 
 extension BackingData {
@@ -43,6 +45,8 @@ extension BackingData {
     public var _managedObject: Unmanaged<NSManagedObject>? { nil }
     /// `false`: backing data that holds values.
     public var _isUnset: Bool { false }
+    /// `nil`: backing data of another kind.
+    public var _modelStorage: AnyObject? { nil }
     /// Calls ``setValue(forKey:to:)``.
     public func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
         setValue(forKey: key, to: newValue)
@@ -110,6 +114,13 @@ public enum _SwiftDataAccess {
     public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
                                                       _ slot: _SwiftDataSlot, of model: M) {
         backing.data._setValue(forKey: key, to: newValue, slot: slot, of: model)
+    }
+
+    /// ``prepare(_:)``, then the backing data's ``BackingData/_modelStorage`` (``PersistentModel/_$modelStorage``).
+    @inlinable @inline(__always)
+    public static func modelStorage<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) -> AnyObject? {
+        prepare(&backing)
+        return backing.data._modelStorage
     }
 
     /// ``prepare(_:)``, then the backing data (`persistentBackingData`'s getter).

@@ -36,6 +36,8 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
 
     var metadata: Any { object as Any? ?? () }
 
+    var _modelStorage: AnyObject? { self }
+
     func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         _getValue(forKey: key, slot: ModelKeys.entry(of: key, in: Model.self).slot)
     }

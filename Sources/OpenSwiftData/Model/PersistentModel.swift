@@ -13,12 +13,22 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     var persistentBackingData: any BackingData<Self> { get set }
     /// Mirrors `schemaMetadata`: each persisted property's name, key path, default value and options.
     static var schemaMetadata: [Schema.PropertyMetadata] { get }
+    /// OpenSwiftData's: the backing data if it is OpenSwiftData's own (``BackingData/_modelStorage``), else `nil`.
+    /// `@Model` writes it in the model's class, where the backing data's existential type is found once; generic
+    /// code reading ``persistentBackingData`` looks that type up at each call. The default reads ``persistentBackingData``.
+    var _$modelStorage: AnyObject? { get }
 }
 
 extension PersistentModel {
+    /// ``persistentBackingData``'s ``BackingData/_modelStorage``.
+    public var _$modelStorage: AnyObject? { persistentBackingData._modelStorage }
+
     /// Mirrors `persistentModelID`: the model's identifier in its store (temporary until saved).
     public var persistentModelID: PersistentIdentifier {
-        persistentBackingData.persistentModelID ?? storage.detachedIdentifier
+        guard let storage = _$modelStorage.map({ unsafeDowncast($0, to: ModelStorage<Self>.self) }) else {
+            return persistentBackingData.persistentModelID ?? self.storage.detachedIdentifier
+        }
+        return storage.persistentModelID ?? storage.detachedIdentifier
     }
 
     /// Mirrors `id` (`Identifiable`): ``persistentModelID``.
@@ -63,11 +73,12 @@ extension PersistentModel {
     /// Hashes the model's identity (`Hashable`).
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The model's storage (OpenSwiftData's backing data: ``BackingData/_modelStorage`` is only ever a
+    /// `ModelStorage<Model>`, and the model's backing data is a `BackingData<Self>`).
     var storage: ModelStorage<Self> {
-        let backing = persistentBackingData
-        guard let storage = backing as? ModelStorage<Self> else {
-            fatalError("\(Self.self)'s backing data is \(type(of: backing)), not one made by createBackingData()")
+        guard let storage = _$modelStorage else {
+            fatalError("\(Self.self)'s backing data is \(type(of: persistentBackingData)), not one made by createBackingData()")
         }
-        return storage
+        return unsafeDowncast(storage, to: ModelStorage<Self>.self)
     }
 }
