@@ -152,14 +152,15 @@ open class NSManagedObjectContext: NSObject, @unchecked Sendable {
     /// Mirrors `insertedObjects`.
     public var insertedObjects: Set<NSManagedObject> { Set(inserted.objects) }
     /// Mirrors `updatedObjects`: saved objects with values that differ from the saved ones.
-    public var updatedObjects: Set<NSManagedObject> { Set(touched.values.filter { $0.isUpdated && !$0.isDeleted }) }
+    public var updatedObjects: Set<NSManagedObject> { Set(updatedObjectList) }
     /// Mirrors `deletedObjects`.
     public var deletedObjects: Set<NSManagedObject> { Set(deleted.values) }
     /// For OpenSwiftData: ``insertedObjects``, ``updatedObjects`` and ``deletedObjects`` as lists (no set is hashed:
     /// `ModelContext.didSave` lists their identifiers).
     package var changedObjectLists: (inserted: [NSManagedObject], updated: [NSManagedObject], deleted: [NSManagedObject]) {
-        (inserted.objects, touched.values.filter { $0.isUpdated && !$0.isDeleted }, Array(deleted.values))
+        (inserted.objects, updatedObjectList, Array(deleted.values))
     }
+    private var updatedObjectList: [NSManagedObject] { touched.values.filter { $0.isUpdated && !$0.isDeleted } }
     /// Mirrors `hasChanges`.
     public var hasChanges: Bool {
         !inserted.isEmpty || !deleted.isEmpty || touched.values.contains { $0.isUpdated }

@@ -107,7 +107,7 @@ public enum _SwiftDataAccess {
 
     /// Sets a persisted property's value (a model's setter). The backing data is passed `inout` though only read, as
     /// in ``get(_:_:_:)``: the call reaches it where the model keeps it, with no copy of the existential.
-    /// Setting a related model on a detached model inserts it, which reads `persistentBackingData` during this call: an
+    /// Setting a related model on a detached model inserts it, which reads `_$modelStorage` during this call: an
     /// overlapping access, safe because the property is `@exclusivity(unchecked)` and nothing writes it then (only a
     /// placeholder is ever replaced, before any value is stored), so both see the same backing data.
     @inlinable @inline(__always)

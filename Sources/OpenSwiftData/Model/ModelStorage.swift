@@ -17,6 +17,7 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     private(set) var _managedObject: Unmanaged<NSManagedObject>?
     /// The identifier a detached model shows (SwiftData gives an unsaved model a temporary identifier).
     private(set) lazy var detachedIdentifier = PersistentIdentifier(temporary: Schema.entityName(for: Model.self))
+
     init(for modelType: Model.Type) {}
 
     /// Backing data over `object` of `context` (a fetched model's).

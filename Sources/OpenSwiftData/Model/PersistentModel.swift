@@ -25,9 +25,7 @@ extension PersistentModel {
 
     /// Mirrors `persistentModelID`: the model's identifier in its store (temporary until saved).
     public var persistentModelID: PersistentIdentifier {
-        guard let storage = _$modelStorage.map({ unsafeDowncast($0, to: ModelStorage<Self>.self) }) else {
-            return persistentBackingData.persistentModelID ?? self.storage.detachedIdentifier
-        }
+        guard let storage = ownStorage else { return persistentBackingData.persistentModelID ?? self.storage.detachedIdentifier }
         return storage.persistentModelID ?? storage.detachedIdentifier
     }
 
@@ -52,9 +50,8 @@ extension PersistentModel {
 
     /// Mirrors `setValue(forKey:to:)`: sets a persisted property's value in the backing data.
     public func setValue<Value>(forKey key: KeyPath<Self, Value>, to newValue: Value) {
-        let backing = persistentBackingData
-        if let storage = backing as? ModelStorage<Self> { return storage.setValue(forKey: key, to: newValue, of: self) }
-        backing.setValue(forKey: key, to: newValue)
+        if let storage = ownStorage { return storage.setValue(forKey: key, to: newValue, of: self) }
+        persistentBackingData.setValue(forKey: key, to: newValue)
     }
 
     /// Mirrors `getTransformableValue(forKey:)`: a transformable property's value.
@@ -73,12 +70,15 @@ extension PersistentModel {
     /// Hashes the model's identity (`Hashable`).
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
-    /// The model's storage (OpenSwiftData's backing data: ``BackingData/_modelStorage`` is only ever a
+    /// The model's storage if its backing data is OpenSwiftData's own (``BackingData/_modelStorage`` is only ever a
     /// `ModelStorage<Model>`, and the model's backing data is a `BackingData<Self>`).
+    var ownStorage: ModelStorage<Self>? { _$modelStorage.map { unsafeDowncast($0, to: ModelStorage<Self>.self) } }
+
+    /// The model's storage (``ownStorage``), which OpenSwiftData's own paths need.
     var storage: ModelStorage<Self> {
-        guard let storage = _$modelStorage else {
+        guard let storage = ownStorage else {
             fatalError("\(Self.self)'s backing data is \(type(of: persistentBackingData)), not one made by createBackingData()")
         }
-        return unsafeDowncast(storage, to: ModelStorage<Self>.self)
+        return storage
     }
 }
