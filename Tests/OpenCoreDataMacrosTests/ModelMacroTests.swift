@@ -97,6 +97,10 @@ import Testing
                     OpenSwiftData._SwiftDataAccess.modelStorage(&_$backingData)
                 }
 
+                public static var _$realizesBackingData: Bool {
+                    true
+                }
+
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {
                     [
                         OpenSwiftData.Schema.PropertyMetadata(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: OpenSwiftData.Schema.Attribute(.unique)),
@@ -165,6 +169,10 @@ import Testing
 
                 public var _$modelStorage: AnyObject? {
                     OpenSwiftData._SwiftDataAccess.modelStorage(&_$backingData)
+                }
+
+                public static var _$realizesBackingData: Bool {
+                    true
                 }
 
                 public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] {

@@ -34,15 +34,15 @@ import Testing
     /// model whose initializer sets no persisted property, which inserts and saves like any other.
     @Test func aModelsBackingDataIsMadeWhenFirstNeeded() throws {
         let trip = Trip(name: "First", destination: "A")
-        #expect(!trip.persistentBackingData._isUnset && trip.persistentBackingData.persistentModelID == nil)
+        #expect(!trip.persistentBackingData._isPlaceholder && trip.persistentBackingData.persistentModelID == nil)
         let marker = Marker()
-        #expect(!marker.persistentBackingData._isUnset && marker.modelContext == nil)
+        #expect(!marker.persistentBackingData._isPlaceholder && marker.modelContext == nil)
         let context = ModelContext(try ModelContainer(for: Marker.self, configurations: ModelConfiguration(url: temporaryStoreURL())))
         context.insert(Marker())
         context.insert(marker)
         try context.save()
         let fetched = try ModelContext(context.container).fetch(FetchDescriptor<Marker>())
-        #expect(fetched.count == 2 && fetched.allSatisfy { !$0.persistentBackingData._isUnset && $0.persistentBackingData.persistentModelID != nil })
+        #expect(fetched.count == 2 && fetched.allSatisfy { !$0.persistentBackingData._isPlaceholder && $0.persistentBackingData.persistentModelID != nil })
         #expect(fetched.map(\.persistentModelID).contains(marker.persistentModelID))
     }
 

@@ -15,6 +15,7 @@ import SwiftSyntaxMacros
 //     @Transient private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<Trip>()  (a placeholder; its object, cached)
 //     public var persistentBackingData: any OpenSwiftData.BackingData<Trip> { get/set _$backingData (made when first asked for) }
 //     public var _$modelStorage: AnyObject? { the backing data if OpenSwiftData's own, found in the class }
+//     public static var _$realizesBackingData: Bool { true }  (a fetched model starts over a stand-in of its object)
 //     public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [
 //         .init(name: "name", keypath: \Trip.name, defaultValue: nil, metadata: nil),
 //         .init(name: "items", keypath: \Trip.items, defaultValue: ([] as [Item]),
@@ -49,6 +50,7 @@ public enum ModelExpansion: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             "@Transient @exclusivity(unchecked) private var _$backingData = OpenSwiftData._SwiftDataBackingHolder<\(raw: owner)>()",
             "public var persistentBackingData: \(raw: backing) { get { OpenSwiftData._SwiftDataAccess.prepared(&_$backingData) } set { _$backingData = OpenSwiftData._SwiftDataBackingHolder(newValue) } }",
             "public var _$modelStorage: AnyObject? { OpenSwiftData._SwiftDataAccess.modelStorage(&_$backingData) }",
+            "public static var _$realizesBackingData: Bool { true }",
             "public static var schemaMetadata: [OpenSwiftData.Schema.PropertyMetadata] { [\n\(raw: metadata)\n] }",
             "public required init(backingData: \(raw: backing)) {\n\(raw: noTypes)\nself._$backingData = OpenSwiftData._SwiftDataBackingHolder(backingData)\n}",
             "@Transient @exclusivity(unchecked) private var _$observationRegistrar = OpenSwiftData._SwiftDataObservation()",

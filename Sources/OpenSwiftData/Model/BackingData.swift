@@ -31,9 +31,12 @@ public protocol BackingData<Model> {
     /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``). Not
     /// retained: the backing data keeps it while the caller holds the backing data.
     var _managedObject: Unmanaged<NSManagedObject>? { get }
-    /// OpenSwiftData's: whether this is the placeholder `@Model` starts a model with (``_SwiftDataUnsetBackingData``),
-    /// to be replaced before a value is set. The default is `false`.
-    var _isUnset: Bool { get }
+    /// OpenSwiftData's: whether this is a placeholder, which a `@Model` model replaces by ``_realized()`` before it
+    /// hands its backing data out: the one a model starts with (``_SwiftDataUnsetBackingData``), or a fetched model's
+    /// stand-in until its own storage is needed. The default is `false`.
+    var _isPlaceholder: Bool { get }
+    /// OpenSwiftData's: the backing data a placeholder stands for (made now). The default is the backing data itself.
+    func _realized() -> any BackingData<Model>
     /// OpenSwiftData's: this backing data as OpenSwiftData's own storage (only that is not `nil`). The default is `nil`.
     var _modelStorage: AnyObject? { get }
 }
@@ -44,7 +47,9 @@ extension BackingData {
     /// `nil`: values are read through ``_getValue(forKey:slot:)``.
     public var _managedObject: Unmanaged<NSManagedObject>? { nil }
     /// `false`: backing data that holds values.
-    public var _isUnset: Bool { false }
+    public var _isPlaceholder: Bool { false }
+    /// The backing data itself.
+    public func _realized() -> any BackingData<Model> { self }
     /// `nil`: backing data of another kind.
     public var _modelStorage: AnyObject? { nil }
     /// Calls ``setValue(forKey:to:)``.
@@ -91,10 +96,11 @@ public struct _SwiftDataBackingHolder<M: PersistentModel> {
 /// over existing backing data (`init(backingData:)`, as every fetched model is) makes none it would throw away, and a
 /// model made by its own initializer gets its own when its first property is set (or its backing data asked for).
 public enum _SwiftDataAccess {
-    /// Replaces the placeholder a model starts with by backing data of its own (what `createBackingData()` makes).
+    /// Replaces a placeholder by the backing data it stands for: the one a model starts with by backing data of its own
+    /// (what `createBackingData()` makes), a fetched model's stand-in by its storage.
     @inlinable @inline(__always)
     public static func prepare<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) {
-        if backing.data._isUnset { backing.data = makeBackingData(for: M.self) }
+        if backing.data._isPlaceholder { backing.data = backing.data._realized() }
     }
 
     /// A persisted property's first value (its `init` accessor): ``prepare(_:)``, then the value set.
@@ -109,12 +115,19 @@ public enum _SwiftDataAccess {
     /// in ``get(_:_:_:)``: the call reaches it where the model keeps it, with no copy of the existential.
     /// Setting a related model on a detached model inserts it, which reads `_$modelStorage` during this call: an
     /// overlapping access, safe because the property is `@exclusivity(unchecked)` and nothing writes it then (only a
-    /// placeholder is ever replaced, before any value is stored), so both see the same backing data.
+    /// placeholder is ever replaced), so both see the same backing data. A placeholder (a fetched model's stand-in)
+    /// is called on a copy: setting a model related to itself realizes the model's storage during the call, which
+    /// replaces the stand-in in the holder.
     @inlinable @inline(__always)
     public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
                                                       _ slot: _SwiftDataSlot, of model: M) {
+        if backing.data._isPlaceholder { return onCopy(backing.data) { $0._setValue(forKey: key, to: newValue, slot: slot, of: model) } }
         backing.data._setValue(forKey: key, to: newValue, slot: slot, of: model)
     }
+
+    /// `body` on a copy of `data` (out of line: the copy goes through the existential's value witnesses).
+    @usableFromInline @inline(never)
+    static func onCopy<M: PersistentModel, R>(_ data: any BackingData<M>, _ body: (any BackingData<M>) -> R) -> R { body(data) }
 
     /// ``prepare(_:)``, then the backing data's ``BackingData/_modelStorage`` (``PersistentModel/_$modelStorage``).
     @inlinable @inline(__always)
@@ -143,6 +156,7 @@ public enum _SwiftDataAccess {
                                                       _ slot: _SwiftDataSlot) -> Value {
         if let object = backing.managedObject(),
            let value = object._withUnsafeGuaranteedRef({ TypedSlots.read($0, slot.property, as: Value.self) }) { return value }
+        if backing.data._isPlaceholder { return onCopy(backing.data) { $0._getValue(forKey: key(), slot: slot) } }
         return backing.data._getValue(forKey: key(), slot: slot)
     }
 }
@@ -160,7 +174,9 @@ public struct _SwiftDataUnsetBackingData<Model: PersistentModel>: BackingData {
     /// `()`: no stored object.
     public var metadata: Any { () }
     /// `true`.
-    public var _isUnset: Bool { true }
+    public var _isPlaceholder: Bool { true }
+    /// Backing data of the model's own (`createBackingData()`'s).
+    public func _realized() -> any BackingData<Model> { _SwiftDataAccess.makeBackingData(for: Model.self) }
     /// Never called: a model's accessors replace the placeholder first.
     public func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { unset() }
     /// Never called: a model's accessors replace the placeholder first.

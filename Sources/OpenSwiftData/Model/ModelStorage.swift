@@ -44,11 +44,9 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     }
 
     func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value {
-        // The common case first, without retaining the context.
-        if case .managed(let object, _) = state, let value = TypedSlots.read(object, slot.property, as: Value.self) { return value }
         switch state {
         case .managed(let object, let context):
-            return context.values.decode(object.value(forKey: slot.name), as: Value.self)
+            return ManagedAccess.read(object, context, slot)
         case .detached(let values):
             if let i = DetachedValue.index(of: slot, in: values) { return values[i].value as! Value }
             guard let empty = ModelValues.emptyValue(of: Value.self) as? Value else {
@@ -77,10 +75,7 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
             }
             state = .detached(values)
         case .managed(let object, let context):
-            if !TypedSlots.write(object, slot.property, newValue) {
-                object.setValue(context.values.encode(newValue), forKey: slot.name)
-            }
-            context.changed()
+            ManagedAccess.write(newValue, object, context, slot)
         }
     }
 
@@ -103,9 +98,9 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
     }
 }
 
-/// Backing data a context makes over a managed object (``ModelStorage``): a protocol, so that a fetch's models are
-/// made through the storage type's own metadata and conformance, found once for the fetch (see
-/// ``ModelContext/models(for:as:)``).
+/// Backing data a context makes over a managed object (``ModelStorage``, ``FetchedBackingData``): a protocol, so that
+/// a fetch's models are made through the backing data type's own metadata and conformance, found once for the fetch
+/// (see ``ModelContext/models(for:as:)``).
 protocol ManagedBackingData: BackingData {
     init(_ object: NSManagedObject, _ context: ModelContext)
 }

@@ -17,11 +17,18 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     /// `@Model` writes it in the model's class, where the backing data's existential type is found once; generic
     /// code reading ``persistentBackingData`` looks that type up at each call. The default reads ``persistentBackingData``.
     var _$modelStorage: AnyObject? { get }
+    /// OpenSwiftData's: whether the model replaces placeholder backing data (``BackingData/_isPlaceholder``) by what it
+    /// stands for before handing its backing data out, as `@Model`'s models do: a fetch then makes such a model over a
+    /// stand-in of its object, and its storage only when needed. The default is `false`: the model is given its storage.
+    static var _$realizesBackingData: Bool { get }
 }
 
 extension PersistentModel {
     /// ``persistentBackingData``'s ``BackingData/_modelStorage``.
     public var _$modelStorage: AnyObject? { persistentBackingData._modelStorage }
+
+    /// `false`: a model written without `@Model` keeps the backing data it is given.
+    public static var _$realizesBackingData: Bool { false }
 
     /// Mirrors `persistentModelID`: the model's identifier in its store (temporary until saved).
     public var persistentModelID: PersistentIdentifier {
