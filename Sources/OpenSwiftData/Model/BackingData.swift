@@ -24,9 +24,10 @@ public protocol BackingData<Model> {
     /// OpenSwiftData's: ``getValue(forKey:)`` with the property's slot, which `@Model`'s accessors pass (no
     /// lookup of the key path; the key path is made only when needed). The default calls ``getValue(forKey:)``.
     func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value
-    /// OpenSwiftData's: ``setValue(forKey:to:)`` with the property's slot, and the model when the model's
-    /// own setter calls it (`nil` from its `init` accessor). The default calls ``setValue(forKey:to:)``.
-    func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?)
+    /// OpenSwiftData's: ``setValue(forKey:to:)`` with the property's slot, and the model when the model's own setter
+    /// calls it (`nil` from its `init` accessor); the key path is made only when needed. The default calls
+    /// ``setValue(forKey:to:)``.
+    func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?)
     /// OpenSwiftData's: the managed object holding the values, once the model is in a context (`nil` before,
     /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``). Not
     /// retained: the backing data keeps it while the caller holds the backing data.
@@ -53,8 +54,8 @@ extension BackingData {
     /// `nil`: backing data of another kind.
     public var _modelStorage: AnyObject? { nil }
     /// Calls ``setValue(forKey:to:)``.
-    public func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
-        setValue(forKey: key, to: newValue)
+    public func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+        setValue(forKey: key(), to: newValue)
     }
 }
 
@@ -96,19 +97,22 @@ public struct _SwiftDataBackingHolder<M: PersistentModel> {
 /// over existing backing data (`init(backingData:)`, as every fetched model is) makes none it would throw away, and a
 /// model made by its own initializer gets its own when its first property is set (or its backing data asked for).
 public enum _SwiftDataAccess {
-    /// Replaces a placeholder by the backing data it stands for: the one a model starts with by backing data of its own
-    /// (what `createBackingData()` makes), a fetched model's stand-in by its storage.
+    /// Replaces a placeholder by the backing data it stands for: the one a model starts with (the placeholder without
+    /// an object) by backing data of its own (what `createBackingData()` makes, made here, where the model's type is
+    /// known: so its storage type's metadata is found once per call site, not looked up per model), a fetched model's
+    /// stand-in by its storage.
     @inlinable @inline(__always)
     public static func prepare<M: PersistentModel>(_ backing: inout _SwiftDataBackingHolder<M>) {
-        if backing.data._isPlaceholder { backing.data = backing.data._realized() }
+        guard backing.data._isPlaceholder else { return }
+        backing.data = backing.managedObject() == nil ? makeBackingData(for: M.self) : backing.data._realized()
     }
 
     /// A persisted property's first value (its `init` accessor): ``prepare(_:)``, then the value set.
     @inlinable @inline(__always)
-    public static func initialize<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: KeyPath<M, Value>,
+    public static func initialize<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
                                                              _ value: Value, _ slot: _SwiftDataSlot) {
         prepare(&backing)
-        backing.data._setValue(forKey: key, to: value, slot: slot, of: nil)
+        backing.data._setValue(forKey: key(), to: value, slot: slot, of: nil)
     }
 
     /// Sets a persisted property's value (a model's setter). The backing data is passed `inout` though only read, as
@@ -119,10 +123,10 @@ public enum _SwiftDataAccess {
     /// is called on a copy: setting a model related to itself realizes the model's storage during the call, which
     /// replaces the stand-in in the holder.
     @inlinable @inline(__always)
-    public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: KeyPath<M, Value>, _ newValue: Value,
+    public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: @autoclosure () -> KeyPath<M, Value>, _ newValue: Value,
                                                       _ slot: _SwiftDataSlot, of model: M) {
-        if backing.data._isPlaceholder { return onCopy(backing.data) { $0._setValue(forKey: key, to: newValue, slot: slot, of: model) } }
-        backing.data._setValue(forKey: key, to: newValue, slot: slot, of: model)
+        if backing.data._isPlaceholder { return onCopy(backing.data) { $0._setValue(forKey: key(), to: newValue, slot: slot, of: model) } }
+        backing.data._setValue(forKey: key(), to: newValue, slot: slot, of: model)
     }
 
     /// `body` on a copy of `data` (out of line: the copy goes through the existential's value witnesses).
@@ -145,7 +149,7 @@ public enum _SwiftDataAccess {
 
     /// A model's first backing data (without `createBackingData()`'s opaque result type, whose metadata the runtime
     /// would look up by name per model).
-    @usableFromInline
+    @inlinable @inline(__always)
     static func makeBackingData<M: PersistentModel>(for _: M.Type) -> any BackingData<M> { ModelStorage<M>(for: M.self) }
 
     /// The value of a persisted property: from the managed object the holder caches, else from the backing data. The

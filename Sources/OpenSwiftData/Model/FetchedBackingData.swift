@@ -36,7 +36,7 @@ struct FetchedBackingData<Model: PersistentModel>: ManagedBackingData {
         ManagedAccess.write(newValue, object, context, ModelKeys.entry(of: key, in: Model.self).slot)
     }
 
-    func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+    func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
         ManagedAccess.write(newValue, object, context, slot)
     }
 

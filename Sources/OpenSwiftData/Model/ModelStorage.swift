@@ -5,7 +5,7 @@ import OpenCoreData
 /// while the model is detached (made by its initializer, not yet inserted), then the managed object that
 /// holds them in the model's context. One storage serves a model its whole life, so inserting a model
 /// changes its state, not its backing data.
-final class ModelStorage<Model: PersistentModel>: BackingData {
+@usableFromInline final class ModelStorage<Model: PersistentModel>: BackingData {
     enum State {
         /// The values set so far, one per property (Swift values: models, arrays of models, attributes).
         case detached([DetachedValue])
@@ -14,11 +14,11 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
 
     private(set) var state: State = .detached([])
     /// The object of ``state`` once managed, kept beside it so that a read loads one word (``state`` keeps it alive).
-    private(set) var _managedObject: Unmanaged<NSManagedObject>?
+    @usableFromInline private(set) var _managedObject: Unmanaged<NSManagedObject>?
     /// The identifier a detached model shows (SwiftData gives an unsaved model a temporary identifier).
     private(set) lazy var detachedIdentifier = PersistentIdentifier(temporary: Schema.entityName(for: Model.self))
 
-    init(for modelType: Model.Type) {}
+    @usableFromInline init(for modelType: Model.Type) {}
 
     /// Backing data over `object` of `context` (a fetched model's).
     init(_ object: NSManagedObject, _ context: ModelContext) { (state, _managedObject) = (.managed(object, context), .passUnretained(object)) }
@@ -33,17 +33,17 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         return nil
     }
 
-    var persistentModelID: PersistentIdentifier? { object.map { PersistentIdentifier($0.objectID) } }
+    @usableFromInline var persistentModelID: PersistentIdentifier? { object.map { PersistentIdentifier($0.objectID) } }
 
-    var metadata: Any { object as Any? ?? () }
+    @usableFromInline var metadata: Any { object as Any? ?? () }
 
-    var _modelStorage: AnyObject? { self }
+    @usableFromInline var _modelStorage: AnyObject? { self }
 
-    func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
+    @usableFromInline func getValue<Value>(forKey key: KeyPath<Model, Value>) -> Value {
         _getValue(forKey: key, slot: ModelKeys.entry(of: key, in: Model.self).slot)
     }
 
-    func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value {
+    @usableFromInline func _getValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, slot: _SwiftDataSlot) -> Value {
         switch state {
         case .managed(let object, let context):
             return ManagedAccess.read(object, context, slot)
@@ -56,13 +56,13 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         }
     }
 
-    func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+    @usableFromInline func setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
         _setValue(forKey: key, to: newValue, slot: ModelKeys.entry(of: key, in: Model.self).slot, of: nil)
     }
 
     /// Sets a value; a detached `model` given a related model of a context joins that context first, as
     /// SwiftData inserts it.
-    func _setValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+    @usableFromInline func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
         if let model, case .detached = state, let context = ModelValues.context(of: newValue) { context.insert(model) }
         switch state {
         case .detached(var values):
@@ -84,16 +84,16 @@ final class ModelStorage<Model: PersistentModel>: BackingData {
         _setValue(forKey: key, to: newValue, slot: ModelKeys.entry(of: key, in: Model.self).slot, of: model)
     }
 
-    func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { getValue(forKey: key) }
+    @usableFromInline func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { getValue(forKey: key) }
 
-    func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { setValue(forKey: key, to: newValue) }
+    @usableFromInline func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { setValue(forKey: key, to: newValue) }
 
     /// Moves a detached model's values into `object` of `context` (``ModelContext/insert(_:)``).
     func attach(to object: NSManagedObject, in context: ModelContext) {
         guard case .detached(let values) = state else { return }
         (state, _managedObject) = (.managed(object, context), .passUnretained(object))
-        for detached in values where !TypedSlots.write(object, detached.slot.property, any: detached.value) {
-            object.setValue(context.values.encode(detached.value), forKey: detached.slot.name)
+        for i in values.indices where !TypedSlots.write(object, values[i].slot.property, any: values[i].value) {
+            object.setValue(context.values.encode(values[i].value), forKey: values[i].slot.name)
         }
     }
 }
@@ -117,7 +117,10 @@ struct DetachedValue {
 
     /// Where `slot`'s property's value is in a detached model's list: found by the slot itself (`@Model`'s accessors
     /// pass their own), else by its name (a key path's set or read passes the slot found for its name).
+    /// (By index: a closure given each value would copy it, its `Any` included.)
     static func index(of slot: _SwiftDataSlot, in values: [DetachedValue]) -> Int? {
-        values.firstIndex { $0.slot === slot } ?? values.firstIndex { $0.slot.name == slot.name }
+        for i in values.indices where values[i].slot === slot { return i }
+        for i in values.indices where values[i].slot.name == slot.name { return i }
+        return nil
     }
 }

@@ -78,8 +78,12 @@ extension PersistentModel {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// The model's storage if its backing data is OpenSwiftData's own (``BackingData/_modelStorage`` is only ever a
-    /// `ModelStorage<Model>`, and the model's backing data is a `BackingData<Self>`).
-    var ownStorage: ModelStorage<Self>? { _$modelStorage.map { unsafeDowncast($0, to: ModelStorage<Self>.self) } }
+    /// `ModelStorage<Model>`, and the model's backing data is a `BackingData<Self>`). Cast through `Unmanaged`: a cast
+    /// given `ModelStorage<Self>.self` looks the generic class's metadata up at each call.
+    var ownStorage: ModelStorage<Self>? {
+        guard let storage = _$modelStorage else { return nil }
+        return Unmanaged<ModelStorage<Self>>.fromOpaque(Unmanaged.passUnretained(storage).toOpaque()).takeUnretainedValue()
+    }
 
     /// The model's storage (``ownStorage``), which OpenSwiftData's own paths need.
     var storage: ModelStorage<Self> {
