@@ -12,9 +12,9 @@ import Observation
 /// closure and come back after it). A runtime where that check fails (a statically linked one, another
 /// layout, another platform) gets "perhaps" for every read: observation stays exact, and each object read
 /// pays for its registrar (docs/ModernSwift.md).
-enum ObservationScope {
+@usableFromInline enum ObservationScope {
     /// Whether the calling thread may be inside a `withObservationTracking` closure.
-    @inline(__always) static var mayBeTracking: Bool {
+    @inlinable @inline(__always) static var mayBeTracking: Bool {
         switch ocd_observation_scope_state() {
         case 0: return false
         case 1: return true
@@ -23,7 +23,7 @@ enum ObservationScope {
     }
 
     /// The probe has no answer: it is checked now if it never was, then asked again.
-    @inline(never) private static func undecided() -> Bool {
+    @usableFromInline @inline(never) static func undecided() -> Bool {
         _ = probeIsTrusted
         return ocd_observation_scope_state() != 0
     }
@@ -63,5 +63,6 @@ extension _ManagedMacroSupport {
     /// Whether a `withObservationTracking` closure may be running on the calling thread (``ObservationScope``'s
     /// answer): OpenSwiftData's `@Model` getters tell their registrar of a read only then (outside such a
     /// closure `ObservationRegistrar.access` records nothing).
-    public static var observationMayBeTracking: Bool { ObservationScope.mayBeTracking }
+    /// Inlined into the getters: the probe's answer is a load and a thread-local lookup, not a call.
+    @inlinable public static var observationMayBeTracking: Bool { ObservationScope.mayBeTracking }
 }
