@@ -48,26 +48,32 @@ struct FetchedOrder {
     /// Whether `a` sorts before `b`.
     func precedes(_ a: FetchedEntry, _ b: FetchedEntry) -> Bool { precedes(a.keys, a.tiebreak, b) }
 
-    /// Whether an entry with `keys` and `tiebreak` sorts before `b`.
+    /// Whether an entry with `keys` and `tiebreak` sorts before `b`. The keys are read in place (an array's
+    /// element passed as an argument is copied first, through the `Value` enum's outlined copy).
     @inline(__always)
     private func precedes(_ keys: [Value], _ tiebreak: Int64, _ b: FetchedEntry) -> Bool {
-        for i in rules.indices {
-            var r = Self.compare(keys[i], b.keys[i], rules[i].collation)
-            if !rules[i].ascending { r = r.reversed }
-            if r != .orderedSame { return r == .orderedAscending }
+        keys.withUnsafeBufferPointer { a in
+            b.keys.withUnsafeBufferPointer { other in
+                for i in rules.indices {
+                    var r = Self.compare(a, other, i, rules[i].collation)
+                    if !rules[i].ascending { r = r.reversed }
+                    if r != .orderedSame { return r == .orderedAscending }
+                }
+                return tiebreak < b.tiebreak
+            }
         }
-        return tiebreak < b.tiebreak
     }
 
-    /// `NSSortDescriptor`'s order of two values, with the two commonest kinds (integers, strings under
-    /// `compare:`) compared here without the general comparison's copies and kind switch.
+    /// `NSSortDescriptor`'s order of the values at `i`, with the two commonest kinds (integers, strings under
+    /// `compare:`) compared here without the general comparison's kind switch.
     @inline(__always)
-    private static func compare(_ a: Value, _ b: Value, _ collation: StringCollation) -> ComparisonResult {
-        if case .int(let x) = a, case .int(let y) = b { return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending }
-        if collation == .compare, case .string(let x) = a, case .string(let y) = b {
+    private static func compare(_ a: UnsafeBufferPointer<Value>, _ b: UnsafeBufferPointer<Value>, _ i: Int,
+                                _ collation: StringCollation) -> ComparisonResult {
+        if case .int(let x) = a[i], case .int(let y) = b[i] { return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending }
+        if case .compare = collation, case .string(let x) = a[i], case .string(let y) = b[i] {
             return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
         }
-        return NSSortDescriptor.compare(a, b, collation: collation)
+        return NSSortDescriptor.compare(a[i], b[i], collation: collation)
     }
 
     /// The first index of `rows` (sorted) whose entry does not precede `e`. The rows are read in place
