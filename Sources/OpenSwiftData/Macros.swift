@@ -4,8 +4,8 @@ import Foundation
 /// is kept in the model's backing data (the managed object's storage once the model is inserted); the
 /// class gains ``PersistentModel`` and `Observable`, `init(backingData:)`, ``PersistentModel/schemaMetadata``.
 /// Each persisted property needs its type written out.
-@attached(member, names: named(_$backingData), named(persistentBackingData), named(_$modelStorage), named(_$realizesBackingData), named(schemaMetadata),
-          named(init), named(_$observationRegistrar))
+@attached(member, names: named(_$backingData), named(persistentBackingData), named(_$modelStorage), named(_$realizesBackingData),
+          named(schemaMetadata), named(init), named(_$observationRegistrar))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "OpenCoreDataMacros", type: "ModelMacro")

@@ -69,7 +69,9 @@ struct FetchedOrder {
     @inline(__always)
     private static func compare(_ a: UnsafeBufferPointer<Value>, _ b: UnsafeBufferPointer<Value>, _ i: Int,
                                 _ collation: StringCollation) -> ComparisonResult {
-        if case .int(let x) = a[i], case .int(let y) = b[i] { return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending }
+        if case .int(let x) = a[i], case .int(let y) = b[i] {
+            return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
+        }
         if case .compare = collation, case .string(let x) = a[i], case .string(let y) = b[i] {
             return x == y ? .orderedSame : x < y ? .orderedAscending : .orderedDescending
         }

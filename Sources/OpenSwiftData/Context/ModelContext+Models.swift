@@ -56,7 +56,9 @@ extension ModelContext {
     /// ``model(for:)`` of each of `objects`, all of `M`'s entity, without looking their type up. A `@Model` model is
     /// made over a stand-in of its object (``FetchedBackingData``: its storage is made only if asked for).
     func models<M: PersistentModel>(for objects: [NSManagedObject], as type: M.Type) -> [M] {
-        M._$realizesBackingData ? models(for: objects, backing: FetchedBackingData<M>.self) : models(for: objects, backing: ModelStorage<M>.self)
+        M._$realizesBackingData
+            ? models(for: objects, backing: FetchedBackingData<M>.self)
+            : models(for: objects, backing: ModelStorage<M>.self)
     }
 
     /// ``models(for:as:)`` with the backing data type given once: its metadata and its conformance to `BackingData`
@@ -65,7 +67,7 @@ extension ModelContext {
     private func models<M, B: ManagedBackingData>(for objects: [NSManagedObject], backing: B.Type) -> [M] where B.Model == M {
         [M](unsafeUninitializedCapacity: objects.count) { models, count in
             for object in objects {
-                models.baseAddress.unsafelyUnwrapped.advanced(by: count).initialize(to: model(for: object, backing: B.self))
+                (models.baseAddress.unsafelyUnwrapped + count).initialize(to: model(for: object, backing: B.self))
                 count += 1
             }
         }
@@ -81,7 +83,9 @@ extension ModelContext {
 
     /// A new model showing `object`, linked to it.
     private func make<M: PersistentModel>(_ type: M.Type, _ object: NSManagedObject) -> M {
-        M._$realizesBackingData ? model(for: object, backing: FetchedBackingData<M>.self) : model(for: object, backing: ModelStorage<M>.self)
+        M._$realizesBackingData
+            ? model(for: object, backing: FetchedBackingData<M>.self)
+            : model(for: object, backing: ModelStorage<M>.self)
     }
 
     /// The managed object of a model that a value of this context refers to; a detached model is inserted.

@@ -27,7 +27,8 @@ public protocol BackingData<Model> {
     /// OpenSwiftData's: ``setValue(forKey:to:)`` with the property's slot, and the model when the model's own setter
     /// calls it (`nil` from its `init` accessor); the key path is made only when needed. The default calls
     /// ``setValue(forKey:to:)``.
-    func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?)
+    func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot,
+                          of model: Model?)
     /// OpenSwiftData's: the managed object holding the values, once the model is in a context (`nil` before,
     /// and for backing data of another kind: `@Model`'s getters then call ``_getValue(forKey:slot:)``). Not
     /// retained: the backing data keeps it while the caller holds the backing data.
@@ -54,7 +55,8 @@ extension BackingData {
     /// `nil`: backing data of another kind.
     public var _modelStorage: AnyObject? { nil }
     /// Calls ``setValue(forKey:to:)``.
-    public func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+    public func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot,
+                                 of model: Model?) {
         setValue(forKey: key(), to: newValue)
     }
 }
@@ -109,7 +111,8 @@ public enum _SwiftDataAccess {
 
     /// A persisted property's first value (its `init` accessor): ``prepare(_:)``, then the value set.
     @inlinable @inline(__always)
-    public static func initialize<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: @autoclosure () -> KeyPath<M, Value>,
+    public static func initialize<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>,
+                                                             _ key: @autoclosure () -> KeyPath<M, Value>,
                                                              _ value: Value, _ slot: _SwiftDataSlot) {
         prepare(&backing)
         backing.data._setValue(forKey: key(), to: value, slot: slot, of: nil)
@@ -123,9 +126,12 @@ public enum _SwiftDataAccess {
     /// is called on a copy: setting a model related to itself realizes the model's storage during the call, which
     /// replaces the stand-in in the holder.
     @inlinable @inline(__always)
-    public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>, _ key: @autoclosure () -> KeyPath<M, Value>, _ newValue: Value,
+    public static func set<M: PersistentModel, Value>(_ backing: inout _SwiftDataBackingHolder<M>,
+                                                      _ key: @autoclosure () -> KeyPath<M, Value>, _ newValue: Value,
                                                       _ slot: _SwiftDataSlot, of model: M) {
-        if backing.data._isPlaceholder { return onCopy(backing.data) { $0._setValue(forKey: key(), to: newValue, slot: slot, of: model) } }
+        if backing.data._isPlaceholder {
+            return onCopy(backing.data) { $0._setValue(forKey: key(), to: newValue, slot: slot, of: model) }
+        }
         backing.data._setValue(forKey: key(), to: newValue, slot: slot, of: model)
     }
 

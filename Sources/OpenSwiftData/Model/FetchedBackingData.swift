@@ -36,13 +36,16 @@ struct FetchedBackingData<Model: PersistentModel>: ManagedBackingData {
         ManagedAccess.write(newValue, object, context, ModelKeys.entry(of: key, in: Model.self).slot)
     }
 
-    func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+    func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot,
+                          of model: Model?) {
         ManagedAccess.write(newValue, object, context, slot)
     }
 
     func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { getValue(forKey: key) }
 
-    func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { setValue(forKey: key, to: newValue) }
+    func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        setValue(forKey: key, to: newValue)
+    }
 }
 
 /// A property's value in the managed object of a model's context: through the property's typed slot where it has one,

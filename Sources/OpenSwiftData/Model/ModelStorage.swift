@@ -62,7 +62,8 @@ import OpenCoreData
 
     /// Sets a value; a detached `model` given a related model of a context joins that context first, as
     /// SwiftData inserts it.
-    @usableFromInline func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value, slot: _SwiftDataSlot, of model: Model?) {
+    @usableFromInline func _setValue<Value>(forKey key: @autoclosure () -> KeyPath<Model, Value>, to newValue: Value,
+                                            slot: _SwiftDataSlot, of model: Model?) {
         if let model, case .detached = state, let context = ModelValues.context(of: newValue) { context.insert(model) }
         switch state {
         case .detached(var values):
@@ -86,7 +87,9 @@ import OpenCoreData
 
     @usableFromInline func getTransformableValue<Value>(forKey key: KeyPath<Model, Value>) -> Value { getValue(forKey: key) }
 
-    @usableFromInline func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) { setValue(forKey: key, to: newValue) }
+    @usableFromInline func setTransformableValue<Value>(forKey key: KeyPath<Model, Value>, to newValue: Value) {
+        setValue(forKey: key, to: newValue)
+    }
 
     /// Moves a detached model's values into `object` of `context` (``ModelContext/insert(_:)``).
     func attach(to object: NSManagedObject, in context: ModelContext) {
