@@ -48,6 +48,54 @@ import Testing
         #expect(again.next === again && again.previous === again && again.name == "loop")
     }
 
+    /// Seeded random sequences of renames, links through the inverse to-one pair (`next`/`previous`, a stage linked to
+    /// itself included), storages asked for, saves and refetches in a new context, on fetched models, checked at each
+    /// step against a reference of names and links: the stand-in and the storage made from it in the middle of any
+    /// sequence show and save the same values.
+    @Test func randomSequencesOnFetchedModelsMatchAReference() throws {
+        let seed = UInt64.random(in: 0..<1_000_000)
+        var random = SplitMix(seed)
+        let container = try ModelContainer(for: Stage.self, configurations: ModelConfiguration(url: temporaryStoreURL()))
+        let writer = ModelContext(container)
+        for i in 0..<6 { writer.insert(Stage(name: "s\(i)")) }
+        try writer.save()
+        var names = (0..<6).map { "s\($0)" }
+        var next: [Int?] = Array(repeating: nil, count: 6)
+        func fetched(_ context: ModelContext) throws -> [Stage] {
+            let stages = try context.fetch(FetchDescriptor<Stage>())
+            return (0..<6).map { i in stages.first { $0.name == names[i] }! }
+        }
+        var context = ModelContext(container)
+        var stages = try fetched(context)
+        func index(_ stage: Stage?) -> Int? { stage.flatMap { s in stages.firstIndex { $0 === s } } }
+        for step in 0..<120 {
+            let i = Int(random.next() % 6)
+            switch random.next() % 5 {
+            case 0:
+                names[i] = "s\(i)-\(step)"
+                stages[i].name = names[i]
+            case 1:
+                let j = random.next() % 3 == 0 ? nil : Int(random.next() % 6)
+                if let j, let k = next.firstIndex(where: { $0 == j }) { next[k] = nil }
+                next[i] = j
+                stages[i].next = j.map { stages[$0] }
+            case 2:
+                _ = stages[i].persistentBackingData
+            case 3:
+                try context.save()
+                context = ModelContext(container)
+                stages = try fetched(context)
+            default:
+                break
+            }
+            for k in 0..<6 {
+                #expect(stages[k].name == names[k], "seed \(seed), step \(step), stage \(k)")
+                #expect(index(stages[k].next) == next[k], "seed \(seed), step \(step), stage \(k)")
+                #expect(index(stages[k].previous) == next.firstIndex { $0 == k }, "seed \(seed), step \(step), stage \(k)")
+            }
+        }
+    }
+
     /// A model written without `@Model` keeps the backing data it is given: a fetch gives it its storage at once.
     @Test func aHandWrittenModelIsGivenItsStorage() throws {
         let container = try ModelContainer(for: HandWrittenNote.self, configurations: ModelConfiguration(url: temporaryStoreURL()))
