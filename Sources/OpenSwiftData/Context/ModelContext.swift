@@ -13,8 +13,8 @@ public final class ModelContext: CustomDebugStringConvertible {
     public let managedObjectContext: NSManagedObjectContext
     /// Mirrors `autosaveEnabled`: when `true`, changes are saved soon after they are made, on the main
     /// queue (the main context's default; `false` for a context made with ``init(_:)``).
-    /// (Both flags unchecked for exclusivity: a context is used from one actor, and each model's change reads them.)
     @exclusivity(unchecked) public var autosaveEnabled = false
+    // Both flags unchecked for exclusivity: a context is used from one actor, and every change of a model reads them.
     @exclusivity(unchecked) private var autosaveScheduled = false
     /// The context's identity in ``editingState``.
     let identity = UUID()
